@@ -1,0 +1,46 @@
+//! One `async fn` source, lowered two ways.
+//!
+//! ```
+//! use lowering::lowering;
+//!
+//! #[lowering(classic)]
+//! async fn add_one(x: u32) -> u32 {
+//!     lowering::leaf::ready(x).await + 1
+//! }
+//!
+//! #[lowering(runtime)]
+//! async fn add_two(x: u32) -> u32 {
+//!     lowering::leaf::ready(x).await + 2
+//! }
+//!
+//! let task = add_one(1); // runs at once, up to its first incomplete await
+//! assert!(task.is_completed());
+//! assert_eq!(futures::executor::block_on(task), 2);
+//! assert_eq!(futures::executor::block_on(add_two(1)), 3);
+//! ```
+//!
+//! - `#[lowering(classic)]` generates what the C# compiler generates for an `async` method:
+//!   a named state-machine struct holding the state number, the parameters, the locals that
+//!   live across an await and one slot per awaiter; a `move_next` that resumes at the saved
+//!   state; and a call to the [builder](mod@builder) that runs it eagerly and returns a heap
+//!   [`Task`] (one allocation per call unless the result is [cached](task::cache)).
+//! - `#[lowering(runtime)]` leaves a plain `async fn`: rustc builds the state machine, and
+//!   awaiting it allocates nothing.
+//!
+//! Every annotated function leaves a [`LoweringRecord`] in the binary ([`records`]).
+
+pub mod alloc;
+mod awaiter;
+pub mod builder;
+pub mod leaf;
+mod record;
+pub mod task;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use awaiter::{Awaiter, FutureAwaiter, TaskAwaiter};
+pub use lowering_macros::lowering;
+pub use record::{Lowering, LoweringRecord, records, records_of};
+pub use task::{SharedPanic, StateMachine, Task};

@@ -1,0 +1,476 @@
+//! The type-erased part of a suspended task: its status, who waits for it, and the run queue.
+//!
+//! Every heap task ([`super::core::Core`]) starts with a [`Header`]. Wakers, run queues and
+//! parent links only ever see the header, through a [`CoreRef`]: that is how a queue can hold
+//! tasks of different result and state-machine types, and how a `'static` waker can point at
+//! a task whose state machine borrows from its caller.
+//!
+//! # Scheduling model
+//!
+//! A suspended task is resumed by one of three paths:
+//!
+//! 1. **Continuation** (C#'s shallow resume). When a classic task completes, the classic task
+//!    that drives it (the first one that awaited it) is resumed directly, by a nested call,
+//!    if it is idle. Nothing is queued and no executor is involved.
+//! 2. **Run queue.** When something else wakes a task (a channel, a gate, a yield, another
+//!    tree's completion), the task is marked scheduled and put on the run queue of its
+//!    *root*: the outermost classic task of its chain, the one polled by plain Rust code
+//!    (an executor, or a runtime-lowered `async fn`). The root's driver waker is woken; the
+//!    next poll of the root runs the queued tasks, each directly from that poll.
+//! 3. **Eager start.** A new call runs `move_next` synchronously until its first incomplete
+//!    await; see `crate::builder`.
+//!
+//! A wake that arrives while the task's `move_next` is running (a yield wakes its own task
+//! before returning `Pending`) never resumes it inline: the task goes on the run queue once
+//! `move_next` has returned, so a yield really reaches the executor.
+//!
+//! Before a chain has a root (during eager starts), a task with nobody to drive it keeps its
+//! queued descendants itself, and hands them up when a parent starts awaiting it.
+//!
+//! # Locking
+//!
+//! Each header has one mutex. Code here holds at most one header lock at a time and never
+//! runs a state machine, wakes a waker or drops a task while holding one.
+
+use std::mem;
+use std::ptr::NonNull;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::task::{RawWaker, RawWakerVTable, Waker};
+
+/// The first field of every heap task.
+#[repr(C)]
+pub(crate) struct Header {
+    state: Mutex<State>,
+    vtable: &'static CoreVTable,
+}
+
+/// Operations that need the concrete task type, reached through the header.
+pub(crate) struct CoreVTable {
+    /// Run `move_next` once if the task is scheduled (called from a run queue).
+    pub(crate) run_scheduled: unsafe fn(NonNull<Header>),
+    /// Run `move_next` once; the caller has already moved the status to `Running`.
+    pub(crate) run_claimed: unsafe fn(NonNull<Header>),
+    /// Add one strong reference to the task's allocation.
+    pub(crate) retain: unsafe fn(NonNull<Header>),
+    /// Remove one strong reference; frees the allocation with the last one.
+    pub(crate) release: unsafe fn(NonNull<Header>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Suspended, waiting for whatever it awaits to wake it.
+    Idle,
+    /// Woken, and on (exactly one) run queue.
+    Scheduled,
+    /// `move_next` is running; the runner has exclusive access to the state machine.
+    Running,
+    /// Woken while running: goes on a run queue when `move_next` returns `Pending`.
+    RunningNotified,
+    /// The outcome is stored.
+    Completed,
+    /// Every handle was dropped before completion; the state machine is gone.
+    Dead,
+}
+
+pub(crate) struct State {
+    pub(crate) status: Status,
+    pub(crate) waiters: Waiters,
+    /// Tasks scheduled under this task, while it is a root (or a root-to-be).
+    pub(crate) queue: TaskQueue,
+    /// Every handle was dropped while the task was running: the runner drops the state
+    /// machine when `move_next` returns.
+    pub(crate) orphaned: bool,
+    next_key: u32,
+}
+
+impl Header {
+    pub(crate) fn new(status: Status, vtable: &'static CoreVTable) -> Self {
+        Header {
+            state: Mutex::new(State {
+                status,
+                waiters: Waiters::default(),
+                queue: TaskQueue::default(),
+                orphaned: false,
+                next_key: 0,
+            }),
+            vtable,
+        }
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic never happens while a header is locked (no user code runs under it), so
+        // poisoning carries no information here.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl State {
+    pub(crate) fn new_key(&mut self) -> u32 {
+        self.next_key = self.next_key.wrapping_add(1);
+        self.next_key
+    }
+}
+
+/// One strong reference to a heap task, seen through its header.
+pub(crate) struct CoreRef(NonNull<Header>);
+
+// SAFETY: a `CoreRef` only touches the header (a mutex) and the reference count, both
+// thread-safe; running the state machine goes through the status protocol, and a task is
+// only ever run by the thread that drives its root (see the module documentation), which the
+// root's own `Send` bound covers.
+unsafe impl Send for CoreRef {}
+unsafe impl Sync for CoreRef {}
+
+impl CoreRef {
+    /// Take over one strong reference already counted for `header`.
+    ///
+    /// # Safety
+    /// `header` must point to the header of a live heap task, and the caller must own one of
+    /// its strong references, which the new `CoreRef` will release.
+    pub(crate) unsafe fn from_counted(header: NonNull<Header>) -> Self {
+        CoreRef(header)
+    }
+
+    pub(crate) fn header(&self) -> &Header {
+        // SAFETY: a `CoreRef` holds a strong reference, so the allocation is alive.
+        unsafe { self.0.as_ref() }
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+        self.header().lock()
+    }
+
+    pub(crate) fn ptr(&self) -> NonNull<Header> {
+        self.0
+    }
+
+    pub(crate) fn same(&self, other: &CoreRef) -> bool {
+        self.0 == other.0
+    }
+
+    /// Run the task once if it is still scheduled.
+    pub(crate) fn run_scheduled(&self) {
+        // SAFETY: the reference keeps the task alive; the callee checks the status.
+        unsafe { (self.header().vtable.run_scheduled)(self.0) }
+    }
+
+    /// Run the task once; the caller moved its status to `Running`.
+    fn run_claimed(&self) {
+        // SAFETY: as above; the `Running` status gives the callee exclusive access.
+        unsafe { (self.header().vtable.run_claimed)(self.0) }
+    }
+}
+
+impl Clone for CoreRef {
+    fn clone(&self) -> Self {
+        // SAFETY: `self` keeps the allocation alive while the count goes up.
+        unsafe { (self.header().vtable.retain)(self.0) };
+        CoreRef(self.0)
+    }
+}
+
+impl Drop for CoreRef {
+    fn drop(&mut self) {
+        // SAFETY: this reference owns one strong count.
+        unsafe { (self.header().vtable.release)(self.0) }
+    }
+}
+
+/// Who waits for a task: a classic parent (resumed through its continuation) or any other
+/// waker. The first waiter is the task's *driver*.
+pub(crate) enum WaiterKind {
+    Parent(CoreRef),
+    Waker(Waker),
+}
+
+pub(crate) struct Waiter {
+    /// Identifies the handle that registered the waiter, so that dropping the handle
+    /// withdraws it.
+    key: u32,
+    kind: WaiterKind,
+}
+
+/// A list that does not allocate for its usual length (one waiter).
+#[derive(Default)]
+pub(crate) struct Waiters {
+    first: Option<Waiter>,
+    rest: Vec<Waiter>,
+}
+
+impl Waiters {
+    pub(crate) fn driver(&self) -> Option<&WaiterKind> {
+        self.first.as_ref().map(|waiter| &waiter.kind)
+    }
+
+    pub(crate) fn driver_key(&self) -> Option<u32> {
+        self.first.as_ref().map(|waiter| waiter.key)
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.first.is_none()
+    }
+
+    pub(crate) fn push(&mut self, key: u32, kind: WaiterKind) {
+        let waiter = Waiter { key, kind };
+        if self.first.is_none() {
+            self.first = Some(waiter);
+        } else {
+            self.rest.push(waiter);
+        }
+    }
+
+    /// Replace the waker registered under `key` (an executor may hand a new one to each
+    /// poll). Returns false when nothing is registered under `key`.
+    pub(crate) fn update_waker(&mut self, key: u32, waker: &Waker) -> bool {
+        for waiter in self.first.iter_mut().chain(self.rest.iter_mut()) {
+            if waiter.key == key {
+                match &mut waiter.kind {
+                    WaiterKind::Waker(old) => old.clone_from(waker),
+                    WaiterKind::Parent(_) => waiter.kind = WaiterKind::Waker(waker.clone()),
+                }
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Withdraw the waiter registered under `key`; the next one becomes the driver.
+    pub(crate) fn remove(&mut self, key: u32) -> Option<WaiterKind> {
+        if self.first.as_ref().is_some_and(|waiter| waiter.key == key) {
+            let removed = self.first.take();
+            if !self.rest.is_empty() {
+                self.first = Some(self.rest.remove(0));
+            }
+            return removed.map(|waiter| waiter.kind);
+        }
+        let index = self.rest.iter().position(|waiter| waiter.key == key)?;
+        Some(self.rest.remove(index).kind)
+    }
+
+    /// Move every waiter out, leaving the list empty (no allocation).
+    pub(crate) fn take_all(&mut self) -> Waiters {
+        mem::take(self)
+    }
+}
+
+impl IntoIterator for Waiters {
+    type Item = WaiterKind;
+    type IntoIter = std::iter::Map<
+        std::iter::Chain<std::option::IntoIter<Waiter>, std::vec::IntoIter<Waiter>>,
+        fn(Waiter) -> WaiterKind,
+    >;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.first.into_iter().chain(self.rest).map(|waiter| waiter.kind)
+    }
+}
+
+/// A run queue that does not allocate for its usual length (zero or one task).
+#[derive(Default)]
+pub(crate) struct TaskQueue {
+    first: Option<CoreRef>,
+    rest: Vec<CoreRef>,
+}
+
+impl TaskQueue {
+    pub(crate) fn push(&mut self, task: CoreRef) {
+        if self.first.is_none() {
+            self.first = Some(task);
+        } else {
+            self.rest.push(task);
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.first.is_none()
+    }
+
+    pub(crate) fn take(&mut self) -> TaskQueue {
+        mem::take(self)
+    }
+
+    pub(crate) fn append(&mut self, other: TaskQueue) {
+        for task in other {
+            self.push(task);
+        }
+    }
+}
+
+impl IntoIterator for TaskQueue {
+    type Item = CoreRef;
+    type IntoIter = std::iter::Chain<std::option::IntoIter<CoreRef>, std::vec::IntoIter<CoreRef>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.first.into_iter().chain(self.rest)
+    }
+}
+
+/// How far a walk to the root goes before assuming a cycle of tasks awaiting each other.
+const MAX_CHAIN: usize = 1 << 16;
+
+/// Put `tasks` on the run queue of the root that drives `start`, and wake that root.
+pub(crate) fn enqueue_under(start: CoreRef, tasks: TaskQueue) {
+    if tasks.is_empty() {
+        return;
+    }
+    let mut current = start;
+    for _ in 0..MAX_CHAIN {
+        let mut state = current.lock();
+        match state.waiters.driver() {
+            Some(WaiterKind::Parent(parent)) => {
+                let parent = parent.clone();
+                drop(state);
+                current = parent;
+            }
+            Some(WaiterKind::Waker(driver)) => {
+                let driver = driver.clone();
+                state.queue.append(tasks);
+                drop(state);
+                driver.wake();
+                return;
+            }
+            None => {
+                // No root yet (the chain is still starting eagerly): keep the tasks here;
+                // they move up when a parent registers, or run when this task is polled.
+                state.queue.append(tasks);
+                return;
+            }
+        }
+    }
+    // Tasks awaiting each other in a cycle never complete (as in C#); park the entries.
+    current.lock().queue.append(tasks);
+}
+
+fn single(task: CoreRef) -> TaskQueue {
+    let mut queue = TaskQueue::default();
+    queue.push(task);
+    queue
+}
+
+/// A waker (or a completing child) wakes `task`.
+pub(crate) fn wake(task: &CoreRef) {
+    let mut state = task.lock();
+    match state.status {
+        Status::Running => state.status = Status::RunningNotified,
+        Status::Idle => {
+            state.status = Status::Scheduled;
+            drop(state);
+            enqueue_under(task.clone(), single(task.clone()));
+        }
+        Status::RunningNotified | Status::Scheduled | Status::Completed | Status::Dead => {}
+    }
+}
+
+/// `move_next` returned `Pending`: go idle, or onto the run queue if woken meanwhile.
+/// Returns true when the runner must drop the state machine (every handle is gone).
+pub(crate) fn after_pending(task: &CoreRef) -> bool {
+    let mut state = task.lock();
+    if state.orphaned {
+        state.status = Status::Dead;
+        return true;
+    }
+    match state.status {
+        Status::RunningNotified => {
+            state.status = Status::Scheduled;
+            drop(state);
+            enqueue_under(task.clone(), single(task.clone()));
+        }
+        _ => state.status = Status::Idle,
+    }
+    false
+}
+
+thread_local! {
+    /// How many continuations are running nested on this thread's stack.
+    static CONTINUATION_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Beyond this many nested continuations a completion schedules its parent instead of
+/// resuming it inline, as .NET does when the stack gets deep.
+const MAX_INLINE_CONTINUATIONS: usize = 128;
+
+/// A task completed: resume its driver directly when that is a classic parent waiting
+/// idle (the continuation), and wake everyone else.
+pub(crate) fn notify_completion(waiters: Waiters) {
+    let mut waiters = waiters.into_iter();
+    if let Some(driver) = waiters.next() {
+        match driver {
+            WaiterKind::Parent(parent) => resume_continuation(parent),
+            WaiterKind::Waker(waker) => waker.wake(),
+        }
+    }
+    for waiter in waiters {
+        match waiter {
+            WaiterKind::Parent(parent) => wake(&parent),
+            WaiterKind::Waker(waker) => waker.wake(),
+        }
+    }
+}
+
+fn resume_continuation(parent: CoreRef) {
+    let depth = CONTINUATION_DEPTH.with(|depth| depth.get());
+    if depth >= MAX_INLINE_CONTINUATIONS {
+        wake(&parent);
+        return;
+    }
+    let mut state = parent.lock();
+    match state.status {
+        Status::Idle => {
+            state.status = Status::Running;
+            drop(state);
+            CONTINUATION_DEPTH.with(|d| d.set(depth + 1));
+            let _restore = DepthGuard(depth);
+            parent.run_claimed();
+        }
+        Status::Running => state.status = Status::RunningNotified,
+        Status::RunningNotified | Status::Scheduled | Status::Completed | Status::Dead => {}
+    }
+}
+
+struct DepthGuard(usize);
+
+impl Drop for DepthGuard {
+    fn drop(&mut self) {
+        CONTINUATION_DEPTH.with(|depth| depth.set(self.0));
+    }
+}
+
+/// The waker of a heap task: waking it schedules the task (path 2 in the module docs).
+static WAKER_VTABLE: RawWakerVTable =
+    RawWakerVTable::new(waker_clone, waker_wake, waker_wake_by_ref, waker_drop);
+
+unsafe fn waker_clone(data: *const ()) -> RawWaker {
+    let header = NonNull::new(data as *mut Header).expect("task waker data is never null");
+    // SAFETY: the waker being cloned holds a strong reference.
+    unsafe { (header.as_ref().vtable.retain)(header) };
+    RawWaker::new(data, &WAKER_VTABLE)
+}
+
+unsafe fn waker_wake(data: *const ()) {
+    // SAFETY: a waker owns one strong reference, which the `CoreRef` takes over.
+    let task = unsafe { CoreRef::from_counted(NonNull::new_unchecked(data as *mut Header)) };
+    wake(&task);
+}
+
+unsafe fn waker_wake_by_ref(data: *const ()) {
+    // SAFETY: the waker's own reference keeps the task alive for the call; the borrowed
+    // `CoreRef` is not dropped.
+    let task = mem::ManuallyDrop::new(unsafe {
+        CoreRef::from_counted(NonNull::new_unchecked(data as *mut Header))
+    });
+    wake(&task);
+}
+
+unsafe fn waker_drop(data: *const ()) {
+    // SAFETY: a waker owns one strong reference.
+    drop(unsafe { CoreRef::from_counted(NonNull::new_unchecked(data as *mut Header)) });
+}
+
+/// A waker that borrows `task`'s reference for the duration of one run (no count change
+/// unless it is cloned).
+pub(crate) fn borrowed_waker(task: &CoreRef) -> mem::ManuallyDrop<Waker> {
+    let raw = RawWaker::new(task.ptr().as_ptr() as *const (), &WAKER_VTABLE);
+    // SAFETY: the vtable upholds the `RawWaker` contract; the result is never dropped, so it
+    // does not release the reference it borrows, and it lives no longer than `task`.
+    mem::ManuallyDrop::new(unsafe { Waker::from_raw(raw) })
+}

@@ -1,0 +1,1 @@
+//! Cross-crate and compile tests for the lowering attribute.
