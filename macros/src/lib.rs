@@ -1,6 +1,78 @@
-use proc_macro::TokenStream;
+//! The `#[lowering(classic | runtime)]` attribute. Use it through the `lowering` crate, which
+//! re-exports it and holds the types the generated code refers to.
+//!
+//! The macro is a small compiler:
+//!
+//! - [`args`] reads the attribute's arguments, [`func`] the annotated function's signature;
+//! - [`runtime`] emits the runtime lowering (the `async fn` as written, plus its record);
+//! - [`classic`] lowers the body to a resumable form (`lower`), resolves names and computes
+//!   what each await must save (`flow`), rejects borrows the state machine cannot hold
+//!   (`borrow`) and emits the state machine, `move_next` and stub (`emit`);
+//! - [`record`] emits the lowering record both lowerings leave in the artifact.
+//!
+//! Errors are gathered with the user's spans and reported together.
 
+mod args;
+mod classic;
+mod func;
+mod module;
+mod record;
+mod runtime;
+
+use proc_macro::TokenStream;
+use proc_macro2::TokenStream as TokenStream2;
+use quote::ToTokens;
+
+/// Lower an `async fn` as C#'s compiler does (`classic`) or leave it to rustc (`runtime`).
+///
+/// ```text
+/// #[lowering(classic)]                 // named state machine, eager start, heap Task per call
+/// #[lowering(runtime)]                 // plain async fn
+/// #[lowering(classic, crate = "path")] // when `lowering` is renamed or re-exported
+/// #[lowering(classic, value_task)]     // returns a ValueTask: no allocation when it completes synchronously
+/// ```
 #[proc_macro_attribute]
-pub fn lowering(_args: TokenStream, item: TokenStream) -> TokenStream {
-    item
+pub fn lowering(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand(args.into(), item.into()).into()
+}
+
+fn expand(args: TokenStream2, item: TokenStream2) -> TokenStream2 {
+    let args = match syn::parse2::<args::Args>(args) {
+        Ok(args) => args,
+        Err(error) => return with_original(error, item),
+    };
+    let expanded = match syn::parse2::<syn::ItemMod>(item.clone()) {
+        Ok(module) => module::expand(&args, module),
+        Err(_) => func::Function::parse(item.clone()).and_then(|function| expand_function(&args, function)),
+    };
+    match expanded {
+        Ok(tokens) => tokens,
+        Err(error) => with_original(error, item),
+    }
+}
+
+fn expand_function(args: &args::Args, function: func::Function) -> syn::Result<TokenStream2> {
+    let name = function.sig.ident.to_string();
+    let expanded = match args.mode {
+        args::Mode::Runtime => runtime::expand(args, function),
+        args::Mode::Classic => classic::expand(args, function),
+    }?;
+    // `LOWERING_SHOW_EXPANSION=name` prints what the attribute generated for functions of that
+    // name (unformatted; pipe it through `rustfmt`). `cargo run -p inspect` shows more.
+    if std::env::var("LOWERING_SHOW_EXPANSION").is_ok_and(|wanted| wanted == name) {
+        eprintln!("{expanded}");
+    }
+    Ok(expanded)
+}
+
+/// Report `error` and keep the item as written, so that one mistake does not cascade into
+/// "cannot find function" errors at every call site. Nothing compiles, so nothing is
+/// measured under a lowering the user did not ask for.
+fn with_original(error: syn::Error, item: TokenStream2) -> TokenStream2 {
+    let mut tokens = error.to_compile_error();
+    match syn::parse2::<syn::ItemFn>(item.clone()) {
+        Ok(function) => function.to_tokens(&mut tokens),
+        Err(_) => tokens.extend(item),
+    }
+    tokens
 }

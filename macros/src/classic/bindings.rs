@@ -1,0 +1,51 @@
+//! The variables a pattern binds.
+
+use syn::{Ident, Pat};
+
+pub(crate) struct Binding {
+    pub ident: Ident,
+    pub mutable: bool,
+    pub by_ref: bool,
+}
+
+/// The bindings a pattern introduces. A bare identifier starting with an uppercase letter is
+/// taken for a constant or unit variant (`None`, `MAX`), as rustc's naming lints assume.
+pub(crate) fn pattern_bindings(pat: &Pat, out: &mut Vec<Binding>) {
+    match pat {
+        Pat::Ident(ident) => {
+            let is_binding = ident.by_ref.is_some()
+                || ident.mutability.is_some()
+                || ident.subpat.is_some()
+                || !starts_uppercase(&ident.ident);
+            if is_binding {
+                out.push(Binding {
+                    ident: ident.ident.clone(),
+                    mutable: ident.mutability.is_some(),
+                    by_ref: ident.by_ref.is_some(),
+                });
+            }
+            if let Some((_, subpat)) = &ident.subpat {
+                pattern_bindings(subpat, out);
+            }
+        }
+        Pat::Tuple(tuple) => tuple.elems.iter().for_each(|pat| pattern_bindings(pat, out)),
+        Pat::TupleStruct(tuple) => tuple.elems.iter().for_each(|pat| pattern_bindings(pat, out)),
+        Pat::Slice(slice) => slice.elems.iter().for_each(|pat| pattern_bindings(pat, out)),
+        Pat::Struct(strukt) => strukt.fields.iter().for_each(|field| pattern_bindings(&field.pat, out)),
+        Pat::Reference(reference) => pattern_bindings(&reference.pat, out),
+        Pat::Paren(paren) => pattern_bindings(&paren.pat, out),
+        Pat::Type(typed) => pattern_bindings(&typed.pat, out),
+        Pat::Guard(guarded) => pattern_bindings(&guarded.pat, out),
+        // Every alternative binds the same names.
+        Pat::Or(or) => {
+            if let Some(first) = or.cases.first() {
+                pattern_bindings(first, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn starts_uppercase(ident: &Ident) -> bool {
+    ident.to_string().trim_start_matches("r#").starts_with(|c: char| c.is_uppercase())
+}

@@ -1,0 +1,1072 @@
+//! From the lowered tree to `move_next`: a dispatcher over states, one code segment per state.
+//!
+//! State 0 runs from the start of the body; every await, loop head, loop exit and merge point
+//! after a split `if`/`match` starts another state. A segment re-opens the scopes that
+//! enclose its state as nested blocks and moves the locals alive there out of the state
+//! machine's slots into ordinary locals with the user's names (so that user code, macros
+//! included, runs unchanged); it runs until the next transition, which moves the locals still
+//! initialized back into their slots, sets the state and re-enters the dispatcher (or returns
+//! `Pending` when an awaiter cannot complete).
+//!
+//! The walk tracks, for every variable, whether it is initialized at the current point
+//! (`Init`). Where paths meet with different answers (a value moved on one branch only), the
+//! variable is restored as a hidden `Option`: the drop flag the plain `async fn` keeps too.
+//! Loop heads need a fixpoint: `classic::expand` repeats the walk with the states seen on the
+//! back edges until they no longer change.
+
+use std::collections::HashMap;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::ir::{self, Block, Expr, Stmt};
+use super::mentions::{self, Kind, Mention};
+use super::rewrite::{Jump, JumpTarget, Rewriter, Sink};
+use super::bindings::pattern_bindings;
+
+pub(crate) type VarId = usize;
+pub(crate) type StateId = u32;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Init {
+    Yes,
+    No,
+    /// Initialized on some paths to this point only.
+    Maybe,
+}
+
+impl Init {
+    fn join(self, other: Init) -> Init {
+        if self == other { self } else { Init::Maybe }
+    }
+}
+
+pub(crate) struct Var {
+    /// What code calls it: the user's identifier, or a mixed-site one for hidden values.
+    pub name: Ident,
+    /// Its slot in the state machine.
+    pub field: Ident,
+    pub mutable: bool,
+    /// Declaration order; fields are declared in reverse of it so that a state machine
+    /// dropped while suspended drops its locals in reverse declaration order.
+    pub seq: u32,
+    /// A reference or a literal: saved only when read later, never just to be dropped.
+    pub no_drop: bool,
+    /// A `&mut` parameter (or `&mut self`): an await that reborrows it cannot be saved.
+    pub exclusive_ref: bool,
+    /// The local this variable borrows (`let r = &v;`), with the borrow's span.
+    pub borrows: Option<(VarId, Span)>,
+    /// Ever saved: it needs a slot.
+    pub slotted: bool,
+    /// A parameter: the stub stores its value.
+    pub param: bool,
+    /// The hidden `Option` holding it where it is only maybe initialized.
+    pub maybe: Ident,
+    pub span: Span,
+}
+
+struct Scope {
+    vars: Vec<VarId>,
+    unsafety: bool,
+}
+
+/// One state's code, built as a stack of open blocks.
+struct Segment {
+    state: StateId,
+    levels: Vec<Level>,
+}
+
+struct Level {
+    head: TokenStream,
+    body: TokenStream,
+}
+
+enum Rest<'a> {
+    /// The statements after the current one in an enclosing block.
+    Stmts(&'a [Stmt]),
+    /// An enclosing loop's body, which runs again.
+    LoopBody(&'a Block),
+}
+
+struct TargetInfo {
+    head: Option<StateId>,
+    exit: StateId,
+    depth: usize,
+}
+
+pub(crate) enum Param {
+    /// `x: T`; `reference` is `Some(is_mut)` for a reference type.
+    Plain { name: Ident, mutable: bool, reference: Option<bool> },
+    /// A pattern, bound from the hidden parameter `hidden`.
+    Pattern { pat: syn::Pat, hidden: VarId },
+}
+
+pub(crate) struct Awaiter {
+    pub field: Ident,
+    pub seq: u32,
+    pub span: Span,
+}
+
+pub(crate) struct Config<'a> {
+    pub krate: &'a syn::Path,
+    pub option_return: bool,
+    pub self_ident: Option<Ident>,
+    /// Loop-head entry states assumed from the previous walk.
+    pub assumed: HashMap<StateId, Vec<Init>>,
+}
+
+pub(crate) struct Emitter<'a> {
+    config: &'a Config<'a>,
+    pub vars: Vec<Var>,
+    init: Vec<Init>,
+    scopes: Vec<Scope>,
+    segment: Segment,
+    parked: Vec<Segment>,
+    pinned: Vec<StateId>,
+    pub segments: Vec<(StateId, TokenStream)>,
+    edges: Vec<(StateId, Vec<Init>)>,
+    next_state: StateId,
+    next_seq: u32,
+    pub awaiters: Vec<Awaiter>,
+    targets: Vec<JumpTarget>,
+    target_info: Vec<TargetInfo>,
+    rest: Vec<Rest<'a>>,
+    reachable: bool,
+    pub errors: Vec<syn::Error>,
+    field_names: HashMap<String, usize>,
+    next_hidden: usize,
+    /// Entry states of loop heads as seen in this walk (for the fixpoint).
+    pub heads: HashMap<StateId, Vec<Init>>,
+}
+
+fn sm() -> Ident {
+    Ident::new("__sm", Span::mixed_site())
+}
+
+fn cx() -> Ident {
+    Ident::new("__cx", Span::mixed_site())
+}
+
+pub(crate) fn dispatch_label() -> syn::Lifetime {
+    syn::Lifetime::new("'__dispatch", Span::mixed_site())
+}
+
+fn awaited() -> Ident {
+    Ident::new("__awaited", Span::mixed_site())
+}
+
+impl<'a> Emitter<'a> {
+    pub(crate) fn new(config: &'a Config<'a>) -> Self {
+        let mut field_names = HashMap::new();
+        field_names.insert("state".to_owned(), 1);
+        Emitter {
+            config,
+            vars: Vec::new(),
+            init: Vec::new(),
+            scopes: vec![Scope { vars: Vec::new(), unsafety: false }],
+            segment: Segment { state: 0, levels: vec![Level { head: TokenStream::new(), body: TokenStream::new() }] },
+            parked: Vec::new(),
+            pinned: Vec::new(),
+            segments: Vec::new(),
+            edges: Vec::new(),
+            next_state: 1,
+            next_seq: 0,
+            awaiters: Vec::new(),
+            targets: Vec::new(),
+            target_info: Vec::new(),
+            rest: Vec::new(),
+            reachable: true,
+            errors: Vec::new(),
+            field_names,
+            next_hidden: 0,
+            heads: HashMap::new(),
+        }
+    }
+
+    // ----- variables -----------------------------------------------------------------------
+
+    fn field_name(&mut self, base: &str) -> Ident {
+        let base = base.trim_start_matches("r#").trim_start_matches("__");
+        let base = if base.is_empty() { "value" } else { base };
+        let count = self.field_names.entry(base.to_owned()).or_insert(0);
+        *count += 1;
+        let name = if *count == 1 { base.to_owned() } else { format!("{base}_{count}") };
+        if syn::parse_str::<Ident>(&name).is_ok() {
+            Ident::new(&name, Span::call_site())
+        } else {
+            Ident::new_raw(&name, Span::call_site())
+        }
+    }
+
+    /// Declare a variable in the innermost scope.
+    pub(crate) fn declare(&mut self, name: Ident, mutable: bool, init: Init) -> VarId {
+        let field = self.field_name(&name.to_string());
+        let id = self.vars.len();
+        let maybe = format_ident!("__maybe_{}", id, span = Span::mixed_site());
+        self.vars.push(Var {
+            span: name.span(),
+            name,
+            field,
+            mutable,
+            seq: self.next_seq,
+            no_drop: false,
+            exclusive_ref: false,
+            borrows: None,
+            slotted: false,
+            param: false,
+            maybe,
+        });
+        self.next_seq += 1;
+        self.init.push(init);
+        self.scopes.last_mut().expect("a scope is open").vars.push(id);
+        id
+    }
+
+    pub(crate) fn var_mut(&mut self, id: VarId) -> &mut Var {
+        &mut self.vars[id]
+    }
+
+    fn hidden(&mut self, prefix: &str) -> Ident {
+        self.next_hidden += 1;
+        Ident::new(&format!("__{prefix}{}", self.next_hidden), Span::mixed_site())
+    }
+
+    fn lookup(&self, name: &str) -> Option<VarId> {
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|scope| scope.vars.iter().rev())
+            .copied()
+            .find(|&id| self.vars[id].name == name)
+    }
+
+    /// Is `name` mentioned by code that may run after the current statement?
+    fn mentioned_later(&self, name: &str) -> bool {
+        let in_stmts = |stmts: &[Stmt]| stmts.iter().any(|stmt| stmt_mentions(stmt, name));
+        self.rest.iter().any(|rest| match rest {
+            Rest::Stmts(stmts) => in_stmts(stmts),
+            Rest::LoopBody(block) => in_stmts(&block.stmts),
+        })
+    }
+
+    /// Update initialization states after code with these mentions ran.
+    fn apply(&mut self, mentions: &[Mention]) {
+        for mention in mentions {
+            let Some(id) = self.lookup(&mention.name) else { continue };
+            match mention.kind {
+                Kind::Assign if !mention.conditional => self.init[id] = Init::Yes,
+                Kind::Move if !self.mentioned_later(&mention.name) => self.init[id] = Init::No,
+                _ => {}
+            }
+        }
+    }
+
+    // ----- segments ------------------------------------------------------------------------
+
+    fn emit(&mut self, tokens: TokenStream) {
+        self.segment.levels.last_mut().expect("a level is open").body.extend(tokens);
+    }
+
+    fn push_level(&mut self, head: TokenStream) {
+        self.segment.levels.push(Level { head, body: TokenStream::new() });
+    }
+
+    fn pop_level(&mut self) {
+        let level = self.segment.levels.pop().expect("a level is open");
+        let (head, body) = (level.head, level.body);
+        self.emit(quote!(#head { #body }));
+    }
+
+    fn push_scope(&mut self, head: TokenStream, unsafety: bool) {
+        self.scopes.push(Scope { vars: Vec::new(), unsafety });
+        self.push_level(head);
+    }
+
+    fn pop_scope(&mut self) {
+        self.scopes.pop();
+        self.pop_level();
+    }
+
+    fn new_state(&mut self) -> StateId {
+        let state = self.next_state;
+        self.next_state += 1;
+        state
+    }
+
+    fn finish(&mut self, mut segment: Segment) {
+        while segment.levels.len() > 1 {
+            let level = segment.levels.pop().expect("checked");
+            let (head, body) = (level.head, level.body);
+            segment.levels.last_mut().expect("checked").body.extend(quote!(#head { #body }));
+        }
+        let body = segment.levels.pop().expect("the root level").body;
+        self.segments.push((segment.state, body));
+    }
+
+    /// Code that saves what is alive in `scopes[..depth]` and moves to `target`. Records the
+    /// edge for the target's entry states.
+    fn jump_code(&mut self, target: StateId, depth: usize, await_span: Option<Span>) -> TokenStream {
+        let sm = sm();
+        let mut saves = TokenStream::new();
+        let mut edge = self.init.clone();
+        let in_scope: Vec<VarId> = self.scopes[..depth].iter().flat_map(|scope| scope.vars.clone()).collect();
+        for &id in &in_scope {
+            let var = &self.vars[id];
+            let span = await_span.unwrap_or(var.span);
+            match self.init[id] {
+                Init::No => {}
+                Init::Yes => {
+                    let name_text = var.name.to_string();
+                    if var.no_drop && !self.mentioned_later(&name_text) {
+                        edge[id] = Init::No;
+                        continue;
+                    }
+                    if let (Some(await_span), Some((borrowed, borrow_span))) = (await_span, var.borrows) {
+                        if self.init[borrowed] != Init::No && in_scope.contains(&borrowed) {
+                            self.borrow_error(id, borrowed, borrow_span, await_span);
+                        }
+                    }
+                    let var = &mut self.vars[id];
+                    var.slotted = true;
+                    let (field, name) = (&var.field, &var.name);
+                    saves.extend(quote_spanned!(span=> #sm.#field = ::core::option::Option::Some(#name);));
+                }
+                Init::Maybe => {
+                    let var = &mut self.vars[id];
+                    var.slotted = true;
+                    let (field, maybe) = (&var.field, &var.maybe);
+                    saves.extend(quote_spanned!(span=> #sm.#field = #maybe;));
+                }
+            }
+        }
+        self.edges.push((target, edge));
+        let label = dispatch_label();
+        quote!(#saves #sm.state = #target; continue #label;)
+    }
+
+    fn jump(&mut self, target: StateId, await_span: Option<Span>) {
+        if !self.reachable {
+            return;
+        }
+        let depth = self.scopes.len();
+        let code = self.jump_code(target, depth, await_span);
+        self.emit(code);
+        self.reachable = false;
+    }
+
+    /// Start the segment of `state`, at the current scope depth, entered by the edges
+    /// recorded so far. `prologue` runs before anything is restored.
+    fn begin(&mut self, state: StateId, prologue: TokenStream, loop_head: bool) -> bool {
+        let in_scope: Vec<VarId> = self.scopes.iter().flat_map(|scope| scope.vars.clone()).collect();
+        let mut entry: Option<Vec<Init>> = None;
+        for (_, edge) in self.edges.iter().filter(|(target, _)| *target == state) {
+            entry = Some(match entry {
+                None => edge.clone(),
+                Some(mut joined) => {
+                    for &id in &in_scope {
+                        joined[id] = joined[id].join(edge[id]);
+                    }
+                    joined
+                }
+            });
+        }
+        if loop_head {
+            if let (Some(entry), Some(assumed)) = (entry.as_mut(), self.config.assumed.get(&state)) {
+                for &id in &in_scope {
+                    if let Some(&assumed) = assumed.get(id) {
+                        entry[id] = entry[id].join(assumed);
+                    }
+                }
+            }
+            if let Some(entry) = &entry {
+                self.heads.insert(state, entry.clone());
+            }
+        }
+        let Some(entry) = entry else {
+            // Nothing reaches this state: what follows is dead code, kept out.
+            self.reachable = false;
+            return false;
+        };
+        let old = std::mem::replace(
+            &mut self.segment,
+            Segment { state, levels: vec![Level { head: TokenStream::new(), body: prologue }] },
+        );
+        if self.pinned.contains(&old.state) {
+            self.parked.push(old);
+        } else {
+            self.finish(old);
+        }
+        for &id in &in_scope {
+            self.init[id] = entry[id];
+        }
+        let sm = sm();
+        let scopes: Vec<(bool, Vec<VarId>)> = self.scopes.iter().map(|scope| (scope.unsafety, scope.vars.clone())).collect();
+        for (depth, (unsafety, vars)) in scopes.into_iter().enumerate() {
+            if depth > 0 {
+                let head = if unsafety { quote!(unsafe) } else { quote!() };
+                self.push_level(head);
+            }
+            for id in vars {
+                let var = &self.vars[id];
+                let mutability = if var.mutable { quote!(mut) } else { quote!() };
+                let (name, field, maybe) = (&var.name, &var.field, &var.maybe);
+                let code = match self.init[id] {
+                    Init::Yes => Some(quote! {
+                        #[allow(unused_mut, unused_variables)]
+                        let #mutability #name = ::core::option::Option::take(&mut #sm.#field).unwrap_or_else(|| ::core::unreachable!());
+                    }),
+                    Init::Maybe => Some(quote! {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut #maybe = ::core::option::Option::take(&mut #sm.#field);
+                    }),
+                    Init::No if self.mentioned_later(&name.to_string()) => Some(quote! {
+                        #[allow(unused_mut, unused_variables)]
+                        let #mutability #name;
+                    }),
+                    Init::No => None,
+                };
+                self.emit(code.unwrap_or_default());
+            }
+        }
+        self.reachable = true;
+        true
+    }
+
+    /// After a branch: back to the segment the construct started in, with its levels closed
+    /// down to `depth`.
+    fn back_to(&mut self, origin: StateId, depth: usize) {
+        if self.segment.state != origin {
+            let position = self.parked.iter().rposition(|segment| segment.state == origin).expect("the origin is parked");
+            let origin = self.parked.remove(position);
+            let current = std::mem::replace(&mut self.segment, origin);
+            self.finish(current);
+        }
+        while self.segment.levels.len() > depth {
+            self.pop_level();
+        }
+    }
+
+    fn borrow_error(&mut self, holder: VarId, borrowed: VarId, borrow_span: Span, await_span: Span) {
+        let holder = self.vars[holder].name.to_string();
+        let borrowed = self.vars[borrowed].name.to_string();
+        let message = format!(
+            "classic lowering: `{holder}` borrows the local `{borrowed}` across this await, and a \
+             classic state machine cannot hold a reference into its own fields (C# rejects the \
+             same shape: CS9217); clone `{borrowed}` or move it into `{holder}`, or restructure \
+             so that the borrow ends before the await"
+        );
+        let mut error = syn::Error::new(await_span, message);
+        error.combine(syn::Error::new(borrow_span, format!("`{borrowed}` is borrowed here")));
+        self.errors.push(error);
+    }
+
+    // ----- the walk ------------------------------------------------------------------------
+
+    fn rewriter(&self) -> Rewriter<'_> {
+        Rewriter::new(self.config.self_ident.as_ref(), self.config.option_return, &self.targets, self.config.krate)
+    }
+
+    /// The code for the jumps user code makes out of split loops.
+    fn jumps_for(&mut self, jumps: Vec<Jump>) -> Vec<(Jump, TokenStream)> {
+        jumps
+            .into_iter()
+            .map(|jump| {
+                let info = &self.target_info[jump.target];
+                let (state, depth) = match (jump.is_continue, info.head) {
+                    (true, Some(head)) => (head, info.depth),
+                    _ => (info.exit, info.depth),
+                };
+                (jump, self.jump_code(state, depth, None))
+            })
+            .collect()
+    }
+
+    fn rewrite_expr(&mut self, expr: &syn::Expr) -> syn::Expr {
+        let jumps = self.rewriter().scan_expr(expr);
+        let jumps = self.jumps_for(jumps);
+        let mut rewriter = self.rewriter();
+        rewriter.jumps = jumps;
+        rewriter.expr(expr)
+    }
+
+    /// The whole body. `params` are the parameters in order after `self`: a plain one is
+    /// declared here, a pattern is bound from the hidden parameter the stub stored (declared
+    /// by the caller, like `self`).
+    pub(crate) fn body(&mut self, block: &'a Block, params: Vec<Param>) {
+        self.edges.push((0, self.init.clone()));
+        let declared: Vec<VarId> = self.scopes[0].vars.clone();
+        for id in declared {
+            self.restore_param(id);
+        }
+        for param in params {
+            match param {
+                Param::Plain { name, mutable, reference } => {
+                    let id = self.declare(name, mutable, Init::Yes);
+                    if let Some(exclusive) = reference {
+                        self.vars[id].no_drop = true;
+                        self.vars[id].exclusive_ref = exclusive;
+                    }
+                    self.restore_param(id);
+                }
+                Param::Pattern { pat, hidden } => {
+                    let name = self.vars[hidden].name.clone();
+                    let init: syn::Expr = syn::parse_quote!(#name);
+                    self.bind_let(&[], &pat, &init, None, pat.span());
+                }
+            }
+        }
+        self.push_scope(quote!(), false);
+        self.stmts(&block.stmts, Sink::Return);
+        self.pop_scope();
+        let segment = std::mem::replace(&mut self.segment, Segment { state: 0, levels: Vec::new() });
+        self.finish(segment);
+    }
+
+    /// State 0 takes a parameter out of the slot the stub filled.
+    fn restore_param(&mut self, id: VarId) {
+        let sm = sm();
+        let var = &mut self.vars[id];
+        var.slotted = true;
+        var.param = true;
+        let mutability = if var.mutable { quote!(mut) } else { quote!() };
+        let (name, field) = (&var.name, &var.field);
+        let code = quote! {
+            #[allow(unused_mut, unused_variables)]
+            let #mutability #name = ::core::option::Option::take(&mut #sm.#field).unwrap_or_else(|| ::core::unreachable!());
+        };
+        self.emit(code);
+    }
+
+    fn stmts(&mut self, stmts: &'a [Stmt], sink: Sink) {
+        let tail = match stmts.last() {
+            Some(Stmt::Expr(_, false)) => Some(stmts.len() - 1),
+            _ => None,
+        };
+        for (index, stmt) in stmts.iter().enumerate() {
+            if !self.reachable {
+                return;
+            }
+            self.rest.push(Rest::Stmts(&stmts[index + 1..]));
+            match stmt {
+                Stmt::Expr(expr, _) if Some(index) == tail => self.expr(expr, sink.clone()),
+                _ => self.stmt(stmt),
+            }
+            self.rest.pop();
+        }
+        if tail.is_none() && self.reachable {
+            self.deliver(quote!(()), &sink, Span::call_site());
+        }
+    }
+
+    /// Hand a value to where it goes.
+    fn deliver(&mut self, value: TokenStream, sink: &Sink, span: Span) {
+        match sink {
+            Sink::Discard => self.emit(quote_spanned!(span=> #value;)),
+            Sink::Assign(var, name) => {
+                let code = quote_spanned!(span=> #name = #value;);
+                self.emit(code);
+                self.init[*var] = Init::Yes;
+            }
+            Sink::Return => {
+                let code = quote_spanned!(span=> return ::core::task::Poll::Ready(#value););
+                self.emit(code);
+                self.reachable = false;
+            }
+        }
+    }
+
+    fn stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::Let(node) => self.let_stmt(node),
+            Stmt::Expr(expr, _) => self.expr(expr, Sink::Discard),
+            Stmt::Verbatim(stmt) => {
+                let jumps = self.rewriter().scan_stmt(stmt);
+                let jumps = self.jumps_for(jumps);
+                let mut rewriter = self.rewriter();
+                rewriter.jumps = jumps;
+                let rewritten = rewriter.stmt(stmt);
+                self.apply(&mentions::of_stmt(stmt));
+                self.emit(rewritten.into_token_stream());
+            }
+        }
+    }
+
+    fn let_stmt(&mut self, node: &'a ir::Let) {
+        let attrs = &node.attrs;
+        match &node.init {
+            None => {
+                let pat = &node.pat;
+                self.emit(quote!(#(#attrs)* let #pat;));
+                self.declare_pattern(&node.pat, Init::No, None);
+            }
+            Some(Expr::Await(awaited_node)) => {
+                self.await_expr(awaited_node);
+                if self.reachable {
+                    let value: syn::Expr = {
+                        let name = awaited();
+                        syn::parse_quote!(#name)
+                    };
+                    self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span);
+                }
+            }
+            Some(init) => match init.source() {
+                Some(source) if !self.must_split(init) => {
+                    self.bind_let(attrs, &node.pat, source, node.diverge.as_ref(), node.span)
+                }
+                _ => {
+                    let hidden = self.hidden("v");
+                    let var = self.declare(hidden.clone(), false, Init::No);
+                    self.emit(quote!(let #hidden;));
+                    self.expr(init, Sink::Assign(var, hidden.clone()));
+                    if self.reachable {
+                        self.init[var] = Init::No;
+                        let value: syn::Expr = syn::parse_quote!(#hidden);
+                        self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span);
+                    }
+                }
+            },
+        }
+    }
+
+    /// `let pat = init else { diverge };` with an await-free `init`.
+    fn bind_let(&mut self, attrs: &[syn::Attribute], pat: &syn::Pat, init: &syn::Expr, diverge: Option<&syn::Block>, span: Span) {
+        let rewritten = self.rewrite_expr(init);
+        let diverge_code = diverge.map(|block| {
+            let expr: syn::Expr = syn::Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: block.clone() });
+            let rewritten = self.rewrite_expr(&expr);
+            quote!(else #rewritten)
+        });
+        let mut found = mentions::of_expr(init);
+        if matches!(pat, syn::Pat::Wild(_)) {
+            // `let _ = x;` does not move `x`.
+            found.retain(|mention| !(mention.kind == Kind::Move && matches!(init, syn::Expr::Path(_))));
+        }
+        if let Some(block) = diverge {
+            found.extend(mentions::of_block(block).into_iter().map(|mut mention| {
+                mention.conditional = true;
+                mention
+            }));
+        }
+        self.apply(&found);
+        self.emit(quote_spanned!(span=> #(#attrs)* let #pat = #rewritten #diverge_code;));
+        let borrows = self.borrowed_local(init);
+        let ids = self.declare_pattern(pat, Init::Yes, borrows);
+        if is_no_drop(init) {
+            for id in ids {
+                self.vars[id].no_drop = true;
+            }
+        }
+    }
+
+    fn declare_pattern(&mut self, pat: &syn::Pat, init: Init, borrows: Option<(VarId, Span)>) -> Vec<VarId> {
+        let mut bindings = Vec::new();
+        pattern_bindings(pat, &mut bindings);
+        bindings
+            .into_iter()
+            .map(|binding| {
+                let id = self.declare(binding.ident, binding.mutable, init);
+                self.vars[id].borrows = borrows;
+                if binding.by_ref {
+                    self.vars[id].no_drop = true;
+                }
+                id
+            })
+            .collect()
+    }
+
+    /// The owned local that `init` borrows directly (`&v`, `&mut v.field`, `v.iter()`), if any.
+    fn borrowed_local(&self, init: &syn::Expr) -> Option<(VarId, Span)> {
+        let root = borrow_root(init)?;
+        let id = self.lookup(&root.to_string())?;
+        let var = &self.vars[id];
+        if var.no_drop || var.exclusive_ref {
+            // Borrowing through a reference does not borrow the state machine.
+            return None;
+        }
+        Some((id, init.span()))
+    }
+
+    /// Does this construct move a variable declared outside it on some of its paths only, so
+    /// that each path must save its own set of locals?
+    fn must_split(&self, expr: &Expr) -> bool {
+        let Some(source) = expr.source() else { return true };
+        if matches!(expr, Expr::Plain(_)) {
+            return false;
+        }
+        mentions::of_expr(source).iter().any(|mention| {
+            mention.conditional
+                && mention.kind == Kind::Move
+                && self.lookup(&mention.name).is_some_and(|id| self.init[id] == Init::Yes && !self.vars[id].no_drop)
+                && !self.mentioned_later(&mention.name)
+        })
+    }
+
+    fn expr(&mut self, expr: &'a Expr, sink: Sink) {
+        if let Some(source) = expr.source() {
+            if !self.must_split(expr) {
+                return self.plain(source, sink);
+            }
+        }
+        match expr {
+            Expr::Plain(source) => self.plain(source, sink),
+            Expr::Await(node) => {
+                self.await_expr(node);
+                if self.reachable {
+                    self.deliver(awaited().into_token_stream(), &sink, node.span);
+                }
+            }
+            Expr::Block(block) => self.block(block, sink),
+            Expr::If(node) => self.if_expr(node, sink),
+            Expr::Match(node) => self.match_expr(node, sink),
+            Expr::Loop(node) => self.loop_expr(node, sink),
+        }
+    }
+
+    fn plain(&mut self, source: &syn::Expr, sink: Sink) {
+        let rewritten = self.rewrite_expr(source);
+        self.apply(&mentions::of_expr(source));
+        let diverges = matches!(source, syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_));
+        let span = source.span();
+        match (&sink, diverges) {
+            (_, true) => {
+                self.emit(quote!(#rewritten;));
+                self.reachable = false;
+            }
+            _ => self.deliver(rewritten.into_token_stream(), &sink, span),
+        }
+    }
+
+    /// `operand.await`: make the awaiter, save, and continue in the await's own state, which
+    /// polls it. Leaves the result in `__awaited`.
+    fn await_expr(&mut self, node: &'a ir::Await) {
+        let operand = self.rewrite_expr(&node.operand);
+        self.check_operand_borrows(&node.operand, node.span);
+        self.apply(&mentions::of_expr(&node.operand));
+        let state = self.new_state();
+        let field = self.field_name(&format!("awaiter_{state}"));
+        self.awaiters.push(Awaiter { field: field.clone(), seq: self.next_seq, span: node.span });
+        self.next_seq += 1;
+        let sm = sm();
+        let krate = self.config.krate;
+        let span = node.span;
+        self.emit(quote_spanned! {span=>
+            #sm.#field = ::core::option::Option::Some({
+                #[allow(unused_imports)]
+                use #krate::__private::AwaitAnyFuture as _;
+                (#operand).__lowering_awaiter()
+            });
+        });
+        self.jump(state, Some(span));
+        let cx = cx();
+        let awaited = awaited();
+        let prologue = quote_spanned! {span=>
+            let #awaited = match #krate::__private::poll_awaiter(&mut #sm.#field, #cx) {
+                ::core::task::Poll::Ready(value) => value,
+                ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
+            };
+        };
+        self.begin(state, prologue, false);
+    }
+
+    /// An await whose operand borrows a local (`read(&mut buf).await`), or reborrows a
+    /// `&mut` the state machine keeps, cannot be saved.
+    fn check_operand_borrows(&mut self, operand: &syn::Expr, await_span: Span) {
+        for (root, span, explicit) in operand_borrows(operand) {
+            let Some(id) = self.lookup(&root.to_string()) else { continue };
+            let var = &self.vars[id];
+            let saved = self.init[id] == Init::Yes && (!var.no_drop || self.mentioned_later(&root.to_string()));
+            let message = if var.exclusive_ref && saved && self.mentioned_later(&root.to_string()) {
+                format!(
+                    "classic lowering: this await reborrows `{root}`, a `&mut` reference the state \
+                     machine keeps for later, and a suspended state machine cannot lend out one of \
+                     its own fields (C# rejects `ref` parameters in async methods for the same \
+                     reason: CS1988); take the value by ownership and return it, or end the use \
+                     of `{root}` with this await"
+                )
+            } else if explicit && saved && !var.no_drop && !var.exclusive_ref {
+                format!(
+                    "classic lowering: this await holds a borrow of the local `{root}`, and a \
+                     classic state machine cannot hold a reference into its own fields (C# \
+                     rejects the same shape: CS9217); move `{root}` into the call and get it \
+                     back from its result, or clone it"
+                )
+            } else {
+                continue;
+            };
+            let mut error = syn::Error::new(await_span, message);
+            error.combine(syn::Error::new(span, format!("`{root}` is borrowed here")));
+            self.errors.push(error);
+        }
+    }
+
+    fn block(&mut self, block: &'a Block, sink: Sink) {
+        if let Some(label) = &block.label {
+            return self.labeled_block(block, label, sink);
+        }
+        let head = if block.unsafety.is_some() { quote!(unsafe) } else { quote!() };
+        self.push_scope(head, block.unsafety.is_some());
+        self.stmts(&block.stmts, sink);
+        self.pop_scope();
+    }
+
+    fn labeled_block(&mut self, block: &'a Block, label: &syn::Label, sink: Sink) {
+        let depth = self.scopes.len();
+        let exit = self.new_state();
+        self.targets.push(JumpTarget { label: Some(label.name.ident.to_string()), is_loop: false, sink: sink.clone() });
+        self.target_info.push(TargetInfo { head: None, exit, depth });
+        let origin = self.segment.state;
+        let level_depth = self.segment.levels.len();
+        self.pinned.push(origin);
+        self.push_scope(quote!(), block.unsafety.is_some());
+        self.stmts(&block.stmts, sink);
+        self.scopes.pop();
+        self.jump(exit, None);
+        self.back_to_after_scope(origin, level_depth);
+        self.pinned.pop();
+        self.targets.pop();
+        self.target_info.pop();
+        self.begin(exit, TokenStream::new(), false);
+    }
+
+    /// Like `back_to`, when the branch's scope was already popped from `scopes`.
+    fn back_to_after_scope(&mut self, origin: StateId, level_depth: usize) {
+        self.back_to(origin, level_depth);
+    }
+
+    fn if_expr(&mut self, node: &'a ir::If, sink: Sink) {
+        let merge = self.new_state();
+        let origin = self.segment.state;
+        let level_depth = self.segment.levels.len();
+        let before = self.init.clone();
+        self.pinned.push(origin);
+
+        let cond = self.rewrite_expr(&node.cond);
+        self.apply(&mentions::of_expr(&node.cond));
+        let after_cond = self.init.clone();
+        self.push_scope(quote!(if #cond), false);
+        if let syn::Expr::Let(_) | syn::Expr::Binary(_) = &node.cond {
+            for pat in let_patterns(&node.cond) {
+                let borrows = let_scrutinee(&node.cond, pat).and_then(|scrutinee| self.borrowed_local(scrutinee));
+                self.declare_pattern(pat, Init::Yes, borrows);
+            }
+        }
+        self.stmts(&node.then_branch.stmts, sink.clone());
+        self.scopes.pop();
+        self.jump(merge, None);
+        self.back_to(origin, level_depth);
+
+        self.init = after_cond;
+        self.reachable = true;
+        match &node.else_branch {
+            Some(else_branch) => {
+                self.push_scope(quote!(else), false);
+                self.expr_in_branch(else_branch, sink);
+                self.scopes.pop();
+                self.jump(merge, None);
+                self.back_to(origin, level_depth);
+                self.reachable = false;
+            }
+            None => {
+                // The condition was false: `()` to the sink, then the merge.
+                self.deliver(quote!(()), &sink, Span::call_site());
+                self.jump(merge, None);
+            }
+        }
+        let _ = before;
+        self.pinned.pop();
+        self.begin(merge, TokenStream::new(), false);
+    }
+
+    /// An `else` branch: a block's statements, or an `else if`.
+    fn expr_in_branch(&mut self, expr: &'a Expr, sink: Sink) {
+        match expr {
+            Expr::Block(block) if block.label.is_none() && block.unsafety.is_none() => self.stmts(&block.stmts, sink),
+            other => self.expr(other, sink),
+        }
+    }
+
+    fn match_expr(&mut self, node: &'a ir::Match, sink: Sink) {
+        let merge = self.new_state();
+        let origin = self.segment.state;
+        let level_depth = self.segment.levels.len();
+        self.pinned.push(origin);
+        let scrutinee = self.rewrite_expr(&node.scrutinee);
+        let borrows = self.borrowed_local(&node.scrutinee);
+        self.apply(&mentions::of_expr(&node.scrutinee));
+        let after_scrutinee = self.init.clone();
+        self.push_level(quote!(match #scrutinee));
+        for arm in &node.arms {
+            self.init = after_scrutinee.clone();
+            self.reachable = true;
+            let attrs = &arm.attrs;
+            let pat = self.rewriter().pat(&arm.pat);
+            self.push_scope(quote!(#(#attrs)* #pat =>), false);
+            self.declare_pattern(&arm.pat, Init::Yes, borrows);
+            self.stmts(&arm.body.stmts, sink.clone());
+            self.scopes.pop();
+            self.jump(merge, None);
+            self.back_to(origin, level_depth + 1);
+        }
+        self.back_to(origin, level_depth);
+        self.reachable = false;
+        self.pinned.pop();
+        self.begin(merge, TokenStream::new(), false);
+    }
+
+    fn loop_expr(&mut self, node: &'a ir::Loop, sink: Sink) {
+        let depth = self.scopes.len();
+        let head = self.new_state();
+        let exit = self.new_state();
+        let label = node.label.as_ref().map(|label| label.name.ident.to_string());
+        self.targets.push(JumpTarget { label, is_loop: true, sink: sink.clone() });
+        self.target_info.push(TargetInfo { head: Some(head), exit, depth });
+        self.jump(head, None);
+        if self.begin(head, TokenStream::new(), true) {
+            self.rest.push(Rest::LoopBody(&node.body));
+            self.push_scope(quote!(), false);
+            self.stmts(&node.body.stmts, Sink::Discard);
+            self.scopes.pop();
+            self.jump(head, None);
+            while self.segment.levels.len() > depth {
+                self.pop_level();
+            }
+            self.rest.pop();
+        }
+        self.targets.pop();
+        self.target_info.pop();
+        self.begin(exit, TokenStream::new(), false);
+    }
+}
+
+fn stmt_mentions(stmt: &Stmt, name: &str) -> bool {
+    let expr_mentions = |expr: &Expr| expr_mentions(expr, name);
+    match stmt {
+        Stmt::Let(node) => {
+            node.init.as_ref().is_some_and(expr_mentions)
+                || node.diverge.as_ref().is_some_and(|block| mentions::of_block(block).iter().any(|m| m.name == name))
+        }
+        Stmt::Expr(expr, _) => expr_mentions(expr),
+        Stmt::Verbatim(stmt) => mentions::of_stmt(stmt).iter().any(|m| m.name == name),
+    }
+}
+
+fn expr_mentions(expr: &Expr, name: &str) -> bool {
+    let syn_mentions = |expr: &syn::Expr| mentions::of_expr(expr).iter().any(|m| m.name == name);
+    let block_mentions = |block: &Block| block.stmts.iter().any(|stmt| stmt_mentions(stmt, name));
+    match expr {
+        Expr::Plain(expr) => syn_mentions(expr),
+        Expr::Await(node) => syn_mentions(&node.operand),
+        Expr::Block(block) => block_mentions(block),
+        Expr::If(node) => {
+            syn_mentions(&node.cond)
+                || block_mentions(&node.then_branch)
+                || node.else_branch.as_ref().is_some_and(|expr| expr_mentions(expr, name))
+        }
+        Expr::Match(node) => {
+            syn_mentions(&node.scrutinee)
+                || node.arms.iter().any(|arm| {
+                    block_mentions(&arm.body)
+                        || matches!(&arm.pat, syn::Pat::Guard(guard) if mentions::of_expr(&guard.guard).iter().any(|m| m.name == name))
+                })
+        }
+        Expr::Loop(node) => block_mentions(&node.body),
+    }
+}
+
+/// A literal or a reference: no destructor to run.
+fn is_no_drop(init: &syn::Expr) -> bool {
+    match init {
+        syn::Expr::Lit(_) | syn::Expr::Reference(_) => true,
+        syn::Expr::Paren(node) => is_no_drop(&node.expr),
+        syn::Expr::Unary(node) => matches!(node.op, syn::UnOp::Neg(_)) && is_no_drop(&node.expr),
+        _ => false,
+    }
+}
+
+/// The variable `expr` borrows directly: `&v`, `&mut v.f[i]`, `v.iter()`, `v.as_str()`, ...
+fn borrow_root(expr: &syn::Expr) -> Option<Ident> {
+    fn place_root(expr: &syn::Expr) -> Option<Ident> {
+        match expr {
+            syn::Expr::Path(path) if path.qself.is_none() => path.path.get_ident().cloned(),
+            syn::Expr::Field(node) => place_root(&node.base),
+            syn::Expr::Index(node) => place_root(&node.expr),
+            syn::Expr::Paren(node) => place_root(&node.expr),
+            _ => None,
+        }
+    }
+    match expr {
+        syn::Expr::Reference(node) => place_root(&node.expr),
+        syn::Expr::Paren(node) => borrow_root(&node.expr),
+        syn::Expr::MethodCall(node) if is_borrowing_method(&node.method.to_string()) => place_root(&node.receiver),
+        syn::Expr::Call(node) if node.args.len() == 1 && is_into_iter_call(&node.func) => borrow_root(&node.args[0]),
+        _ => None,
+    }
+}
+
+fn is_into_iter_call(func: &syn::Expr) -> bool {
+    matches!(func, syn::Expr::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "into_iter"))
+}
+
+/// Methods of the standard collections that return a borrow of their receiver.
+fn is_borrowing_method(method: &str) -> bool {
+    matches!(
+        method,
+        "iter" | "iter_mut" | "as_str" | "as_slice" | "as_mut_slice" | "as_bytes" | "as_ref" | "as_mut" | "as_deref"
+            | "as_deref_mut" | "chars" | "bytes" | "lines" | "split_whitespace" | "keys" | "values" | "values_mut"
+            | "windows" | "chunks" | "drain" | "borrow" | "borrow_mut" | "lock" | "get_mut" | "first" | "last"
+            | "first_mut" | "last_mut"
+    )
+}
+
+/// The locals an await operand borrows: `&v` / `&mut v` explicitly (`true`), or any mention
+/// (`false`, for `&mut` reborrows).
+fn operand_borrows(operand: &syn::Expr) -> Vec<(Ident, Span, bool)> {
+    struct Finder(Vec<(Ident, Span, bool)>);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_expr(&mut self, expr: &'ast syn::Expr) {
+            match expr {
+                syn::Expr::Reference(node) => {
+                    if let Some(root) = borrow_root(expr) {
+                        self.0.push((root, node.span(), true));
+                        return;
+                    }
+                    syn::visit::visit_expr(self, expr)
+                }
+                syn::Expr::Path(path) if path.qself.is_none() => {
+                    if let Some(ident) = path.path.get_ident() {
+                        self.0.push((ident.clone(), ident.span(), false));
+                    }
+                }
+                syn::Expr::Closure(_) | syn::Expr::Async(_) => {}
+                _ => syn::visit::visit_expr(self, expr),
+            }
+        }
+    }
+    let mut finder = Finder(Vec::new());
+    syn::visit::Visit::visit_expr(&mut finder, operand);
+    finder.0
+}
+
+/// The patterns of the `let`s in an `if` condition (`let P = e`, or a `&&` chain of them).
+fn let_patterns(cond: &syn::Expr) -> Vec<&syn::Pat> {
+    match cond {
+        syn::Expr::Let(node) => vec![&node.pat],
+        syn::Expr::Binary(node) if matches!(node.op, syn::BinOp::And(_)) => {
+            let mut pats = let_patterns(&node.left);
+            pats.extend(let_patterns(&node.right));
+            pats
+        }
+        syn::Expr::Paren(node) => let_patterns(&node.expr),
+        _ => Vec::new(),
+    }
+}
+
+fn let_scrutinee<'e>(cond: &'e syn::Expr, pat: &syn::Pat) -> Option<&'e syn::Expr> {
+    match cond {
+        syn::Expr::Let(node) if std::ptr::eq(&*node.pat, pat) => Some(&node.expr),
+        syn::Expr::Binary(node) => let_scrutinee(&node.left, pat).or_else(|| let_scrutinee(&node.right, pat)),
+        syn::Expr::Paren(node) => let_scrutinee(&node.expr, pat),
+        _ => None,
+    }
+}

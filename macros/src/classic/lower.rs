@@ -1,0 +1,587 @@
+//! From the `syn` body to the lowered tree of `ir`: awaits moved to statement level, in
+//! Rust's evaluation order, and loops reduced to `loop`.
+
+use proc_macro2::Span;
+use quote::quote_spanned;
+use syn::spanned::Spanned;
+use syn::{BinOp, parse_quote, parse_quote_spanned};
+
+use super::awaits;
+use super::ir::{Arm, Await, Block, Expr, If, Let, Loop, Match, Stmt};
+
+pub(crate) struct Lower {
+    errors: Vec<syn::Error>,
+    next_temp: usize,
+}
+
+/// Lower a function body. All errors are reported together.
+pub(crate) fn body(block: &syn::Block) -> syn::Result<Block> {
+    let mut lower = Lower { errors: Vec::new(), next_temp: 0 };
+    let lowered = lower.block(block);
+    let mut errors = lower.errors.into_iter();
+    match errors.next() {
+        None => Ok(lowered),
+        Some(mut first) => {
+            errors.for_each(|error| first.combine(error));
+            Err(first)
+        }
+    }
+}
+
+fn has_await(expr: &syn::Expr) -> bool {
+    awaits::in_expr(expr)
+}
+
+impl Lower {
+    fn error(&mut self, span: Span, message: impl std::fmt::Display) {
+        self.errors.push(syn::Error::new(span, message));
+    }
+
+    /// A fresh temporary: invisible to user code (mixed-site hygiene).
+    fn temp(&mut self, prefix: &str) -> syn::Ident {
+        let index = self.next_temp;
+        self.next_temp += 1;
+        syn::Ident::new(&format!("__{prefix}{index}"), Span::mixed_site())
+    }
+
+    fn block(&mut self, block: &syn::Block) -> Block {
+        Block::plain(self.stmts(&block.stmts))
+    }
+
+    fn stmts(&mut self, stmts: &[syn::Stmt]) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for stmt in stmts {
+            self.stmt(stmt, &mut out);
+        }
+        out
+    }
+
+    fn stmt(&mut self, stmt: &syn::Stmt, out: &mut Vec<Stmt>) {
+        match stmt {
+            syn::Stmt::Local(local) => self.local(local, out),
+            syn::Stmt::Expr(expr, semi) => {
+                let mut pre = Vec::new();
+                let value = self.value(expr, &mut pre);
+                let semi = semi.is_some();
+                if pre.is_empty() {
+                    out.push(Stmt::Expr(value, semi));
+                } else {
+                    // Temporaries live until the end of their statement: the statement
+                    // becomes a block holding them.
+                    pre.push(Stmt::Expr(value, false));
+                    out.push(Stmt::Expr(Expr::Block(Box::new(Block::plain(pre))), semi));
+                }
+            }
+            syn::Stmt::Macro(stmt_macro) => {
+                if let Some(span) = awaits::in_tokens(&stmt_macro.mac.tokens) {
+                    self.macro_await(span, &stmt_macro.mac);
+                }
+                out.push(Stmt::Verbatim(stmt.clone()));
+            }
+            syn::Stmt::Item(_) => out.push(Stmt::Verbatim(stmt.clone())),
+        }
+    }
+
+    fn macro_await(&mut self, span: Span, mac: &syn::Macro) {
+        let name = mac.path.segments.last().map(|segment| segment.ident.to_string()).unwrap_or_default();
+        self.error(
+            span,
+            format!(
+                "classic lowering: cannot see inside `{name}!`, so it cannot save what the macro \
+                 holds across this await; bind the await to a `let` first \
+                 (`let value = ....await;`) and pass `value` to the macro"
+            ),
+        );
+    }
+
+    fn local(&mut self, local: &syn::Local, out: &mut Vec<Stmt>) {
+        let span = local.let_token.span;
+        let Some(init) = &local.init else {
+            out.push(Stmt::Let(Let { attrs: local.attrs.clone(), pat: local.pat.clone(), init: None, diverge: None, span }));
+            return;
+        };
+        if let Some((_, diverge)) = &init.diverge {
+            if awaits::in_expr(diverge) {
+                return self.let_else_with_await(local, out);
+            }
+        }
+        let diverge = init.diverge.as_ref().map(|(_, diverge)| match &**diverge {
+            syn::Expr::Block(block) => block.block.clone(),
+            other => parse_quote!({ #other }),
+        });
+        let mut pre = Vec::new();
+        let value = self.value(&init.expr, &mut pre);
+        let init = if pre.is_empty() {
+            value
+        } else {
+            pre.push(Stmt::Expr(value, false));
+            Expr::Block(Box::new(Block::plain(pre)))
+        };
+        out.push(Stmt::Let(Let { attrs: local.attrs.clone(), pat: local.pat.clone(), init: Some(init), diverge, span }));
+    }
+
+    /// `let P = e else { ..await.. };` is `let (a, b) = match e { P => (a, b), _ => { .. } };`
+    fn let_else_with_await(&mut self, local: &syn::Local, out: &mut Vec<Stmt>) {
+        let init = local.init.as_ref().expect("checked by the caller");
+        let (_, diverge) = init.diverge.as_ref().expect("checked by the caller");
+        let mut bindings = Vec::new();
+        super::bindings::pattern_bindings(&local.pat, &mut bindings);
+        let names: Vec<_> = bindings.iter().map(|binding| &binding.ident).collect();
+        let outer: Vec<_> = bindings
+            .iter()
+            .map(|binding| {
+                let ident = &binding.ident;
+                if binding.mutable { quote_spanned!(ident.span()=> mut #ident) } else { quote_spanned!(ident.span()=> #ident) }
+            })
+            .collect();
+        let pat = &local.pat;
+        let expr = &init.expr;
+        let span = local.let_token.span;
+        let rewritten: syn::Stmt = parse_quote_spanned! {span=>
+            let (#(#outer,)*) = match #expr {
+                #[allow(unused_mut)]
+                #pat => (#(#names,)*),
+                _ => #diverge,
+            };
+        };
+        let syn::Stmt::Local(rewritten) = rewritten else { unreachable!("parsed as a `let`") };
+        self.local(&rewritten, out);
+    }
+
+    /// An expression whose value its statement uses: an await, a construct, or plain code
+    /// (after `pre`, which computes what it awaits).
+    fn value(&mut self, expr: &syn::Expr, pre: &mut Vec<Stmt>) -> Expr {
+        if let Some(construct) = self.construct(expr, pre) {
+            return construct;
+        }
+        match expr {
+            syn::Expr::Await(node) => {
+                let operand = self.anf(&node.base, pre);
+                Expr::Await(Await { operand, span: node.await_token.span })
+            }
+            syn::Expr::Paren(node) if has_await(expr) => self.value(&node.expr, pre),
+            _ => Expr::Plain(self.anf(expr, pre)),
+        }
+    }
+
+    /// A block as a lowered block with its value as tail.
+    fn expr_block(&mut self, expr: &syn::Expr) -> Block {
+        match expr {
+            syn::Expr::Block(block) if block.label.is_none() => self.block(&block.block),
+            _ => {
+                let mut stmts = Vec::new();
+                self.stmt(&syn::Stmt::Expr(expr.clone(), None), &mut stmts);
+                Block::plain(stmts)
+            }
+        }
+    }
+
+    /// `if`, `match` and loops always; blocks when they contain an await.
+    fn construct(&mut self, expr: &syn::Expr, pre: &mut Vec<Stmt>) -> Option<Expr> {
+        let awaits = has_await(expr);
+        let source = if awaits { None } else { Some(expr.clone()) };
+        Some(match expr {
+            syn::Expr::If(node) => {
+                let cond = self.condition(&node.cond, pre);
+                let then_branch = self.block(&node.then_branch);
+                let else_branch = node.else_branch.as_ref().map(|(_, else_branch)| match &**else_branch {
+                    syn::Expr::If(_) => self.construct(else_branch, &mut Vec::new()).expect("an if is a construct"),
+                    other => Expr::Block(Box::new(self.expr_block(other))),
+                });
+                Expr::If(Box::new(If { cond, then_branch, else_branch, source }))
+            }
+            syn::Expr::Match(node) => {
+                let scrutinee = self.anf(&node.expr, pre);
+                let arms = node
+                    .arms
+                    .iter()
+                    .map(|arm| {
+                        if let syn::Pat::Guard(guard) = &arm.pat {
+                            if let Some(span) = awaits_span(&guard.guard) {
+                                self.error(
+                                    span,
+                                    "classic lowering: an await in a match guard cannot be resumed; \
+                                     await before the `match` and test the value in the guard",
+                                );
+                            }
+                        }
+                        Arm { attrs: arm.attrs.clone(), pat: arm.pat.clone(), body: self.expr_block(&arm.body) }
+                    })
+                    .collect();
+                Expr::Match(Box::new(Match { scrutinee, arms, source }))
+            }
+            syn::Expr::Loop(node) => Expr::Loop(Box::new(Loop {
+                label: node.label.clone(),
+                body: self.block(&node.body),
+                source,
+            })),
+            syn::Expr::While(node) => {
+                // `while c { b }` is `loop { if c { b } else { break } }`.
+                let mut body = Vec::new();
+                let cond = self.condition(&node.cond, &mut body);
+                let then_branch = self.block(&node.body);
+                let brk: syn::Expr = parse_quote_spanned!(node.while_token.span=> break);
+                let else_branch = Expr::Block(Box::new(Block::plain(vec![Stmt::Expr(Expr::Plain(brk), true)])));
+                body.push(Stmt::Expr(
+                    Expr::If(Box::new(If { cond, then_branch, else_branch: Some(else_branch), source: None })),
+                    false,
+                ));
+                Expr::Loop(Box::new(Loop { label: node.label.clone(), body: Block::plain(body), source }))
+            }
+            syn::Expr::ForLoop(node) if awaits => {
+                // `for p in e { b }` is
+                // `{ let mut it = IntoIterator::into_iter(e); loop { match Iterator::next(&mut it) { Some(p) => b, None => break } } }`
+                let mut stmts = Vec::new();
+                let iterable = self.anf(&node.expr, &mut stmts);
+                let iter = self.temp("iter");
+                let span = node.for_token.span;
+                let into_iter: syn::Expr =
+                    parse_quote_spanned!(span=> ::core::iter::IntoIterator::into_iter(#iterable));
+                stmts.push(Stmt::Let(Let {
+                    attrs: Vec::new(),
+                    pat: parse_quote!(mut #iter),
+                    init: Some(Expr::Plain(into_iter)),
+                    diverge: None,
+                    span,
+                }));
+                let pat = &node.pat;
+                let next: syn::Expr = parse_quote_spanned!(span=> ::core::iter::Iterator::next(&mut #iter));
+                let brk: syn::Expr = parse_quote_spanned!(span=> break);
+                let arms = vec![
+                    Arm { attrs: Vec::new(), pat: parse_quote!(::core::option::Option::Some(#pat)), body: self.block(&node.body) },
+                    Arm {
+                        attrs: Vec::new(),
+                        pat: parse_quote!(::core::option::Option::None),
+                        body: Block::plain(vec![Stmt::Expr(Expr::Plain(brk), false)]),
+                    },
+                ];
+                let matcher = Expr::Match(Box::new(Match { scrutinee: next, arms, source: None }));
+                let body = Block::plain(vec![Stmt::Expr(matcher, false)]);
+                stmts.push(Stmt::Expr(Expr::Loop(Box::new(Loop { label: node.label.clone(), body, source: None })), false));
+                Expr::Block(Box::new(Block::plain(stmts)))
+            }
+            syn::Expr::Block(node) if awaits => {
+                let mut block = self.block(&node.block);
+                block.label = node.label.clone();
+                Expr::Block(Box::new(block))
+            }
+            syn::Expr::Unsafe(node) if awaits => {
+                let mut block = Block::plain(self.stmts(&node.block.stmts));
+                block.unsafety = Some(node.unsafe_token);
+                Expr::Block(Box::new(block))
+            }
+            _ => return None,
+        })
+    }
+
+    /// An `if` or `while` condition: awaits in a plain condition are computed first; in a
+    /// `let` chain only the first `let`'s scrutinee may await.
+    fn condition(&mut self, cond: &syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
+        if !has_await(cond) {
+            return cond.clone();
+        }
+        match cond {
+            syn::Expr::Let(node) => {
+                let scrutinee = self.anf(&node.expr, pre);
+                let mut node = node.clone();
+                *node.expr = scrutinee;
+                syn::Expr::Let(node)
+            }
+            _ if contains_let(cond) => {
+                let span = awaits_span(cond).unwrap_or_else(|| cond.span());
+                self.error(
+                    span,
+                    "classic lowering: an await inside a `let` chain cannot be resumed; \
+                     await before the `if` and match on the value",
+                );
+                cond.clone()
+            }
+            _ => self.anf(cond, pre),
+        }
+    }
+
+    /// `expr` without awaits: every await it contains, and everything evaluated before one,
+    /// goes to `pre` as a temporary.
+    fn anf(&mut self, expr: &syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
+        if !has_await(expr) {
+            return expr.clone();
+        }
+        if let Some(construct) = self.construct(expr, pre) {
+            return self.spill_value(construct, pre, expr.span());
+        }
+        match expr {
+            syn::Expr::Await(node) => {
+                let operand = self.anf(&node.base, pre);
+                let value = Expr::Await(Await { operand, span: node.await_token.span });
+                self.spill_value(value, pre, node.await_token.span)
+            }
+            syn::Expr::Paren(node) => {
+                let mut node = node.clone();
+                *node.expr = self.anf(&node.expr, pre);
+                syn::Expr::Paren(node)
+            }
+            syn::Expr::Group(node) => self.anf(&node.expr, pre),
+            syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) && has_await(&node.right) => {
+                // `a && b` is `if a { b } else { false }`; `a || b` is `if a { true } else { b }`.
+                let left = self.anf(&node.left, pre);
+                let right = Expr::Block(Box::new(self.expr_block(&node.right)));
+                let constant = |value: bool| {
+                    let lit: syn::Expr = parse_quote!(#value);
+                    Expr::Block(Box::new(Block::plain(vec![Stmt::Expr(Expr::Plain(lit), false)])))
+                };
+                let (then_branch, else_branch) = match node.op {
+                    BinOp::And(_) => (right, constant(false)),
+                    _ => (constant(true), right),
+                };
+                let Expr::Block(then_branch) = then_branch else { unreachable!() };
+                let construct = Expr::If(Box::new(If {
+                    cond: left,
+                    then_branch: *then_branch,
+                    else_branch: Some(else_branch),
+                    source: None,
+                }));
+                self.spill_value(construct, pre, expr.span())
+            }
+            syn::Expr::Binary(node) if is_assignment(&node.op) => {
+                // The right side of a compound assignment is evaluated first (for the
+                // primitive types it is used with most).
+                let mut node = node.clone();
+                let right = self.anf(&node.right, pre);
+                *node.right = if has_await(&node.left) { self.spill(right, pre) } else { right };
+                *node.left = self.anf_place(&node.left, pre);
+                syn::Expr::Binary(node)
+            }
+            syn::Expr::Binary(node) => {
+                let mut node = node.clone();
+                let [left, right] = self.operands([&*node.left, &*node.right], pre);
+                *node.left = left;
+                *node.right = right;
+                syn::Expr::Binary(node)
+            }
+            syn::Expr::Assign(node) => {
+                let mut node = node.clone();
+                let right = self.anf(&node.right, pre);
+                *node.right = if has_await(&node.left) { self.spill(right, pre) } else { right };
+                *node.left = self.anf_place(&node.left, pre);
+                syn::Expr::Assign(node)
+            }
+            syn::Expr::Call(node) => {
+                let mut node = node.clone();
+                let mut all: Vec<syn::Expr> = std::iter::once((*node.func).clone()).chain(node.args.iter().cloned()).collect();
+                all = self.operand_list(all, pre);
+                *node.func = all.remove(0);
+                node.args = all.into_iter().collect();
+                syn::Expr::Call(node)
+            }
+            syn::Expr::MethodCall(node) => {
+                let mut node = node.clone();
+                let mut all: Vec<syn::Expr> = std::iter::once((*node.receiver).clone()).chain(node.args.iter().cloned()).collect();
+                all = self.operand_list(all, pre);
+                *node.receiver = all.remove(0);
+                node.args = all.into_iter().collect();
+                syn::Expr::MethodCall(node)
+            }
+            syn::Expr::Field(node) => {
+                let mut node = node.clone();
+                *node.base = self.anf(&node.base, pre);
+                syn::Expr::Field(node)
+            }
+            syn::Expr::Index(node) => {
+                let mut node = node.clone();
+                let [base, index] = self.operands([&*node.expr, &*node.index], pre);
+                *node.expr = base;
+                *node.index = index;
+                syn::Expr::Index(node)
+            }
+            syn::Expr::Unary(node) => {
+                let mut node = node.clone();
+                *node.expr = self.anf(&node.expr, pre);
+                syn::Expr::Unary(node)
+            }
+            syn::Expr::Cast(node) => {
+                let mut node = node.clone();
+                *node.expr = self.anf(&node.expr, pre);
+                syn::Expr::Cast(node)
+            }
+            syn::Expr::Reference(node) => {
+                let mut node = node.clone();
+                *node.expr = self.anf(&node.expr, pre);
+                syn::Expr::Reference(node)
+            }
+            syn::Expr::Try(node) => {
+                let mut node = node.clone();
+                *node.expr = self.anf(&node.expr, pre);
+                syn::Expr::Try(node)
+            }
+            syn::Expr::Tuple(node) => {
+                let mut node = node.clone();
+                node.elems = self.operand_list(node.elems.iter().cloned().collect(), pre).into_iter().collect();
+                syn::Expr::Tuple(node)
+            }
+            syn::Expr::Array(node) => {
+                let mut node = node.clone();
+                node.elems = self.operand_list(node.elems.iter().cloned().collect(), pre).into_iter().collect();
+                syn::Expr::Array(node)
+            }
+            syn::Expr::Repeat(node) => {
+                let mut node = node.clone();
+                *node.expr = self.anf(&node.expr, pre);
+                syn::Expr::Repeat(node)
+            }
+            syn::Expr::Struct(node) => {
+                let mut node = node.clone();
+                let mut all: Vec<syn::Expr> = node.fields.iter().map(|field| field.expr.clone()).collect();
+                all.extend(node.rest.as_deref().cloned());
+                let mut all = self.operand_list(all, pre).into_iter();
+                for field in node.fields.iter_mut() {
+                    field.expr = all.next().expect("one operand per field");
+                }
+                if let Some(rest) = node.rest.as_mut() {
+                    **rest = all.next().expect("the base operand");
+                }
+                syn::Expr::Struct(node)
+            }
+            syn::Expr::Range(node) => {
+                let mut node = node.clone();
+                match (node.start.as_mut(), node.end.as_mut()) {
+                    (Some(start), Some(end)) => {
+                        let [s, e] = self.operands([&**start, &**end], pre);
+                        **start = s;
+                        **end = e;
+                    }
+                    (Some(only), None) | (None, Some(only)) => **only = self.anf(only, pre),
+                    (None, None) => {}
+                }
+                syn::Expr::Range(node)
+            }
+            syn::Expr::Return(node) => {
+                let mut node = node.clone();
+                if let Some(value) = node.expr.as_mut() {
+                    **value = self.anf(value, pre);
+                }
+                syn::Expr::Return(node)
+            }
+            syn::Expr::Break(node) => {
+                let mut node = node.clone();
+                if let Some(value) = node.expr.as_mut() {
+                    **value = self.anf(value, pre);
+                }
+                syn::Expr::Break(node)
+            }
+            syn::Expr::Macro(node) => {
+                let span = awaits::in_tokens(&node.mac.tokens).unwrap_or_else(|| node.span());
+                self.macro_await(span, &node.mac);
+                expr.clone()
+            }
+            syn::Expr::Let(node) => {
+                let mut node = node.clone();
+                *node.expr = self.anf(&node.expr, pre);
+                syn::Expr::Let(node)
+            }
+            _ => {
+                let span = awaits_span(expr).unwrap_or_else(|| expr.span());
+                self.error(
+                    span,
+                    "classic lowering: an await in this position is not supported; bind it to a \
+                     `let` first (`let value = ....await;`)",
+                );
+                expr.clone()
+            }
+        }
+    }
+
+    /// The target of an assignment: a place, evaluated after the assigned value.
+    fn anf_place(&mut self, expr: &syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
+        self.anf(expr, pre)
+    }
+
+    fn operands<const N: usize>(&mut self, exprs: [&syn::Expr; N], pre: &mut Vec<Stmt>) -> [syn::Expr; N] {
+        let list = self.operand_list(exprs.iter().map(|expr| (*expr).clone()).collect(), pre);
+        list.try_into().unwrap_or_else(|_| unreachable!("one result per operand"))
+    }
+
+    /// Operands evaluated left to right: each one before the last that awaits is computed
+    /// into a temporary, unless reading it later gives the same value (a place, a literal).
+    fn operand_list(&mut self, exprs: Vec<syn::Expr>, pre: &mut Vec<Stmt>) -> Vec<syn::Expr> {
+        let Some(last) = exprs.iter().rposition(has_await) else { return exprs };
+        exprs
+            .into_iter()
+            .enumerate()
+            .map(|(index, expr)| {
+                if index < last {
+                    let expr = self.anf(&expr, pre);
+                    if is_stable(&expr) { expr } else { self.spill(expr, pre) }
+                } else if index == last {
+                    self.anf(&expr, pre)
+                } else {
+                    expr
+                }
+            })
+            .collect()
+    }
+
+    fn spill(&mut self, expr: syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
+        let span = expr.span();
+        self.spill_value(Expr::Plain(expr), pre, span)
+    }
+
+    fn spill_value(&mut self, value: Expr, pre: &mut Vec<Stmt>, span: Span) -> syn::Expr {
+        let temp = self.temp("t");
+        pre.push(Stmt::Let(Let { attrs: Vec::new(), pat: parse_quote!(#temp), init: Some(value), diverge: None, span }));
+        parse_quote!(#temp)
+    }
+}
+
+fn is_assignment(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::AddAssign(_)
+            | BinOp::SubAssign(_)
+            | BinOp::MulAssign(_)
+            | BinOp::DivAssign(_)
+            | BinOp::RemAssign(_)
+            | BinOp::BitXorAssign(_)
+            | BinOp::BitAndAssign(_)
+            | BinOp::BitOrAssign(_)
+            | BinOp::ShlAssign(_)
+            | BinOp::ShrAssign(_)
+    )
+}
+
+/// Reading this expression after an await gives what reading it before would: a literal, or
+/// a place (a method receiver is auto-referenced, so it must not be moved into a temporary).
+fn is_stable(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::Lit(_) | syn::Expr::Path(_) => true,
+        syn::Expr::Paren(node) => is_stable(&node.expr),
+        syn::Expr::Field(node) => is_stable(&node.base),
+        syn::Expr::Index(node) => is_stable(&node.expr) && matches!(&*node.index, syn::Expr::Lit(_) | syn::Expr::Path(_)),
+        syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => is_stable(&node.expr),
+        syn::Expr::Reference(node) => is_stable(&node.expr),
+        _ => false,
+    }
+}
+
+fn contains_let(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::Let(_) => true,
+        syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_)) => contains_let(&node.left) || contains_let(&node.right),
+        syn::Expr::Paren(node) => contains_let(&node.expr),
+        _ => false,
+    }
+}
+
+fn awaits_span(expr: &syn::Expr) -> Option<Span> {
+    struct First(Option<Span>);
+    impl<'ast> syn::visit::Visit<'ast> for First {
+        fn visit_expr_await(&mut self, node: &'ast syn::ExprAwait) {
+            self.0.get_or_insert(node.await_token.span);
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut first = First(None);
+    syn::visit::Visit::visit_expr(&mut first, expr);
+    first.0
+}

@@ -1,0 +1,270 @@
+//! How a piece of user code uses the variables it names: reads them, moves them, or assigns
+//! them. `emit` uses it to know which locals are still initialized at an await (and so must be
+//! saved) and which are read later.
+//!
+//! The macro sees no types, so "move" means "used by value": a `Copy` value used by value is
+//! still there afterwards. `emit` therefore counts a by-value use as a move only when nothing
+//! reads the variable later (if something does, the value was `Copy`, or rustc rejects the
+//! plain function too).
+
+use proc_macro2::{TokenStream, TokenTree};
+use syn::visit::{self, Visit};
+
+use super::std_macros::{self, Use};
+
+/// The name of the local that holds `self` in `move_next`.
+pub(crate) const SELF_LOCAL: &str = "__self";
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Kind {
+    /// Borrowed or copied: the variable stays initialized.
+    Read,
+    /// Used by value.
+    Move,
+    /// `x = ...`: initialized afterwards.
+    Assign,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Mention {
+    pub name: String,
+    pub kind: Kind,
+    /// Inside a branch, a loop or a closure body: it may not happen.
+    pub conditional: bool,
+}
+
+pub(crate) fn of_expr(expr: &syn::Expr) -> Vec<Mention> {
+    let mut collector = Collector::default();
+    collector.expr(expr, Kind::Move);
+    collector.found
+}
+
+pub(crate) fn of_stmt(stmt: &syn::Stmt) -> Vec<Mention> {
+    let mut collector = Collector::default();
+    collector.visit_stmt(stmt);
+    collector.found
+}
+
+pub(crate) fn of_pat(pat: &syn::Pat) -> Vec<Mention> {
+    let mut collector = Collector::default();
+    collector.visit_pat(pat);
+    collector.found
+}
+
+pub(crate) fn of_block(block: &syn::Block) -> Vec<Mention> {
+    let mut collector = Collector::default();
+    collector.visit_block(block);
+    collector.found
+}
+
+/// Every identifier in macro tokens (a macro's arguments are opaque: assume it reads them).
+pub(crate) fn of_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditional: bool) {
+    let mut previous: Option<TokenTree> = None;
+    let mut iter = tokens.clone().into_iter().peekable();
+    while let Some(token) = iter.next() {
+        match &token {
+            TokenTree::Ident(ident) => {
+                let after_dot = matches!(&previous, Some(TokenTree::Punct(p)) if p.as_char() == '.');
+                let before_path_or_bang = matches!(iter.peek(), Some(TokenTree::Punct(p)) if p.as_char() == '!' || p.as_char() == ':');
+                if !after_dot && !before_path_or_bang {
+                    let name = if ident == "self" { SELF_LOCAL.to_owned() } else { ident.to_string() };
+                    out.push(Mention { name, kind: Kind::Read, conditional });
+                }
+            }
+            TokenTree::Group(group) => of_tokens(&group.stream(), out, conditional),
+            _ => {}
+        }
+        previous = Some(token);
+    }
+}
+
+/// Methods that take `self` by value on the standard types; any other method is assumed to
+/// borrow its receiver.
+fn consumes_receiver(method: &str) -> bool {
+    method.starts_with("into_")
+        || method.starts_with("unwrap")
+        || method.starts_with("expect")
+        || matches!(
+            method,
+            "collect" | "sum" | "product" | "count" | "fold" | "for_each" | "ok" | "err" | "map" | "map_err"
+                | "and_then" | "or_else" | "ok_or" | "ok_or_else" | "zip" | "chain" | "rev" | "skip" | "enumerate"
+                | "filter" | "filter_map" | "flat_map" | "flatten" | "into" | "join" | "await"
+        )
+}
+
+#[derive(Default)]
+struct Collector {
+    found: Vec<Mention>,
+    /// Depth of branches, loops and closures around the current expression.
+    conditional: u32,
+}
+
+impl Collector {
+    fn push(&mut self, name: String, kind: Kind) {
+        // `emit` calls the receiver `__self` (a closure cannot bind `self`).
+        let name = if name == "self" { SELF_LOCAL.to_owned() } else { name };
+        self.found.push(Mention { name, kind, conditional: self.conditional > 0 });
+    }
+
+    fn conditionally(&mut self, f: impl FnOnce(&mut Self)) {
+        self.conditional += 1;
+        f(self);
+        self.conditional -= 1;
+    }
+
+    /// Visit `expr`, used as `kind` if it is a bare variable.
+    fn expr(&mut self, expr: &syn::Expr, kind: Kind) {
+        match expr {
+            syn::Expr::Path(path) if path.qself.is_none() && path.path.segments.len() == 1 => {
+                let segment = &path.path.segments[0];
+                if segment.arguments.is_empty() {
+                    self.push(segment.ident.to_string(), kind);
+                }
+            }
+            syn::Expr::Paren(node) => self.expr(&node.expr, kind),
+            syn::Expr::Group(node) => self.expr(&node.expr, kind),
+            syn::Expr::Field(node) => self.expr(&node.base, if kind == Kind::Move { Kind::Move } else { Kind::Read }),
+            syn::Expr::Index(node) => {
+                self.expr(&node.expr, Kind::Read);
+                self.expr(&node.index, Kind::Move);
+            }
+            syn::Expr::Reference(node) => self.expr(&node.expr, Kind::Read),
+            syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => self.expr(&node.expr, Kind::Read),
+            syn::Expr::MethodCall(node) => {
+                let receiver = if consumes_receiver(&node.method.to_string()) { Kind::Move } else { Kind::Read };
+                self.expr(&node.receiver, receiver);
+                for arg in &node.args {
+                    self.expr(arg, Kind::Move);
+                }
+            }
+            syn::Expr::Call(node) => {
+                self.expr(&node.func, Kind::Read);
+                for arg in &node.args {
+                    self.expr(arg, Kind::Move);
+                }
+            }
+            syn::Expr::Binary(node) => {
+                use syn::BinOp::*;
+                match node.op {
+                    Eq(_) | Ne(_) | Lt(_) | Le(_) | Gt(_) | Ge(_) => {
+                        self.expr(&node.left, Kind::Read);
+                        self.expr(&node.right, Kind::Read);
+                    }
+                    And(_) | Or(_) => {
+                        self.expr(&node.left, Kind::Move);
+                        self.conditionally(|this| this.expr(&node.right, Kind::Move));
+                    }
+                    AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_) | BitXorAssign(_)
+                    | BitAndAssign(_) | BitOrAssign(_) | ShlAssign(_) | ShrAssign(_) => {
+                        self.expr(&node.right, Kind::Move);
+                        self.expr(&node.left, Kind::Read);
+                    }
+                    _ => {
+                        self.expr(&node.left, Kind::Move);
+                        self.expr(&node.right, Kind::Move);
+                    }
+                }
+            }
+            syn::Expr::Assign(node) => {
+                self.expr(&node.right, Kind::Move);
+                let target = if matches!(&*node.left, syn::Expr::Path(_)) { Kind::Assign } else { Kind::Read };
+                self.expr(&node.left, target);
+            }
+            syn::Expr::If(node) => {
+                self.expr(&node.cond, Kind::Move);
+                self.conditionally(|this| {
+                    this.visit_block(&node.then_branch);
+                    if let Some((_, else_branch)) = &node.else_branch {
+                        this.expr(else_branch, Kind::Move);
+                    }
+                });
+            }
+            syn::Expr::Match(node) => {
+                self.expr(&node.expr, Kind::Move);
+                self.conditionally(|this| {
+                    for arm in &node.arms {
+                        this.visit_pat(&arm.pat);
+                        this.expr(&arm.body, Kind::Move);
+                    }
+                });
+            }
+            syn::Expr::Let(node) => {
+                self.expr(&node.expr, Kind::Move);
+                self.visit_pat(&node.pat);
+            }
+            syn::Expr::While(node) => self.conditionally(|this| {
+                this.expr(&node.cond, Kind::Move);
+                this.visit_block(&node.body);
+            }),
+            syn::Expr::ForLoop(node) => {
+                self.expr(&node.expr, Kind::Move);
+                self.conditionally(|this| this.visit_block(&node.body));
+            }
+            syn::Expr::Loop(node) => self.conditionally(|this| this.visit_block(&node.body)),
+            syn::Expr::Closure(node) => {
+                let kind = if node.capture.is_some() { Kind::Move } else { Kind::Read };
+                let mut inner = Collector::default();
+                inner.expr(&node.body, Kind::Move);
+                let captured = node.capture.is_some();
+                for mention in inner.found {
+                    let kind = if captured { kind } else if mention.kind == Kind::Move { Kind::Move } else { Kind::Read };
+                    self.found.push(Mention { name: mention.name, kind, conditional: self.conditional > 0 });
+                }
+            }
+            syn::Expr::Async(node) => {
+                let kind = if node.capture.is_some() { Kind::Move } else { Kind::Read };
+                let mut inner = Collector::default();
+                inner.visit_block(&node.block);
+                for mention in inner.found {
+                    self.found.push(Mention { name: mention.name, kind, conditional: self.conditional > 0 });
+                }
+            }
+            syn::Expr::Macro(node) => self.visit_macro(&node.mac),
+            _ => visit::visit_expr(self, expr),
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Collector {
+    fn visit_expr(&mut self, expr: &'ast syn::Expr) {
+        self.expr(expr, Kind::Move);
+    }
+
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        if let Some(init) = &local.init {
+            self.expr(&init.expr, Kind::Move);
+            if let Some((_, diverge)) = &init.diverge {
+                self.conditionally(|this| this.expr(diverge, Kind::Move));
+            }
+        }
+        self.visit_pat(&local.pat);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        match std_macros::parse(mac) {
+            Some(Ok(parsed)) => {
+                for (expr, usage) in parsed.exprs_with_use() {
+                    self.expr(expr, if usage == Use::Borrowed { Kind::Read } else { Kind::Move });
+                }
+                for args in parsed.format_args() {
+                    for (name, _) in args.inline_captures() {
+                        self.push(name, Kind::Read);
+                    }
+                }
+                if let std_macros::Kind::Matches { rest, .. } = &parsed.kind {
+                    let conditional = self.conditional > 0;
+                    of_tokens(rest, &mut self.found, conditional);
+                }
+            }
+            _ => {
+                let conditional = self.conditional > 0;
+                of_tokens(&mac.tokens, &mut self.found, conditional);
+            }
+        }
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+
+    /// Identifiers in patterns: constants and bindings alike are harmless reads.
+    fn visit_pat(&mut self, _: &'ast syn::Pat) {}
+}

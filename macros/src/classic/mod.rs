@@ -1,0 +1,277 @@
+//! `#[lowering(classic)]`: the state machine C#'s compiler would generate.
+//!
+//! The pipeline, one module per step:
+//!
+//! - [`lower`]: the body as a tree in which every await stands at statement level and every
+//!   construct around one is explicit ([`ir`]); awaits inside the standard macros are found
+//!   by [`std_macros`], awaits anywhere by [`awaits`].
+//! - [`emit`]: a walk over that tree that tracks which locals are initialized ([`mentions`]
+//!   says how code uses them), splits the body into one segment per state, and rejects
+//!   borrows the state machine cannot hold; [`rewrite`] adapts user code to `move_next`.
+//! - [`expand`] (here): the stub, the state-machine struct and the call to the builder.
+
+mod awaits;
+mod bindings;
+mod emit;
+mod ir;
+mod lower;
+mod mentions;
+mod rewrite;
+mod std_macros;
+
+use std::collections::HashMap;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+
+use crate::args::{Args, Mode};
+use crate::func::{Function, ReceiverShape};
+use crate::record;
+
+use self::emit::{Config, Emitter, Init};
+
+/// How many times the walk may repeat to settle the entry states of loop heads. Each round
+/// can only turn a state into `Maybe`, so a handful suffices.
+const MAX_ROUNDS: usize = 16;
+
+pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream> {
+    check_signature(&function)?;
+    if args.value_task {
+        return Err(syn::Error::new(
+            Span::call_site(),
+            "classic lowering: `value_task` is not supported yet; remove it to get a `Task`",
+        ));
+    }
+    let body = lower::body(&function.block)?;
+    let krate = &args.krate;
+    let output = function.output();
+    let receiver = function.receiver();
+    let params = function.params();
+
+    let mut config = Config {
+        krate,
+        option_return: returns_option(&output),
+        self_ident: receiver.as_ref().map(|_| Ident::new(mentions::SELF_LOCAL, Span::mixed_site())),
+        assumed: HashMap::new(),
+    };
+    let mut rounds = 0;
+    let walked = loop {
+        let walked = walk(&config, &body, &function, &params);
+        rounds += 1;
+        if walked.heads == config.assumed || rounds == MAX_ROUNDS {
+            break walked;
+        }
+        config.assumed = walked.heads;
+    };
+    if let Some(mut first) = walked.errors.into_iter().reduce(|mut all, error| {
+        all.combine(error);
+        all
+    }) {
+        first.combine(syn::Error::new(Span::call_site(), "classic lowering failed"));
+        return Err(first);
+    }
+
+    let name = &function.sig.ident;
+    let machine = format_ident!("{}StateMachine", camel_case(&name.to_string()), span = name.span());
+
+    // Fields in reverse declaration order: dropping a suspended state machine drops its
+    // locals (and first the awaiter in flight) in reverse declaration order.
+    let mut fields: Vec<(u32, Ident)> = walked
+        .vars
+        .iter()
+        .filter(|var| var.slotted)
+        .map(|var| (var.seq, var.field.clone()))
+        .chain(walked.awaiters.iter().map(|awaiter| (awaiter.seq, awaiter.field.clone())))
+        .collect();
+    fields.sort_by(|a, b| b.0.cmp(&a.0));
+    let generics: Vec<Ident> = (0..fields.len()).map(|index| format_ident!("F{}", index)).collect();
+    let field_names: Vec<&Ident> = fields.iter().map(|(_, field)| field).collect();
+    let underscores = generics.iter().map(|_| quote!(_));
+
+    // The stub's parameters and the state machine's initial fields.
+    let mut initial: HashMap<String, TokenStream> = HashMap::new();
+    for var in walked.vars.iter().filter(|var| var.param) {
+        let value = if var.name == mentions::SELF_LOCAL { quote!(self) } else { var.name.to_token_stream_plain() };
+        initial.insert(var.field.to_string(), quote!(::core::option::Option::Some(#value)));
+    }
+    let inits = field_names.iter().map(|field| {
+        initial.get(&field.to_string()).cloned().unwrap_or_else(|| quote!(::core::option::Option::None))
+    });
+
+    let mut sig = function.sig.clone();
+    sig.asyncness = None;
+    for (input, param) in sig.inputs.iter_mut().filter(|input| matches!(input, syn::FnArg::Typed(_))).zip(&params) {
+        if let syn::FnArg::Typed(typed) = input {
+            let stub_name = &param.stub_name;
+            *typed.pat = syn::parse_quote!(#stub_name);
+        }
+    }
+    if let Some(syn::FnArg::Receiver(receiver)) = sig.inputs.first_mut() {
+        if matches!(receiver.kind, syn::ReceiverKind::Value) {
+            receiver.mutability = None;
+        }
+    }
+    let output_span = output.span();
+    sig.output = syn::parse_quote_spanned!(output_span=> -> #krate::Task<#output, impl #krate::StateMachine>);
+
+    let segments = walked.segments.iter().map(|(state, code)| {
+        quote! {
+            #[allow(unreachable_code, unused_variables, unused_mut, unused_assignments, clippy::all)]
+            #state => { #code }
+        }
+    });
+    let record = record::emit(krate, Mode::Classic, name, Some(&machine), false);
+    let attrs = function.attrs();
+    let vis = &function.vis;
+    let label = emit::dispatch_label();
+    let sm = Ident::new("__sm", Span::mixed_site());
+    let cx = Ident::new("__cx", Span::mixed_site());
+    let doc = format!(" The state machine of `{name}`, generated by `#[lowering(classic)]`.");
+    let _ = receiver.map(|receiver| receiver.kind == ReceiverShape::Value);
+
+    Ok(quote! {
+        #attrs
+        #[allow(refining_impl_trait)]
+        #vis #sig {
+            #[doc = #doc]
+            #[allow(non_camel_case_types, non_snake_case, dead_code)]
+            struct #machine<#(#generics),*> {
+                state: u32,
+                #(#field_names: ::core::option::Option<#generics>,)*
+            }
+            impl<#(#generics),*> #krate::StateMachine for #machine<#(#generics),*> {}
+            #record
+            #krate::__private::start(
+                #machine { state: 0, #(#field_names: #inits,)* },
+                {
+                    #[allow(unused_imports)]
+                    use #krate::__private::{ViaNoTable as _, ViaTable as _};
+                    (&#krate::__private::CacheProbe::<#output>::NEW).policy()
+                },
+                |#sm: &mut #machine<#(#underscores),*>, #cx: &mut #krate::__private::Ctx<'_>| {
+                    #label: loop {
+                        match #sm.state {
+                            #(#segments)*
+                            _ => ::core::unreachable!("lowering: a state machine resumed in an unknown state"),
+                        }
+                    }
+                },
+            )
+        }
+    })
+}
+
+struct Walked {
+    vars: Vec<emit::Var>,
+    awaiters: Vec<emit::Awaiter>,
+    segments: Vec<(u32, TokenStream)>,
+    errors: Vec<syn::Error>,
+    heads: HashMap<u32, Vec<Init>>,
+}
+
+fn walk(config: &Config<'_>, body: &ir::Block, function: &Function, params: &[crate::func::Param]) -> Walked {
+    let mut emitter = Emitter::new(config);
+    if let Some(receiver) = function.receiver() {
+        let id = emitter.declare(Ident::new(mentions::SELF_LOCAL, Span::mixed_site()), receiver.mutable, Init::Yes);
+        let var = emitter.var_mut(id);
+        var.no_drop = receiver.kind != ReceiverShape::Value;
+        var.exclusive_ref = receiver.kind == ReceiverShape::Exclusive;
+        var.span = receiver.span;
+    }
+    // Pattern parameters are held whole until the body binds them (and a `_` one until the
+    // end), as in rustc's own desugaring of `async fn` parameters.
+    let mut specs = Vec::new();
+    let hidden: Vec<_> = params
+        .iter()
+        .filter(|param| param.pattern.is_some())
+        .map(|param| emitter.declare(param.stub_name.clone(), false, Init::Yes))
+        .collect();
+    let mut hidden = hidden.into_iter();
+    for param in params {
+        specs.push(match &param.pattern {
+            None => emit::Param::Plain {
+                name: param.stub_name.clone(),
+                mutable: param.mutable,
+                reference: match &param.ty {
+                    syn::Type::Reference(reference) => Some(reference.mutability.is_some()),
+                    _ => None,
+                },
+            },
+            Some(pattern) => emit::Param::Pattern { pat: pattern.clone(), hidden: hidden.next().expect("one per pattern") },
+        });
+    }
+    emitter.body(body, specs);
+    Walked {
+        awaiters: std::mem::take(&mut emitter.awaiters),
+        segments: std::mem::take(&mut emitter.segments),
+        errors: std::mem::take(&mut emitter.errors),
+        heads: std::mem::take(&mut emitter.heads),
+        vars: std::mem::take(&mut emitter.vars),
+    }
+}
+
+trait PlainIdent {
+    fn to_token_stream_plain(&self) -> TokenStream;
+}
+
+impl PlainIdent for Ident {
+    fn to_token_stream_plain(&self) -> TokenStream {
+        quote!(#self)
+    }
+}
+
+/// Shapes the classic lowering cannot express faithfully.
+fn check_signature(function: &Function) -> syn::Result<()> {
+    if let syn::ReturnType::Type(_, ty) = &function.sig.output {
+        let mut finder = ImplTraitFinder(None);
+        finder.visit_type(ty);
+        if let Some(span) = finder.0 {
+            return Err(syn::Error::new(
+                span,
+                "classic lowering: an `async fn` returning `impl Trait` cannot be lowered: the \
+                 state machine stores the result in a `Task<T>`, whose `T` must be a nameable \
+                 type; return a concrete type or a `Box<dyn Trait>`",
+            ));
+        }
+    }
+    if let Some(variadic) = &function.sig.variadic {
+        return Err(syn::Error::new(variadic.span(), "classic lowering: variadic functions are not supported"));
+    }
+    Ok(())
+}
+
+struct ImplTraitFinder(Option<Span>);
+
+impl<'ast> Visit<'ast> for ImplTraitFinder {
+    fn visit_type_impl_trait(&mut self, node: &'ast syn::TypeImplTrait) {
+        self.0.get_or_insert(node.impl_token.span);
+    }
+}
+
+fn returns_option(output: &syn::Type) -> bool {
+    matches!(output, syn::Type::Path(path) if path.qself.is_none()
+        && path.path.segments.last().is_some_and(|segment| segment.ident == "Option"))
+}
+
+fn camel_case(name: &str) -> String {
+    let mut out = String::new();
+    let mut upper = true;
+    for c in name.trim_start_matches("r#").chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[allow(dead_code)]
+fn spanned(span: Span, tokens: TokenStream) -> TokenStream {
+    quote_spanned!(span=> #tokens)
+}

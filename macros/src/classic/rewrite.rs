@@ -1,0 +1,302 @@
+//! User code moved into `move_next`: what must change for it to mean the same thing there.
+//!
+//! - `self` becomes the state machine's local for it (a closure cannot bind `self`).
+//! - `return e` returns `Poll::Ready(e)` from `move_next`.
+//! - `?` on an `Option` in a function returning `Option` is spelled out (`Poll<Option<T>>` is
+//!   not a `Try` type; `?` on a `Result` works unchanged inside `Poll<Result<T, E>>`).
+//! - `break` and `continue` aimed at a loop (or labelled block) that `emit` split across
+//!   states become a jump to that loop's head or exit state.
+//!
+//! Closures, async blocks and nested items own their `return`, `?`, `break` and `continue`;
+//! only `self` is renamed inside closures and async blocks, which capture it.
+
+use proc_macro2::{Group, Ident, TokenStream, TokenTree};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit_mut::{self, VisitMut};
+
+/// Where a value computed by user code goes.
+#[derive(Clone)]
+pub(crate) enum Sink {
+    /// A statement's value, dropped.
+    Discard,
+    /// A construct's value, stored in a hidden local (its variable and name).
+    Assign(usize, Ident),
+    /// The function's result.
+    Return,
+}
+
+/// A split loop or labelled block that `break`/`continue` in user code may target.
+pub(crate) struct JumpTarget {
+    pub label: Option<String>,
+    /// A loop (targeted by unlabelled `break`/`continue`), not a labelled block.
+    pub is_loop: bool,
+    pub sink: Sink,
+}
+
+/// How a `break` or `continue` found in user code leaves.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Jump {
+    pub target: usize,
+    pub is_continue: bool,
+}
+
+pub(crate) struct Rewriter<'a> {
+    pub self_ident: Option<&'a Ident>,
+    pub option_return: bool,
+    pub targets: &'a [JumpTarget],
+    /// The code of each jump (filled by `emit` for the jumps `scan` found).
+    pub jumps: Vec<(Jump, TokenStream)>,
+    pub krate: &'a syn::Path,
+    /// Found jumps (scan mode) instead of rewriting them.
+    scanning: bool,
+    found: Vec<Jump>,
+    loop_depth: usize,
+    local_labels: Vec<String>,
+    closure_depth: usize,
+}
+
+impl<'a> Rewriter<'a> {
+    pub(crate) fn new(self_ident: Option<&'a Ident>, option_return: bool, targets: &'a [JumpTarget], krate: &'a syn::Path) -> Self {
+        Rewriter {
+            self_ident,
+            option_return,
+            targets,
+            jumps: Vec::new(),
+            krate,
+            scanning: false,
+            found: Vec::new(),
+            loop_depth: 0,
+            local_labels: Vec::new(),
+            closure_depth: 0,
+        }
+    }
+
+    /// The jumps out of `expr` that need `emit`'s code.
+    pub(crate) fn scan_expr(&mut self, expr: &syn::Expr) -> Vec<Jump> {
+        self.scanning = true;
+        self.found.clear();
+        let mut copy = expr.clone();
+        self.visit_expr_mut(&mut copy);
+        self.scanning = false;
+        dedup(std::mem::take(&mut self.found))
+    }
+
+    pub(crate) fn scan_stmt(&mut self, stmt: &syn::Stmt) -> Vec<Jump> {
+        self.scanning = true;
+        self.found.clear();
+        let mut copy = stmt.clone();
+        self.visit_stmt_mut(&mut copy);
+        self.scanning = false;
+        dedup(std::mem::take(&mut self.found))
+    }
+
+    pub(crate) fn expr(&mut self, expr: &syn::Expr) -> syn::Expr {
+        let mut expr = expr.clone();
+        self.visit_expr_mut(&mut expr);
+        expr
+    }
+
+    pub(crate) fn stmt(&mut self, stmt: &syn::Stmt) -> syn::Stmt {
+        let mut stmt = stmt.clone();
+        self.visit_stmt_mut(&mut stmt);
+        stmt
+    }
+
+    pub(crate) fn pat(&mut self, pat: &syn::Pat) -> syn::Pat {
+        let mut pat = pat.clone();
+        self.visit_pat_mut(&mut pat);
+        pat
+    }
+
+    pub(crate) fn block(&mut self, block: &syn::Block) -> syn::Block {
+        let mut block = block.clone();
+        self.visit_block_mut(&mut block);
+        block
+    }
+
+    /// `Poll::Ready(value)` returned from `move_next`.
+    pub(crate) fn ready(&self, value: TokenStream, span: proc_macro2::Span) -> TokenStream {
+        quote_spanned!(span=> return ::core::task::Poll::Ready(#value))
+    }
+
+    /// The target of a `break`/`continue` with this label (or none) that leaves the
+    /// rewritten code, if it is a split one.
+    fn target(&self, label: Option<&syn::Lifetime>, is_continue: bool) -> Option<usize> {
+        if self.closure_depth > 0 {
+            return None;
+        }
+        match label {
+            Some(label) => {
+                let name = label.ident.to_string();
+                if self.local_labels.contains(&name) {
+                    return None;
+                }
+                self.targets.iter().rposition(|target| target.label.as_deref() == Some(&name))
+            }
+            None => {
+                if self.loop_depth > 0 {
+                    return None;
+                }
+                let _ = is_continue;
+                self.targets.iter().rposition(|target| target.is_loop)
+            }
+        }
+    }
+
+    fn jump_code(&self, jump: Jump) -> TokenStream {
+        self.jumps
+            .iter()
+            .find(|(known, _)| *known == jump)
+            .map(|(_, code)| code.clone())
+            .unwrap_or_else(|| quote!(::core::unreachable!("lowering: a jump without code")))
+    }
+
+    fn rename_self_in_tokens(&self, tokens: TokenStream) -> TokenStream {
+        let Some(self_ident) = self.self_ident else { return tokens };
+        let mut out = Vec::new();
+        let mut iter = tokens.into_iter().peekable();
+        while let Some(token) = iter.next() {
+            match token {
+                TokenTree::Ident(ident) if ident == "self" => {
+                    let is_path = matches!(iter.peek(), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                    if is_path {
+                        out.push(TokenTree::Ident(ident));
+                    } else {
+                        let mut renamed = self_ident.clone();
+                        renamed.set_span(ident.span().resolved_at(self_ident.span()));
+                        out.push(TokenTree::Ident(renamed));
+                    }
+                }
+                TokenTree::Group(group) => {
+                    let mut new = Group::new(group.delimiter(), self.rename_self_in_tokens(group.stream()));
+                    new.set_span(group.span());
+                    out.push(TokenTree::Group(new));
+                }
+                other => out.push(other),
+            }
+        }
+        out.into_iter().collect()
+    }
+}
+
+fn dedup(mut jumps: Vec<Jump>) -> Vec<Jump> {
+    let mut seen = Vec::new();
+    jumps.retain(|jump| {
+        let new = !seen.contains(jump);
+        seen.push(*jump);
+        new
+    });
+    jumps
+}
+
+impl VisitMut for Rewriter<'_> {
+    fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
+        match expr {
+            syn::Expr::Path(path) if path.qself.is_none() && path.path.is_ident("self") => {
+                if let Some(self_ident) = self.self_ident {
+                    let span = path.path.segments[0].ident.span();
+                    let mut renamed = self_ident.clone();
+                    renamed.set_span(span.resolved_at(self_ident.span()));
+                    *expr = syn::Expr::Verbatim(renamed.into_token_stream());
+                }
+            }
+            syn::Expr::Return(node) if self.closure_depth == 0 => {
+                let span = node.return_token.span;
+                let value = match node.expr.as_mut() {
+                    Some(value) => {
+                        self.visit_expr_mut(value);
+                        value.to_token_stream()
+                    }
+                    None => quote_spanned!(span=> ()),
+                };
+                *expr = syn::Expr::Verbatim(self.ready(value, span));
+            }
+            syn::Expr::Try(node) if self.closure_depth == 0 && self.option_return => {
+                self.visit_expr_mut(&mut node.expr);
+                let inner = &node.expr;
+                let span = node.question_token.span;
+                *expr = syn::Expr::Verbatim(quote_spanned! {span=>
+                    match #inner {
+                        ::core::option::Option::Some(value) => value,
+                        ::core::option::Option::None => return ::core::task::Poll::Ready(::core::option::Option::None),
+                    }
+                });
+            }
+            syn::Expr::Break(node) => {
+                if let Some(value) = node.expr.as_mut() {
+                    self.visit_expr_mut(value);
+                }
+                let Some(target) = self.target(node.label.as_ref(), false) else { return };
+                let jump = Jump { target, is_continue: false };
+                if self.scanning {
+                    self.found.push(jump);
+                    return;
+                }
+                let code = self.jump_code(jump);
+                let span = node.break_token.span;
+                let store = match (&self.targets[target].sink, node.expr.as_ref()) {
+                    (_, None) => quote!(),
+                    (Sink::Discard, Some(value)) => quote_spanned!(span=> ::core::mem::drop(#value);),
+                    (Sink::Assign(_, var), Some(value)) => quote_spanned!(span=> #var = #value;),
+                    (Sink::Return, Some(value)) => {
+                        let ready = self.ready(value.to_token_stream(), span);
+                        quote!(#ready;)
+                    }
+                };
+                *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #store #code }));
+            }
+            syn::Expr::Continue(node) => {
+                let Some(target) = self.target(node.label.as_ref(), true) else { return };
+                let jump = Jump { target, is_continue: true };
+                if self.scanning {
+                    self.found.push(jump);
+                    return;
+                }
+                let code = self.jump_code(jump);
+                let span = node.continue_token.span;
+                *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #code }));
+            }
+            syn::Expr::Loop(_) | syn::Expr::While(_) | syn::Expr::ForLoop(_) => {
+                let label = match expr {
+                    syn::Expr::Loop(node) => node.label.as_ref(),
+                    syn::Expr::While(node) => node.label.as_ref(),
+                    syn::Expr::ForLoop(node) => node.label.as_ref(),
+                    _ => unreachable!(),
+                }
+                .map(|label| label.name.ident.to_string());
+                self.loop_depth += 1;
+                self.local_labels.extend(label.clone());
+                visit_mut::visit_expr_mut(self, expr);
+                if label.is_some() {
+                    self.local_labels.pop();
+                }
+                self.loop_depth -= 1;
+            }
+            syn::Expr::Block(node) if node.label.is_some() => {
+                let label = node.label.as_ref().map(|label| label.name.ident.to_string());
+                self.local_labels.extend(label);
+                visit_mut::visit_expr_mut(self, expr);
+                self.local_labels.pop();
+            }
+            syn::Expr::Closure(_) | syn::Expr::Async(_) => {
+                self.closure_depth += 1;
+                visit_mut::visit_expr_mut(self, expr);
+                self.closure_depth -= 1;
+            }
+            _ => visit_mut::visit_expr_mut(self, expr),
+        }
+    }
+
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        mac.tokens = self.rename_self_in_tokens(mac.tokens.clone());
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// The span of an expression, for generated code that stands for it.
+#[allow(dead_code)]
+pub(crate) fn span_of(expr: &syn::Expr) -> proc_macro2::Span {
+    expr.span()
+}

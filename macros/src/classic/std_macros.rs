@@ -1,0 +1,260 @@
+//! The standard macros whose arguments may contain awaits: `format!` and its family,
+//! `write!`, the `assert` family, `vec!`, `matches!` and `dbg!`.
+//!
+//! A macro invocation is opaque to an attribute macro: its arguments are tokens. For these
+//! macros the argument grammar is known, so the classic lowering parses them as expressions,
+//! computes awaits among them in the macro's own evaluation order, and invokes the macro again
+//! with the results. Any other macro containing `.await` is an error (see `lower`).
+
+use proc_macro2::{Span, TokenStream};
+use syn::parse::{ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::{Expr, Ident, Token};
+
+pub(crate) struct Parsed {
+    pub path: syn::Path,
+    pub kind: Kind,
+}
+
+pub(crate) enum Kind {
+    /// `format!`, `print!`, `println!`, `eprint!`, `eprintln!`, `panic!`, `unreachable!`,
+    /// `todo!`, `unimplemented!`, `format_args!`: arguments are taken by reference.
+    Format(Option<FormatArgs>),
+    /// `write!(dst, ..)`, `writeln!(dst, ..)`: `dst.write_fmt(..)`.
+    Write { dst: Expr, args: Option<FormatArgs> },
+    /// `assert!(cond)`, `assert!(cond, ..)`; `debug_assert!`.
+    Assert { debug: bool, cond: Expr, message: Option<FormatArgs> },
+    /// `assert_eq!`, `assert_ne!` and their `debug_` forms: both sides taken by reference.
+    AssertCmp { left: Expr, right: Expr, message: Option<FormatArgs> },
+    /// `vec![a, b]`
+    VecList(Vec<Expr>),
+    /// `vec![x; n]`
+    VecRepeat(Expr, Expr),
+    /// `matches!(expr, pattern)`: the rest is the pattern (and guard), kept as tokens.
+    Matches { expr: Expr, rest: TokenStream },
+    /// `dbg!(..)`: prints its expressions' text.
+    Dbg(Vec<Expr>),
+}
+
+pub(crate) struct FormatArgs {
+    pub fmt: Expr,
+    pub args: Vec<FormatArg>,
+}
+
+pub(crate) struct FormatArg {
+    pub name: Option<Ident>,
+    pub expr: Expr,
+}
+
+/// How a macro uses one of its argument expressions.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Use {
+    /// By reference (format arguments, compared sides, `matches!`'s scrutinee).
+    Borrowed,
+    /// By value (`vec!` elements, an assertion's condition, `dbg!`).
+    Moved,
+}
+
+/// The macro's name if `path` names a standard macro (`name!`, `std::name!`, `core::name!`).
+fn std_name(path: &syn::Path) -> Option<String> {
+    let segments: Vec<_> = path.segments.iter().map(|segment| segment.ident.to_string()).collect();
+    match segments.as_slice() {
+        [name] => Some(name.clone()),
+        [krate, name] if matches!(krate.as_str(), "std" | "core" | "alloc") => Some(name.clone()),
+        _ => None,
+    }
+}
+
+/// `None`: not a standard macro with a known grammar.
+pub(crate) fn parse(mac: &syn::Macro) -> Option<syn::Result<Parsed>> {
+    let name = std_name(&mac.path)?;
+    let tokens = mac.tokens.clone();
+    let kind = match name.as_str() {
+        "format" | "print" | "println" | "eprint" | "eprintln" | "panic" | "unreachable"
+        | "todo" | "unimplemented" | "format_args" => {
+            Parser::parse2(|input: ParseStream| parse_format(input).map(Kind::Format), tokens)
+        }
+        "write" | "writeln" => Parser::parse2(
+            |input: ParseStream| {
+                let dst: Expr = input.parse()?;
+                let args = if input.is_empty() {
+                    None
+                } else {
+                    input.parse::<Token![,]>()?;
+                    parse_format(input)?
+                };
+                Ok(Kind::Write { dst, args })
+            },
+            tokens,
+        ),
+        "assert" | "debug_assert" => Parser::parse2(
+            |input: ParseStream| {
+                let cond: Expr = input.parse()?;
+                let message = if input.is_empty() {
+                    None
+                } else {
+                    input.parse::<Token![,]>()?;
+                    parse_format(input)?
+                };
+                Ok(Kind::Assert { debug: name.starts_with("debug"), cond, message })
+            },
+            tokens,
+        ),
+        "assert_eq" | "assert_ne" | "debug_assert_eq" | "debug_assert_ne" => Parser::parse2(
+            |input: ParseStream| {
+                let left: Expr = input.parse()?;
+                input.parse::<Token![,]>()?;
+                let right: Expr = input.parse()?;
+                let message = if input.is_empty() {
+                    None
+                } else {
+                    input.parse::<Token![,]>()?;
+                    parse_format(input)?
+                };
+                Ok(Kind::AssertCmp { left, right, message })
+            },
+            tokens,
+        ),
+        "vec" => Parser::parse2(
+            |input: ParseStream| {
+                if input.is_empty() {
+                    return Ok(Kind::VecList(Vec::new()));
+                }
+                let first: Expr = input.parse()?;
+                if input.peek(Token![;]) {
+                    input.parse::<Token![;]>()?;
+                    let len: Expr = input.parse()?;
+                    return Ok(Kind::VecRepeat(first, len));
+                }
+                let mut elems = vec![first];
+                while !input.is_empty() {
+                    input.parse::<Token![,]>()?;
+                    if input.is_empty() {
+                        break;
+                    }
+                    elems.push(input.parse()?);
+                }
+                Ok(Kind::VecList(elems))
+            },
+            tokens,
+        ),
+        "matches" => Parser::parse2(
+            |input: ParseStream| {
+                let expr: Expr = input.parse()?;
+                input.parse::<Token![,]>()?;
+                let rest: TokenStream = input.parse()?;
+                Ok(Kind::Matches { expr, rest })
+            },
+            tokens,
+        ),
+        "dbg" => Parser::parse2(
+            |input: ParseStream| {
+                let exprs = Punctuated::<Expr, Token![,]>::parse_terminated(input)?;
+                Ok(Kind::Dbg(exprs.into_iter().collect()))
+            },
+            tokens,
+        ),
+        _ => return None,
+    };
+    Some(kind.map(|kind| Parsed { path: mac.path.clone(), kind }))
+}
+
+fn parse_format(input: ParseStream) -> syn::Result<Option<FormatArgs>> {
+    if input.is_empty() {
+        return Ok(None);
+    }
+    let fmt: Expr = input.parse()?;
+    let mut args = Vec::new();
+    while !input.is_empty() {
+        input.parse::<Token![,]>()?;
+        if input.is_empty() {
+            break;
+        }
+        let name = if input.peek(Ident) && input.peek2(Token![=]) && !input.peek2(Token![==]) {
+            let name: Ident = input.parse()?;
+            input.parse::<Token![=]>()?;
+            Some(name)
+        } else {
+            None
+        };
+        args.push(FormatArg { name, expr: input.parse()? });
+    }
+    Ok(Some(FormatArgs { fmt, args }))
+}
+
+impl FormatArgs {
+    fn exprs(&self) -> impl Iterator<Item = &Expr> {
+        self.args.iter().map(|arg| &arg.expr)
+    }
+
+    /// Identifiers captured inline by the format string (`"{x}"`, `"{x:?}"`), with the
+    /// string's span.
+    pub(crate) fn inline_captures(&self) -> Vec<(String, Span)> {
+        let Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(lit), .. }) = &self.fmt else {
+            return Vec::new();
+        };
+        let text = lit.value();
+        let mut captures = Vec::new();
+        let mut chars = text.char_indices().peekable();
+        while let Some((_, c)) = chars.next() {
+            if c != '{' {
+                continue;
+            }
+            if chars.peek().is_some_and(|&(_, next)| next == '{') {
+                chars.next();
+                continue;
+            }
+            let name: String = std::iter::from_fn(|| chars.next_if(|&(_, c)| c.is_alphanumeric() || c == '_'))
+                .map(|(_, c)| c)
+                .collect();
+            if name.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+                captures.push((name, lit.span()));
+            }
+        }
+        captures
+    }
+}
+
+impl Parsed {
+    /// Every argument expression, in the macro's evaluation order, with how it is used.
+    pub(crate) fn exprs_with_use(&self) -> Vec<(&Expr, Use)> {
+        fn borrowed(args: &Option<FormatArgs>) -> Vec<(&Expr, Use)> {
+            args.iter().flat_map(|args| args.exprs().map(|expr| (expr, Use::Borrowed))).collect()
+        }
+        match &self.kind {
+            Kind::Format(args) => borrowed(args),
+            Kind::Write { dst, args } => {
+                let mut all = vec![(dst, Use::Borrowed)];
+                all.extend(borrowed(args));
+                all
+            }
+            Kind::Assert { cond, message, .. } => {
+                let mut all = vec![(cond, Use::Moved)];
+                all.extend(borrowed(message));
+                all
+            }
+            Kind::AssertCmp { left, right, message } => {
+                let mut all = vec![(left, Use::Borrowed), (right, Use::Borrowed)];
+                all.extend(borrowed(message));
+                all
+            }
+            Kind::VecList(elems) => elems.iter().map(|expr| (expr, Use::Moved)).collect(),
+            Kind::VecRepeat(elem, len) => vec![(elem, Use::Moved), (len, Use::Moved)],
+            Kind::Matches { expr, .. } => vec![(expr, Use::Borrowed)],
+            Kind::Dbg(exprs) => exprs.iter().map(|expr| (expr, Use::Moved)).collect(),
+        }
+    }
+
+    pub(crate) fn exprs(&self) -> Vec<&Expr> {
+        self.exprs_with_use().into_iter().map(|(expr, _)| expr).collect()
+    }
+
+    /// Format strings whose inline captures name variables.
+    pub(crate) fn format_args(&self) -> Vec<&FormatArgs> {
+        match &self.kind {
+            Kind::Format(args) | Kind::Write { args, .. } => args.iter().collect(),
+            Kind::Assert { message, .. } | Kind::AssertCmp { message, .. } => message.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+}
