@@ -33,7 +33,26 @@ use quote::ToTokens;
 /// ```
 #[proc_macro_attribute]
 pub fn lowering(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(args.into(), item.into()).into()
+    let item = TokenStream2::from(item);
+    let args = TokenStream2::from(args);
+    // A bug in the macro must not take the user's build down with a bare panic: report it
+    // as an error on the item, which is kept as written.
+    let original = item.clone();
+    match std::panic::catch_unwind(move || expand(args, item)) {
+        Ok(tokens) => tokens.into(),
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|text| (*text).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            let error = syn::Error::new(
+                proc_macro2::Span::call_site(),
+                format!("internal error in `#[lowering]` (please report it with this function): {message}"),
+            );
+            with_original(error, original).into()
+        }
+    }
 }
 
 fn expand(args: TokenStream2, item: TokenStream2) -> TokenStream2 {

@@ -117,10 +117,29 @@ pub fn panic_message(payload: &(dyn Any + Send)) -> String {
     }
 }
 
-/// Run `call` (which makes the future: a classic call already runs part of it) to the end on
-/// this thread, polling at most `max_polls` times before dropping it. Returns the outcome and
-/// the events, from the call on.
-pub fn run<F, T>(max_polls: usize, call: impl FnOnce() -> F) -> (Outcome<T>, Vec<String>)
+/// When a driver gives up on a future and drops it.
+#[derive(Clone, Copy, Debug)]
+pub enum Stop {
+    /// Never: poll until the future completes (at most [`MAX_POLLS`] times).
+    AtEnd,
+    /// As soon as the events show this many suspensions (`suspend` or `block` events, logged
+    /// by [`later`] and [`forever`]). A classic call may reach the first one before it
+    /// returns (eager start); the plain future reaches it in its first poll: counting events
+    /// rather than polls compares the same point of both.
+    AfterSuspensions(usize),
+}
+
+/// The most polls a driver makes before dropping a future.
+pub const MAX_POLLS: usize = 1000;
+
+fn suspensions(log: &[String]) -> usize {
+    log.iter().filter(|event| event.starts_with("suspend ") || event.starts_with("block ")).count()
+}
+
+/// Run `call` (which makes the future: a classic call already runs part of it) on this
+/// thread, until it completes or `stop` says to drop it. Returns the outcome and the events,
+/// from the call on.
+pub fn run<F, T>(stop: Stop, call: impl FnOnce() -> F) -> (Outcome<T>, Vec<String>)
 where
     F: IntoFuture<Output = T>,
 {
@@ -130,7 +149,12 @@ where
             let future = pin!(call().into_future());
             let mut future = future;
             let mut cx = Context::from_waker(Waker::noop());
-            for _ in 0..max_polls {
+            for _ in 0..MAX_POLLS {
+                if let Stop::AfterSuspensions(limit) = stop {
+                    if LOG.with(|log| suspensions(&log.borrow())) >= limit {
+                        return Outcome::Dropped;
+                    }
+                }
                 if let Poll::Ready(value) = future.as_mut().poll(&mut cx) {
                     return Outcome::Value(value);
                 }
@@ -145,10 +169,20 @@ where
     (outcome, take_log())
 }
 
-/// Run both variants and require the same outcome and the same events.
+/// Run both variants to the end and require the same outcome and the same events.
 #[track_caller]
-pub fn same<T: Debug + PartialEq, F1, F2>(
-    max_polls: usize,
+pub fn same<T: Debug + PartialEq, F1, F2>(classic: impl FnOnce() -> F1, runtime: impl FnOnce() -> F2) -> (Outcome<T>, Vec<String>)
+where
+    F1: IntoFuture<Output = T>,
+    F2: IntoFuture<Output = T>,
+{
+    same_until(Stop::AtEnd, classic, runtime)
+}
+
+/// Run both variants, dropping them at `stop`, and require the same outcome and events.
+#[track_caller]
+pub fn same_until<T: Debug + PartialEq, F1, F2>(
+    stop: Stop,
     classic: impl FnOnce() -> F1,
     runtime: impl FnOnce() -> F2,
 ) -> (Outcome<T>, Vec<String>)
@@ -156,14 +190,33 @@ where
     F1: IntoFuture<Output = T>,
     F2: IntoFuture<Output = T>,
 {
-    let (classic_outcome, classic_log) = run(max_polls, classic);
-    let (runtime_outcome, runtime_log) = run(max_polls, runtime);
+    let (classic_outcome, classic_log) = run(stop, classic);
+    let (runtime_outcome, runtime_log) = run(stop, runtime);
     assert_eq!(
         (&classic_outcome, &classic_log),
         (&runtime_outcome, &runtime_log),
         "classic (left) and runtime (right) differ"
     );
     (classic_outcome, classic_log)
+}
+
+/// Both variants dropped at every suspension they reach, one run per suspension, then run
+/// to the end: the same events every time (the locals alive at each suspension drop, in the
+/// same order).
+#[track_caller]
+pub fn same_at_every_suspension<T: Debug + PartialEq, F1, F2>(
+    classic: impl Fn() -> F1,
+    runtime: impl Fn() -> F2,
+) -> Outcome<T>
+where
+    F1: IntoFuture<Output = T>,
+    F2: IntoFuture<Output = T>,
+{
+    let (outcome, log) = same(&classic, &runtime);
+    for limit in 1..=suspensions(&log) {
+        same_until(Stop::AfterSuspensions(limit), &classic, &runtime);
+    }
+    outcome
 }
 
 /// Run `f` with the panic hook silenced (panics here are expected and compared).

@@ -34,6 +34,8 @@ pub(crate) enum Init {
     No,
     /// Initialized on some paths to this point only.
     Maybe,
+    /// Already stored in its slot (a construct's value on its way to the merge point).
+    InSlot,
 }
 
 impl Init {
@@ -61,6 +63,9 @@ pub(crate) struct Var {
     pub slotted: bool,
     /// A parameter: the stub stores its value.
     pub param: bool,
+    /// Receives a construct's value: read right after the construct, which `mentioned_later`
+    /// cannot see.
+    pub sink: bool,
     /// The hidden `Option` holding it where it is only maybe initialized.
     pub maybe: Ident,
     pub span: Span,
@@ -74,6 +79,10 @@ struct Scope {
 /// One state's code, built as a stack of open blocks.
 struct Segment {
     state: StateId,
+    /// When the walk began it: segments are emitted in this order, which is source order,
+    /// so that rustc sees each slot assigned before it is read back (its type is inferred
+    /// from the first use it checks).
+    order: usize,
     levels: Vec<Level>,
 }
 
@@ -124,7 +133,8 @@ pub(crate) struct Emitter<'a> {
     segment: Segment,
     parked: Vec<Segment>,
     pinned: Vec<StateId>,
-    pub segments: Vec<(StateId, TokenStream)>,
+    pub segments: Vec<(usize, StateId, TokenStream)>,
+    begun: usize,
     edges: Vec<(StateId, Vec<Init>)>,
     next_state: StateId,
     next_seq: u32,
@@ -165,7 +175,8 @@ impl<'a> Emitter<'a> {
             vars: Vec::new(),
             init: Vec::new(),
             scopes: vec![Scope { vars: Vec::new(), unsafety: false }],
-            segment: Segment { state: 0, levels: vec![Level { head: TokenStream::new(), body: TokenStream::new() }] },
+            segment: Segment { state: 0, order: 0, levels: vec![Level { head: TokenStream::new(), body: TokenStream::new() }] },
+            begun: 0,
             parked: Vec::new(),
             pinned: Vec::new(),
             segments: Vec::new(),
@@ -215,6 +226,7 @@ impl<'a> Emitter<'a> {
             borrows: None,
             slotted: false,
             param: false,
+            sink: false,
             maybe,
         });
         self.next_seq += 1;
@@ -288,6 +300,11 @@ impl<'a> Emitter<'a> {
         self.pop_level();
     }
 
+    /// Back to the states of a snapshot (variables declared since keep theirs).
+    fn restore_init(&mut self, snapshot: &[Init]) {
+        self.init[..snapshot.len()].copy_from_slice(snapshot);
+    }
+
     fn new_state(&mut self) -> StateId {
         let state = self.next_state;
         self.next_state += 1;
@@ -301,7 +318,7 @@ impl<'a> Emitter<'a> {
             segment.levels.last_mut().expect("checked").body.extend(quote!(#head { #body }));
         }
         let body = segment.levels.pop().expect("the root level").body;
-        self.segments.push((segment.state, body));
+        self.segments.push((segment.order, segment.state, body));
     }
 
     /// Code that saves what is alive in `scopes[..depth]` and moves to `target`. Records the
@@ -316,6 +333,7 @@ impl<'a> Emitter<'a> {
             let span = await_span.unwrap_or(var.span);
             match self.init[id] {
                 Init::No => {}
+                Init::InSlot => edge[id] = Init::Yes,
                 Init::Yes => {
                     let name_text = var.name.to_string();
                     if var.no_drop && !self.mentioned_later(&name_text) {
@@ -360,9 +378,12 @@ impl<'a> Emitter<'a> {
     fn begin(&mut self, state: StateId, prologue: TokenStream, loop_head: bool) -> bool {
         let in_scope: Vec<VarId> = self.scopes.iter().flat_map(|scope| scope.vars.clone()).collect();
         let mut entry: Option<Vec<Init>> = None;
+        let var_count = self.vars.len();
         for (_, edge) in self.edges.iter().filter(|(target, _)| *target == state) {
+            let mut edge = edge.clone();
+            edge.resize(var_count, Init::No);
             entry = Some(match entry {
-                None => edge.clone(),
+                None => edge,
                 Some(mut joined) => {
                     for &id in &in_scope {
                         joined[id] = joined[id].join(edge[id]);
@@ -390,8 +411,9 @@ impl<'a> Emitter<'a> {
         };
         let old = std::mem::replace(
             &mut self.segment,
-            Segment { state, levels: vec![Level { head: TokenStream::new(), body: prologue }] },
+            Segment { state, order: self.begun + 1, levels: vec![Level { head: TokenStream::new(), body: prologue }] },
         );
+        self.begun += 1;
         if self.pinned.contains(&old.state) {
             self.parked.push(old);
         } else {
@@ -420,7 +442,8 @@ impl<'a> Emitter<'a> {
                         #[allow(unused_mut, unused_variables)]
                         let mut #maybe = ::core::option::Option::take(&mut #sm.#field);
                     }),
-                    Init::No if self.mentioned_later(&name.to_string()) => Some(quote! {
+                    Init::InSlot => None,
+                    Init::No if !var.sink && self.mentioned_later(&name.to_string()) => Some(quote! {
                         #[allow(unused_mut, unused_variables)]
                         let #mutability #name;
                     }),
@@ -477,7 +500,16 @@ impl<'a> Emitter<'a> {
                     (true, Some(head)) => (head, info.depth),
                     _ => (info.exit, info.depth),
                 };
-                (jump, self.jump_code(state, depth, None))
+                let sink = match (&self.targets[jump.target].sink, jump.has_value) {
+                    (Sink::Assign(var, _), true) => Some(*var),
+                    _ => None,
+                };
+                let before = sink.map(|var| std::mem::replace(&mut self.init[var], Init::InSlot));
+                let code = self.jump_code(state, depth, None);
+                if let (Some(var), Some(before)) = (sink, before) {
+                    self.init[var] = before;
+                }
+                (jump, code)
             })
             .collect()
     }
@@ -519,7 +551,7 @@ impl<'a> Emitter<'a> {
         self.push_scope(quote!(), false);
         self.stmts(&block.stmts, Sink::Return);
         self.pop_scope();
-        let segment = std::mem::replace(&mut self.segment, Segment { state: 0, levels: Vec::new() });
+        let segment = std::mem::replace(&mut self.segment, Segment { state: 0, order: 0, levels: Vec::new() });
         self.finish(segment);
     }
 
@@ -563,10 +595,11 @@ impl<'a> Emitter<'a> {
     fn deliver(&mut self, value: TokenStream, sink: &Sink, span: Span) {
         match sink {
             Sink::Discard => self.emit(quote_spanned!(span=> #value;)),
-            Sink::Assign(var, name) => {
-                let code = quote_spanned!(span=> #name = #value;);
+            Sink::Assign(var, _) => {
+                // Straight into the slot: the merge point restores it. (A local declared
+                // before the construct could not be inferred in segments that never assign it.)
+                let code = self.sink_code(*var, value, span);
                 self.emit(code);
-                self.init[*var] = Init::Yes;
             }
             Sink::Return => {
                 let code = quote_spanned!(span=> return ::core::task::Poll::Ready(#value););
@@ -574,6 +607,15 @@ impl<'a> Emitter<'a> {
                 self.reachable = false;
             }
         }
+    }
+
+    fn sink_code(&mut self, var: VarId, value: TokenStream, span: Span) -> TokenStream {
+        let sm = sm();
+        let variable = &mut self.vars[var];
+        variable.slotted = true;
+        let field = &variable.field;
+        self.init[var] = Init::InSlot;
+        quote_spanned!(span=> #sm.#field = ::core::option::Option::Some(#value);)
     }
 
     fn stmt(&mut self, stmt: &'a Stmt) {
@@ -617,9 +659,19 @@ impl<'a> Emitter<'a> {
                 _ => {
                     let hidden = self.hidden("v");
                     let var = self.declare(hidden.clone(), false, Init::No);
-                    self.emit(quote!(let #hidden;));
-                    self.expr(init, Sink::Assign(var, hidden.clone()));
+                    self.vars[var].sink = true;
+                    self.vars[var].slotted = true;
+                    let field = self.vars[var].field.clone();
+                    self.expr(init, Sink::Assign(var, field));
                     if self.reachable {
+                        if self.init[var] == Init::InSlot {
+                            // The construct did not end in a new state (a block): take the
+                            // value back out of its slot here.
+                            let sm = sm();
+                            let field = &self.vars[var].field;
+                            let code = quote!(let #hidden = ::core::option::Option::take(&mut #sm.#field).unwrap_or_else(|| ::core::unreachable!()););
+                            self.emit(code);
+                        }
                         self.init[var] = Init::No;
                         let value: syn::Expr = syn::parse_quote!(#hidden);
                         self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span);
@@ -856,7 +908,7 @@ impl<'a> Emitter<'a> {
         self.jump(merge, None);
         self.back_to(origin, level_depth);
 
-        self.init = after_cond;
+        self.restore_init(&after_cond);
         self.reachable = true;
         match &node.else_branch {
             Some(else_branch) => {
@@ -897,7 +949,7 @@ impl<'a> Emitter<'a> {
         let after_scrutinee = self.init.clone();
         self.push_level(quote!(match #scrutinee));
         for arm in &node.arms {
-            self.init = after_scrutinee.clone();
+            self.restore_init(&after_scrutinee);
             self.reachable = true;
             let attrs = &arm.attrs;
             let pat = self.rewriter().pat(&arm.pat);
@@ -921,9 +973,9 @@ impl<'a> Emitter<'a> {
         let label = node.label.as_ref().map(|label| label.name.ident.to_string());
         self.targets.push(JumpTarget { label, is_loop: true, sink: sink.clone() });
         self.target_info.push(TargetInfo { head: Some(head), exit, depth });
+        self.rest.push(Rest::LoopBody(&node.body));
         self.jump(head, None);
         if self.begin(head, TokenStream::new(), true) {
-            self.rest.push(Rest::LoopBody(&node.body));
             self.push_scope(quote!(), false);
             self.stmts(&node.body.stmts, Sink::Discard);
             self.scopes.pop();
@@ -931,8 +983,8 @@ impl<'a> Emitter<'a> {
             while self.segment.levels.len() > depth {
                 self.pop_level();
             }
-            self.rest.pop();
         }
+        self.rest.pop();
         self.targets.pop();
         self.target_info.pop();
         self.begin(exit, TokenStream::new(), false);

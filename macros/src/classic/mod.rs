@@ -116,7 +116,9 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     let output_span = output.span();
     sig.output = syn::parse_quote_spanned!(output_span=> -> #krate::Task<#output, impl #krate::StateMachine>);
 
-    let segments = walked.segments.iter().map(|(state, code)| {
+    let mut ordered: Vec<_> = walked.segments.iter().collect();
+    ordered.sort_by_key(|(order, _, _)| *order);
+    let segments = ordered.into_iter().map(|(_, state, code)| {
         quote! {
             #[allow(unreachable_code, unused_variables, unused_mut, unused_assignments, clippy::all)]
             #state => { #code }
@@ -166,7 +168,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
 struct Walked {
     vars: Vec<emit::Var>,
     awaiters: Vec<emit::Awaiter>,
-    segments: Vec<(u32, TokenStream)>,
+    segments: Vec<(usize, u32, TokenStream)>,
     errors: Vec<syn::Error>,
     heads: HashMap<u32, Vec<Init>>,
 }

@@ -20,7 +20,7 @@ use syn::visit_mut::{self, VisitMut};
 pub(crate) enum Sink {
     /// A statement's value, dropped.
     Discard,
-    /// A construct's value, stored in a hidden local (its variable and name).
+    /// A construct's value, stored in the slot of a hidden local (its variable and slot).
     Assign(usize, Ident),
     /// The function's result.
     Return,
@@ -39,6 +39,8 @@ pub(crate) struct JumpTarget {
 pub(crate) struct Jump {
     pub target: usize,
     pub is_continue: bool,
+    /// `break 'label value`: the target's sink holds the value when the jump saves.
+    pub has_value: bool,
 }
 
 pub(crate) struct Rewriter<'a> {
@@ -228,7 +230,7 @@ impl VisitMut for Rewriter<'_> {
                     self.visit_expr_mut(value);
                 }
                 let Some(target) = self.target(node.label.as_ref(), false) else { return };
-                let jump = Jump { target, is_continue: false };
+                let jump = Jump { target, is_continue: false, has_value: node.expr.is_some() };
                 if self.scanning {
                     self.found.push(jump);
                     return;
@@ -238,7 +240,10 @@ impl VisitMut for Rewriter<'_> {
                 let store = match (&self.targets[target].sink, node.expr.as_ref()) {
                     (_, None) => quote!(),
                     (Sink::Discard, Some(value)) => quote_spanned!(span=> ::core::mem::drop(#value);),
-                    (Sink::Assign(_, var), Some(value)) => quote_spanned!(span=> #var = #value;),
+                    (Sink::Assign(_, field), Some(value)) => {
+                        let sm = Ident::new("__sm", proc_macro2::Span::mixed_site());
+                        quote_spanned!(span=> #sm.#field = ::core::option::Option::Some(#value);)
+                    }
                     (Sink::Return, Some(value)) => {
                         let ready = self.ready(value.to_token_stream(), span);
                         quote!(#ready;)
@@ -248,7 +253,7 @@ impl VisitMut for Rewriter<'_> {
             }
             syn::Expr::Continue(node) => {
                 let Some(target) = self.target(node.label.as_ref(), true) else { return };
-                let jump = Jump { target, is_continue: true };
+                let jump = Jump { target, is_continue: true, has_value: false };
                 if self.scanning {
                     self.found.push(jump);
                     return;
