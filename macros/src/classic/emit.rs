@@ -108,7 +108,7 @@ pub(crate) enum Param {
     /// `x: T`; `reference` is `Some(is_mut)` for a reference type.
     Plain { name: Ident, mutable: bool, reference: Option<bool> },
     /// A pattern, bound from the hidden parameter `hidden`.
-    Pattern { pat: syn::Pat, hidden: VarId },
+    Pattern { pat: syn::Pat, hidden: Ident },
 }
 
 pub(crate) struct Awaiter {
@@ -255,10 +255,24 @@ impl<'a> Emitter<'a> {
 
     /// Is `name` mentioned by code that may run after the current statement?
     fn mentioned_later(&self, name: &str) -> bool {
-        let in_stmts = |stmts: &[Stmt]| stmts.iter().any(|stmt| stmt_mentions(stmt, name));
         self.rest.iter().any(|rest| match rest {
-            Rest::Stmts(stmts) => in_stmts(stmts),
-            Rest::LoopBody(block) => in_stmts(&block.stmts),
+            Rest::Stmts(stmts) => stmts_mention(stmts, name),
+            Rest::LoopBody(block) => stmts_mention(&block.stmts, name),
+        })
+    }
+
+    /// Is this variable read by code that may run later? (Not once another binding of the
+    /// same name hides it.)
+    fn var_mentioned_later(&self, id: VarId) -> bool {
+        let name = self.vars[id].name.to_string();
+        self.lookup(&name) == Some(id) && self.mentioned_later(&name)
+    }
+
+    /// May code that runs later await (so that what is alive now will be saved)?
+    fn await_later(&self) -> bool {
+        self.rest.iter().any(|rest| match rest {
+            Rest::Stmts(stmts) => stmts.iter().any(stmt_awaits),
+            Rest::LoopBody(block) => block.stmts.iter().any(stmt_awaits),
         })
     }
 
@@ -335,8 +349,7 @@ impl<'a> Emitter<'a> {
                 Init::No => {}
                 Init::InSlot => edge[id] = Init::Yes,
                 Init::Yes => {
-                    let name_text = var.name.to_string();
-                    if var.no_drop && !self.mentioned_later(&name_text) {
+                    if var.no_drop && !self.var_mentioned_later(id) {
                         edge[id] = Init::No;
                         continue;
                     }
@@ -443,7 +456,7 @@ impl<'a> Emitter<'a> {
                         let mut #maybe = ::core::option::Option::take(&mut #sm.#field);
                     }),
                     Init::InSlot => None,
-                    Init::No if !var.sink && self.mentioned_later(&name.to_string()) => Some(quote! {
+                    Init::No if !var.sink && self.var_mentioned_later(id) => Some(quote! {
                         #[allow(unused_mut, unused_variables)]
                         let #mutability #name;
                     }),
@@ -542,8 +555,9 @@ impl<'a> Emitter<'a> {
                     self.restore_param(id);
                 }
                 Param::Pattern { pat, hidden } => {
-                    let name = self.vars[hidden].name.clone();
-                    let init: syn::Expr = syn::parse_quote!(#name);
+                    let id = self.declare(hidden.clone(), false, Init::Yes);
+                    self.restore_param(id);
+                    let init: syn::Expr = syn::parse_quote!(#hidden);
                     self.bind_let(&[], &pat, &init, None, pat.span());
                 }
             }
@@ -701,7 +715,23 @@ impl<'a> Emitter<'a> {
             }));
         }
         self.apply(&found);
-        self.emit(quote_spanned!(span=> #(#attrs)* let #pat = #rewritten #diverge_code;));
+        let shadowed = self.shadowed_by(pat);
+        if shadowed.is_empty() {
+            self.emit(quote_spanned!(span=> #(#attrs)* let #pat = #rewritten #diverge_code;));
+        } else {
+            // The new bindings hide live locals that an await will save: the hidden ones move
+            // to hidden names first (after the initializer, which may read them, and before
+            // the new bindings, so that they still drop after them).
+            let value = self.hidden("init");
+            let mut code = quote_spanned!(span=> let #value = #rewritten;);
+            for id in shadowed {
+                let alias = self.hidden("shadowed");
+                let name = std::mem::replace(&mut self.vars[id].name, alias.clone());
+                code.extend(quote!(let mut #alias = #name;));
+            }
+            code.extend(quote_spanned!(span=> #(#attrs)* let #pat = #value #diverge_code;));
+            self.emit(code);
+        }
         let borrows = self.borrowed_local(init);
         let ids = self.declare_pattern(pat, Init::Yes, borrows);
         if is_no_drop(init) {
@@ -709,6 +739,21 @@ impl<'a> Emitter<'a> {
                 self.vars[id].no_drop = true;
             }
         }
+    }
+
+    /// Initialized locals with a destructor that the bindings of `pat` hide, when an await
+    /// follows.
+    fn shadowed_by(&self, pat: &syn::Pat) -> Vec<VarId> {
+        if !self.await_later() {
+            return Vec::new();
+        }
+        let mut bindings = Vec::new();
+        pattern_bindings(pat, &mut bindings);
+        bindings
+            .iter()
+            .filter_map(|binding| self.lookup(&binding.ident.to_string()))
+            .filter(|&id| self.init[id] == Init::Yes && !self.vars[id].no_drop)
+            .collect()
     }
 
     fn declare_pattern(&mut self, pat: &syn::Pat, init: Init, borrows: Option<(VarId, Span)>) -> Vec<VarId> {
@@ -988,6 +1033,40 @@ impl<'a> Emitter<'a> {
         self.targets.pop();
         self.target_info.pop();
         self.begin(exit, TokenStream::new(), false);
+    }
+}
+
+/// Do these statements mention `name` before a `let` rebinds it?
+fn stmts_mention(stmts: &[Stmt], name: &str) -> bool {
+    for stmt in stmts {
+        if stmt_mentions(stmt, name) {
+            return true;
+        }
+        if let Stmt::Let(node) = stmt {
+            let mut bindings = Vec::new();
+            pattern_bindings(&node.pat, &mut bindings);
+            if bindings.iter().any(|binding| binding.ident == name) {
+                return false;
+            }
+        }
+    }
+    false
+}
+
+fn stmt_awaits(stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Let(node) => node.init.as_ref().is_some_and(expr_awaits),
+        Stmt::Expr(expr, _) => expr_awaits(expr),
+        Stmt::Verbatim(_) => false,
+    }
+}
+
+/// Constructs without a `source` contain awaits; blocks exist only around awaits.
+fn expr_awaits(expr: &Expr) -> bool {
+    match expr {
+        Expr::Plain(_) => false,
+        Expr::Await(_) | Expr::Block(_) => true,
+        other => other.source().is_none(),
     }
 }
 

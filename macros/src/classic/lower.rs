@@ -510,7 +510,12 @@ impl Lower {
             .map(|(index, expr)| {
                 if index < last {
                     let expr = self.anf(&expr, pre);
-                    if is_stable(&expr) { expr } else { self.spill(expr, pre) }
+                    if is_stable(&expr) {
+                        expr
+                    } else {
+                        let expr = self.hoist_temporary(expr, pre);
+                        self.spill(expr, pre)
+                    }
                 } else if index == last {
                     self.anf(&expr, pre)
                 } else {
@@ -518,6 +523,55 @@ impl Lower {
                 }
             })
             .collect()
+    }
+
+    /// A temporary that `expr` evaluates first and borrows (`make().len()`) lives until the
+    /// end of the statement in Rust, across the await that follows: it gets a local of its
+    /// own in the statement's block, which ends where the statement did. Only the temporary
+    /// evaluated first is hoisted, so that evaluation order stays as written.
+    fn hoist_temporary(&mut self, mut expr: syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
+        fn inner(expr: &syn::Expr) -> Option<&syn::Expr> {
+            match expr {
+                syn::Expr::MethodCall(node) => Some(&node.receiver),
+                syn::Expr::Field(node) => Some(&node.base),
+                syn::Expr::Index(node) => Some(&node.expr),
+                syn::Expr::Reference(node) => Some(&node.expr),
+                syn::Expr::Paren(node) => Some(&node.expr),
+                _ => None,
+            }
+        }
+        fn inner_mut(expr: &mut syn::Expr) -> &mut syn::Expr {
+            match expr {
+                syn::Expr::MethodCall(node) => &mut node.receiver,
+                syn::Expr::Field(node) => &mut node.base,
+                syn::Expr::Index(node) => &mut node.expr,
+                syn::Expr::Reference(node) => &mut node.expr,
+                syn::Expr::Paren(node) => &mut node.expr,
+                _ => unreachable!("`inner` found a subexpression"),
+            }
+        }
+        let is_temporary =
+            |expr: &syn::Expr| matches!(expr, syn::Expr::Call(_) | syn::Expr::MethodCall(_) | syn::Expr::Macro(_) | syn::Expr::Struct(_));
+        // How deep the first-evaluated temporary in a place position sits.
+        let mut depth = None;
+        let mut current = &expr;
+        let mut level = 0;
+        while let Some(next) = inner(current) {
+            level += 1;
+            if is_temporary(next) {
+                depth = Some(level);
+            }
+            current = next;
+        }
+        if let Some(depth) = depth {
+            let mut target = &mut expr;
+            for _ in 0..depth {
+                target = inner_mut(target);
+            }
+            let value = std::mem::replace(target, syn::Expr::Verbatim(proc_macro2::TokenStream::new()));
+            *target = self.spill(value, pre);
+        }
+        expr
     }
 
     fn spill(&mut self, expr: syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {

@@ -182,15 +182,9 @@ fn walk(config: &Config<'_>, body: &ir::Block, function: &Function, params: &[cr
         var.exclusive_ref = receiver.kind == ReceiverShape::Exclusive;
         var.span = receiver.span;
     }
-    // Pattern parameters are held whole until the body binds them (and a `_` one until the
-    // end), as in rustc's own desugaring of `async fn` parameters.
+    // Each parameter is bound in order, as rustc's own desugaring of `async fn` parameters
+    // does: a pattern (or `_`) from a hidden parameter the stub stored.
     let mut specs = Vec::new();
-    let hidden: Vec<_> = params
-        .iter()
-        .filter(|param| param.pattern.is_some())
-        .map(|param| emitter.declare(param.stub_name.clone(), false, Init::Yes))
-        .collect();
-    let mut hidden = hidden.into_iter();
     for param in params {
         specs.push(match &param.pattern {
             None => emit::Param::Plain {
@@ -201,7 +195,7 @@ fn walk(config: &Config<'_>, body: &ir::Block, function: &Function, params: &[cr
                     _ => None,
                 },
             },
-            Some(pattern) => emit::Param::Pattern { pat: pattern.clone(), hidden: hidden.next().expect("one per pattern") },
+            Some(pattern) => emit::Param::Pattern { pat: pattern.clone(), hidden: param.stub_name.clone() },
         });
     }
     emitter.body(body, specs);
