@@ -35,7 +35,6 @@ pub(crate) enum ReceiverShape {
 
 /// A parameter other than `self`.
 pub(crate) struct Param {
-    pub attrs: Vec<Attribute>,
     /// The name the stub gives it: the user's identifier, or `__arg{n}` for a pattern.
     pub stub_name: Ident,
     /// The pattern the body binds, when the parameter is not a plain identifier.
@@ -43,7 +42,6 @@ pub(crate) struct Param {
     /// `mut x: T`
     pub mutable: bool,
     pub ty: Type,
-    pub span: Span,
 }
 
 impl Function {
@@ -109,14 +107,7 @@ impl Function {
                     false,
                 ),
             };
-            params.push(Param {
-                attrs: typed.attrs.clone(),
-                stub_name,
-                pattern,
-                mutable,
-                ty: (*typed.ty).clone(),
-                span: typed.span(),
-            });
+            params.push(Param { stub_name, pattern, mutable, ty: (*typed.ty).clone() });
         }
         params
     }

@@ -12,18 +12,6 @@ pub(crate) fn in_expr(expr: &syn::Expr) -> bool {
     finder.found.is_some()
 }
 
-pub(crate) fn in_block(block: &syn::Block) -> bool {
-    let mut finder = Finder { found: None };
-    finder.visit_block(block);
-    finder.found.is_some()
-}
-
-pub(crate) fn in_stmt(stmt: &syn::Stmt) -> bool {
-    let mut finder = Finder { found: None };
-    finder.visit_stmt(stmt);
-    finder.found.is_some()
-}
-
 /// The span of the first `.await` in a token stream (inside a macro invocation).
 pub(crate) fn in_tokens(tokens: &TokenStream) -> Option<Span> {
     let mut previous_dot = false;

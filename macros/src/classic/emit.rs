@@ -114,7 +114,6 @@ pub(crate) enum Param {
 pub(crate) struct Awaiter {
     pub field: Ident,
     pub seq: u32,
-    pub span: Span,
 }
 
 pub(crate) struct Config<'a> {
@@ -199,12 +198,19 @@ impl<'a> Emitter<'a> {
 
     fn field_name(&mut self, base: &str) -> Ident {
         let base = base.trim_start_matches("r#").trim_start_matches("__");
-        let base = if base.is_empty() { "value" } else { base };
+        let base = match base {
+            "" => "value",
+            // The receiver's slot, as C# calls it.
+            "self" => "this",
+            other => other,
+        };
         let count = self.field_names.entry(base.to_owned()).or_insert(0);
         *count += 1;
         let name = if *count == 1 { base.to_owned() } else { format!("{base}_{count}") };
         if syn::parse_str::<Ident>(&name).is_ok() {
             Ident::new(&name, Span::call_site())
+        } else if matches!(name.as_str(), "Self" | "super" | "crate" | "self") {
+            Ident::new(&format!("{name}_"), Span::call_site())
         } else {
             Ident::new_raw(&name, Span::call_site())
         }
@@ -500,7 +506,7 @@ impl<'a> Emitter<'a> {
     // ----- the walk ------------------------------------------------------------------------
 
     fn rewriter(&self) -> Rewriter<'_> {
-        Rewriter::new(self.config.self_ident.as_ref(), self.config.option_return, &self.targets, self.config.krate)
+        Rewriter::new(self.config.self_ident.as_ref(), self.config.option_return, &self.targets)
     }
 
     /// The code for the jumps user code makes out of split loops.
@@ -842,7 +848,7 @@ impl<'a> Emitter<'a> {
         self.apply(&mentions::of_expr(&node.operand));
         let state = self.new_state();
         let field = self.field_name(&format!("awaiter_{state}"));
-        self.awaiters.push(Awaiter { field: field.clone(), seq: self.next_seq, span: node.span });
+        self.awaiters.push(Awaiter { field: field.clone(), seq: self.next_seq });
         self.next_seq += 1;
         let sm = sm();
         let krate = self.config.krate;

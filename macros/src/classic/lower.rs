@@ -6,7 +6,10 @@ use quote::quote_spanned;
 use syn::spanned::Spanned;
 use syn::{BinOp, parse_quote, parse_quote_spanned};
 
+use quote::ToTokens;
+
 use super::awaits;
+use super::std_macros;
 use super::ir::{Arm, Await, Block, Expr, If, Let, Loop, Match, Stmt};
 
 pub(crate) struct Lower {
@@ -73,10 +76,14 @@ impl Lower {
                 }
             }
             syn::Stmt::Macro(stmt_macro) => {
-                if let Some(span) = awaits::in_tokens(&stmt_macro.mac.tokens) {
-                    self.macro_await(span, &stmt_macro.mac);
+                if awaits::in_tokens(&stmt_macro.mac.tokens).is_none() {
+                    out.push(Stmt::Verbatim(stmt.clone()));
+                    return;
                 }
-                out.push(Stmt::Verbatim(stmt.clone()));
+                // As an expression statement, so that the standard macros' awaits are lowered.
+                let expr = syn::Expr::Macro(syn::ExprMacro { attrs: stmt_macro.attrs.clone(), mac: stmt_macro.mac.clone() });
+                let semi = stmt_macro.semi_token.or_else(|| Some(Default::default()));
+                self.stmt(&syn::Stmt::Expr(expr, semi), out);
             }
             syn::Stmt::Item(_) => out.push(Stmt::Verbatim(stmt.clone())),
         }
@@ -92,6 +99,57 @@ impl Lower {
                  (`let value = ....await;`) and pass `value` to the macro"
             ),
         );
+    }
+
+    /// A standard macro whose arguments await: the awaits (and the arguments evaluated before
+    /// them) are computed first, in the macro's order, and the macro is invoked on the results.
+    /// `assert!` is spelled out so that its message still shows the condition as written.
+    fn std_macro(&mut self, mac: &syn::Macro, pre: &mut Vec<Stmt>) -> Option<syn::Expr> {
+        let span = awaits::in_tokens(&mac.tokens).unwrap_or_else(|| mac.path.span());
+        let mut parsed = match std_macros::parse(mac) {
+            Some(Ok(parsed)) => parsed,
+            _ => {
+                self.macro_await(span, mac);
+                return None;
+            }
+        };
+        match &parsed.kind {
+            std_macros::Kind::Dbg(_) => {
+                self.error(
+                    span,
+                    "classic lowering: `dbg!` prints the text of its argument, which an await inside \
+                     would change; bind the await to a `let` first and pass the value to `dbg!`",
+                );
+                return None;
+            }
+            std_macros::Kind::Assert { debug, cond, message } => {
+                let stringified = cond.to_token_stream();
+                let message = match message {
+                    Some(args) => {
+                        let tokens = std_macros::Parsed { kind: std_macros::Kind::Format(Some(args.clone())) }.arguments();
+                        quote::quote!(::core::panic!(#tokens))
+                    }
+                    None => quote::quote!(::core::panic!(::core::concat!("assertion failed: ", ::core::stringify!(#stringified)))),
+                };
+                let check: syn::Expr = if *debug {
+                    parse_quote_spanned!(span=> if ::core::cfg!(debug_assertions) { if !(#cond) { #message } })
+                } else {
+                    parse_quote_spanned!(span=> if !(#cond) { #message })
+                };
+                let value = self.construct(&check, pre).expect("an `if` is a construct");
+                self.spill_value(value, pre, span);
+                return Some(parse_quote!(()));
+            }
+            _ => {}
+        }
+        let exprs: Vec<syn::Expr> = parsed.exprs_mut().into_iter().map(|expr| expr.clone()).collect();
+        let lowered = self.operand_list(exprs, pre);
+        for (slot, expr) in parsed.exprs_mut().into_iter().zip(lowered) {
+            *slot = expr;
+        }
+        let mut mac = mac.clone();
+        mac.tokens = parsed.arguments();
+        Some(syn::Expr::Macro(syn::ExprMacro { attrs: Vec::new(), mac }))
     }
 
     fn local(&mut self, local: &syn::Local, out: &mut Vec<Stmt>) {
@@ -468,11 +526,7 @@ impl Lower {
                 }
                 syn::Expr::Break(node)
             }
-            syn::Expr::Macro(node) => {
-                let span = awaits::in_tokens(&node.mac.tokens).unwrap_or_else(|| node.span());
-                self.macro_await(span, &node.mac);
-                expr.clone()
-            }
+            syn::Expr::Macro(node) => self.std_macro(&node.mac, pre).unwrap_or_else(|| expr.clone()),
             syn::Expr::Let(node) => {
                 let mut node = node.clone();
                 *node.expr = self.anf(&node.expr, pre);

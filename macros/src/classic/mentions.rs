@@ -45,12 +45,6 @@ pub(crate) fn of_stmt(stmt: &syn::Stmt) -> Vec<Mention> {
     collector.found
 }
 
-pub(crate) fn of_pat(pat: &syn::Pat) -> Vec<Mention> {
-    let mut collector = Collector::default();
-    collector.visit_pat(pat);
-    collector.found
-}
-
 pub(crate) fn of_block(block: &syn::Block) -> Vec<Mention> {
     let mut collector = Collector::default();
     collector.visit_block(block);

@@ -12,7 +12,6 @@
 
 use proc_macro2::{Group, Ident, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
-use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
 /// Where a value computed by user code goes.
@@ -49,7 +48,6 @@ pub(crate) struct Rewriter<'a> {
     pub targets: &'a [JumpTarget],
     /// The code of each jump (filled by `emit` for the jumps `scan` found).
     pub jumps: Vec<(Jump, TokenStream)>,
-    pub krate: &'a syn::Path,
     /// Found jumps (scan mode) instead of rewriting them.
     scanning: bool,
     found: Vec<Jump>,
@@ -59,13 +57,12 @@ pub(crate) struct Rewriter<'a> {
 }
 
 impl<'a> Rewriter<'a> {
-    pub(crate) fn new(self_ident: Option<&'a Ident>, option_return: bool, targets: &'a [JumpTarget], krate: &'a syn::Path) -> Self {
+    pub(crate) fn new(self_ident: Option<&'a Ident>, option_return: bool, targets: &'a [JumpTarget]) -> Self {
         Rewriter {
             self_ident,
             option_return,
             targets,
             jumps: Vec::new(),
-            krate,
             scanning: false,
             found: Vec::new(),
             loop_depth: 0,
@@ -109,12 +106,6 @@ impl<'a> Rewriter<'a> {
         let mut pat = pat.clone();
         self.visit_pat_mut(&mut pat);
         pat
-    }
-
-    pub(crate) fn block(&mut self, block: &syn::Block) -> syn::Block {
-        let mut block = block.clone();
-        self.visit_block_mut(&mut block);
-        block
     }
 
     /// `Poll::Ready(value)` returned from `move_next`.
@@ -298,10 +289,4 @@ impl VisitMut for Rewriter<'_> {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
-}
-
-/// The span of an expression, for generated code that stands for it.
-#[allow(dead_code)]
-pub(crate) fn span_of(expr: &syn::Expr) -> proc_macro2::Span {
-    expr.span()
 }

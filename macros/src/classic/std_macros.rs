@@ -7,12 +7,12 @@
 //! with the results. Any other macro containing `.await` is an error (see `lower`).
 
 use proc_macro2::{Span, TokenStream};
+use quote::quote;
 use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::{Expr, Ident, Token};
 
 pub(crate) struct Parsed {
-    pub path: syn::Path,
     pub kind: Kind,
 }
 
@@ -36,11 +36,13 @@ pub(crate) enum Kind {
     Dbg(Vec<Expr>),
 }
 
+#[derive(Clone)]
 pub(crate) struct FormatArgs {
     pub fmt: Expr,
     pub args: Vec<FormatArg>,
 }
 
+#[derive(Clone)]
 pub(crate) struct FormatArg {
     pub name: Option<Ident>,
     pub expr: Expr,
@@ -156,7 +158,7 @@ pub(crate) fn parse(mac: &syn::Macro) -> Option<syn::Result<Parsed>> {
         ),
         _ => return None,
     };
-    Some(kind.map(|kind| Parsed { path: mac.path.clone(), kind }))
+    Some(kind.map(|kind| Parsed { kind }))
 }
 
 fn parse_format(input: ParseStream) -> syn::Result<Option<FormatArgs>> {
@@ -242,6 +244,67 @@ impl Parsed {
             Kind::VecRepeat(elem, len) => vec![(elem, Use::Moved), (len, Use::Moved)],
             Kind::Matches { expr, .. } => vec![(expr, Use::Borrowed)],
             Kind::Dbg(exprs) => exprs.iter().map(|expr| (expr, Use::Moved)).collect(),
+        }
+    }
+
+    /// The argument expressions, in evaluation order (as [`Self::exprs_with_use`]).
+    pub(crate) fn exprs_mut(&mut self) -> Vec<&mut Expr> {
+        fn format(args: &mut Option<FormatArgs>) -> Vec<&mut Expr> {
+            args.iter_mut().flat_map(|args| args.args.iter_mut().map(|arg| &mut arg.expr)).collect()
+        }
+        match &mut self.kind {
+            Kind::Format(args) => format(args),
+            Kind::Write { dst, args } => std::iter::once(dst).chain(format(args)).collect(),
+            Kind::Assert { cond, message, .. } => std::iter::once(cond).chain(format(message)).collect(),
+            Kind::AssertCmp { left, right, message } => vec![left, right].into_iter().chain(format(message)).collect(),
+            Kind::VecList(elems) => elems.iter_mut().collect(),
+            Kind::VecRepeat(elem, len) => vec![elem, len],
+            Kind::Matches { expr, .. } => vec![expr],
+            Kind::Dbg(exprs) => exprs.iter_mut().collect(),
+        }
+    }
+
+    /// The macro's argument tokens, written back from the parsed form.
+    pub(crate) fn arguments(&self) -> TokenStream {
+        fn format(args: &FormatArgs) -> TokenStream {
+            let fmt = &args.fmt;
+            let rest = args.args.iter().map(|arg| match &arg.name {
+                Some(name) => {
+                    let expr = &arg.expr;
+                    quote!(, #name = #expr)
+                }
+                None => {
+                    let expr = &arg.expr;
+                    quote!(, #expr)
+                }
+            });
+            quote!(#fmt #(#rest)*)
+        }
+        let message = |args: &Option<FormatArgs>| match args {
+            Some(args) => {
+                let args = format(args);
+                quote!(, #args)
+            }
+            None => TokenStream::new(),
+        };
+        match &self.kind {
+            Kind::Format(args) => args.as_ref().map(format).unwrap_or_default(),
+            Kind::Write { dst, args } => {
+                let args = message(args);
+                quote!(#dst #args)
+            }
+            Kind::Assert { cond, message: args, .. } => {
+                let args = message(args);
+                quote!(#cond #args)
+            }
+            Kind::AssertCmp { left, right, message: args } => {
+                let args = message(args);
+                quote!(#left, #right #args)
+            }
+            Kind::VecList(elems) => quote!(#(#elems),*),
+            Kind::VecRepeat(elem, len) => quote!(#elem; #len),
+            Kind::Matches { expr, rest } => quote!(#expr, #rest),
+            Kind::Dbg(exprs) => quote!(#(#exprs),*),
         }
     }
 

@@ -1,0 +1,89 @@
+//! Awaits inside the standard macros (same evaluation order, same messages), and inner
+//! closures and async blocks, whose `return`, `?` and `.await` are their own.
+
+use std::fmt::Write as _;
+
+use lowering_tests::*;
+
+differential! {
+    pub async fn formatting(x: u32) -> String {
+        let text = format!("{} {} {x}", ev("first", 1), later("second", 2).await);
+        println!("{} {}", now("printed", x).await, ev("after", 3));
+        let mut out = String::new();
+        write!(out, "{}-{}", later("w", 'a').await, now("w2", 'b').await).unwrap();
+        writeln!(out, "{text}").unwrap();
+        out
+    }
+
+    pub async fn vectors(n: u32) -> Vec<u32> {
+        let mut v = vec![ev("v0", n), later("v1", n + 1).await, ev("v2", n + 2)];
+        v.extend(vec![now("fill", 7).await; later("count", 2usize).await]);
+        v
+    }
+
+    pub async fn assertions(n: u32) -> bool {
+        assert!(later("cond", n > 0).await);
+        assert!(now("cond2", n < 100).await, "n = {} is too big", now("msg", n).await);
+        assert_eq!(later("left", n * 2).await, ev("right", n + n));
+        assert_ne!(ev("ne-left", n), now("ne-right", n + 1).await, "differ");
+        debug_assert!(later("debug", true).await);
+        matches!(now("m", Some(n)).await, Some(x) if x > 1)
+    }
+
+    pub async fn failing_assert(n: u32) -> u32 {
+        assert!(later("fails", n > 10).await);
+        n
+    }
+
+    pub async fn failing_assert_eq(n: u32) -> u32 {
+        assert_eq!(now("l", n).await, later("r", n + 1).await, "values for {}", n);
+        n
+    }
+
+    pub async fn closures(items: Vec<u32>) -> Option<u32> {
+        let double = |x: u32| -> Option<u32> {
+            if x > 100 {
+                return None;
+            }
+            Some(x.checked_mul(2)?)
+        };
+        let inner = async move {
+            let x = later("inner", 5).await;
+            x + 1
+        };
+        let total: u32 = items.iter().map(|x| double(*x).unwrap_or(0)).sum();
+        let extra = inner.await;
+        Some(total + extra + double(later("d", 3).await)?)
+    }
+}
+
+#[test]
+fn format_family() {
+    let outcome = same_at_every_suspension(|| classic::formatting(4), || runtime::formatting(4));
+    assert_eq!(outcome, Outcome::Value("a-b1 2 4\n".to_owned()));
+}
+
+#[test]
+fn vec_macro() {
+    let outcome = same_at_every_suspension(|| classic::vectors(1), || runtime::vectors(1));
+    assert_eq!(outcome, Outcome::Value(vec![1, 2, 3, 7, 7]));
+}
+
+#[test]
+fn assert_family() {
+    for n in [0, 2, 200] {
+        same_at_every_suspension(|| classic::assertions(n), || runtime::assertions(n));
+    }
+    let (outcome, _) = same(|| classic::failing_assert(1), || runtime::failing_assert(1));
+    assert_eq!(outcome, Outcome::Panic("assertion failed: later(\"fails\", n > 10).await".to_owned()));
+    let (outcome, _) = same(|| classic::failing_assert_eq(1), || runtime::failing_assert_eq(1));
+    let Outcome::Panic(message) = outcome else { panic!("expected a panic") };
+    assert!(message.contains("values for 1"), "{message}");
+}
+
+#[test]
+fn inner_closures_and_async_blocks() {
+    for items in [vec![1, 2], vec![500]] {
+        same_at_every_suspension(|| classic::closures(items.clone()), || runtime::closures(items.clone()));
+    }
+}
