@@ -2,7 +2,6 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
-use syn::spanned::Spanned;
 use syn::{
     Attribute, Block, FnArg, Ident, Pat, PatIdent, ReceiverKind, ReturnType, Signature, Type,
     Visibility,

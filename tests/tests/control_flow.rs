@@ -75,7 +75,7 @@ differential! {
             total += now("w", i).await;
             i += 1;
         }
-        while let Some(x) = (if i > 0 { Some(i) } else { None }) {
+        while let Some(x) = i.checked_sub(0).filter(|x| *x > 0) {
             total += later("wl", x).await;
             i -= 1;
         }

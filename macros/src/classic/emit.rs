@@ -96,6 +96,8 @@ enum Rest<'a> {
     Stmts(&'a [Stmt]),
     /// An enclosing loop's body, which runs again.
     LoopBody(&'a Block),
+    /// A branch that runs after the condition or scrutinee being applied.
+    Branch(&'a Expr),
 }
 
 struct TargetInfo {
@@ -114,10 +116,15 @@ pub(crate) enum Param {
 pub(crate) struct Awaiter {
     pub field: Ident,
     pub seq: u32,
+    /// Awaits a call of this very function: the slot's type names the state machine itself
+    /// (a fresh type parameter would have to contain itself).
+    pub recursive: Option<Span>,
 }
 
 pub(crate) struct Config<'a> {
     pub krate: &'a syn::Path,
+    /// The function's name, to recognize recursive awaits.
+    pub function: &'a Ident,
     pub option_return: bool,
     pub self_ident: Option<Ident>,
     /// Loop-head entry states assumed from the previous walk.
@@ -260,11 +267,25 @@ impl<'a> Emitter<'a> {
     }
 
     /// Is `name` mentioned by code that may run after the current statement?
+    /// Code that runs later, innermost block first: the rest of each enclosing block, and the
+    /// next iteration of each enclosing loop.
     fn mentioned_later(&self, name: &str) -> bool {
-        self.rest.iter().any(|rest| match rest {
-            Rest::Stmts(stmts) => stmts_mention(stmts, name),
-            Rest::LoopBody(block) => stmts_mention(&block.stmts, name),
-        })
+        for rest in self.rest.iter().rev() {
+            let stmts = match rest {
+                Rest::Stmts(stmts) => stmts,
+                Rest::LoopBody(block) => &block.stmts[..],
+                Rest::Branch(expr) => {
+                    if expr_mentions(expr, name) {
+                        return true;
+                    }
+                    continue;
+                }
+            };
+            if let Some(live) = stmts_mention(stmts, name) {
+                return live;
+            }
+        }
+        false
     }
 
     /// Is this variable read by code that may run later? (Not once another binding of the
@@ -274,11 +295,45 @@ impl<'a> Emitter<'a> {
         self.lookup(&name) == Some(id) && self.mentioned_later(&name)
     }
 
+    /// Does code that may run later name this variable at all (to assign it, say)?
+    fn var_named_later(&self, id: VarId) -> bool {
+        let name = self.vars[id].name.to_string();
+        if self.lookup(&name) != Some(id) {
+            return false;
+        }
+        for rest in self.rest.iter().rev() {
+            let stmts = match rest {
+                Rest::Stmts(stmts) => stmts,
+                Rest::LoopBody(block) => &block.stmts[..],
+                Rest::Branch(expr) => {
+                    if expr_mentions(expr, &name) {
+                        return true;
+                    }
+                    continue;
+                }
+            };
+            for stmt in stmts {
+                if stmt_mentions(stmt, &name) {
+                    return true;
+                }
+                if let Stmt::Let(node) = stmt {
+                    let mut bindings = Vec::new();
+                    pattern_bindings(&node.pat, &mut bindings);
+                    if bindings.iter().any(|binding| binding.ident == name) {
+                        return false;
+                    }
+                }
+            }
+        }
+        false
+    }
+
     /// May code that runs later await (so that what is alive now will be saved)?
     fn await_later(&self) -> bool {
         self.rest.iter().any(|rest| match rest {
             Rest::Stmts(stmts) => stmts.iter().any(stmt_awaits),
             Rest::LoopBody(block) => block.stmts.iter().any(stmt_awaits),
+            Rest::Branch(expr) => expr_awaits(expr),
         })
     }
 
@@ -462,7 +517,7 @@ impl<'a> Emitter<'a> {
                         let mut #maybe = ::core::option::Option::take(&mut #sm.#field);
                     }),
                     Init::InSlot => None,
-                    Init::No if !var.sink && self.var_mentioned_later(id) => Some(quote! {
+                    Init::No if !var.sink && self.var_named_later(id) => Some(quote! {
                         #[allow(unused_mut, unused_variables)]
                         let #mutability #name;
                     }),
@@ -843,12 +898,18 @@ impl<'a> Emitter<'a> {
     /// `operand.await`: make the awaiter, save, and continue in the await's own state, which
     /// polls it. Leaves the result in `__awaited`.
     fn await_expr(&mut self, node: &'a ir::Await) {
-        let operand = self.rewrite_expr(&node.operand);
+        let (operand, recursive) = match recursive_call(&node.operand, self.config.function) {
+            // `Box::pin(f(..)).await` (which the plain `async fn` needs to recurse) awaits the
+            // task directly: each classic call is its own heap task already.
+            Some(call) => (call, Some(node.span)),
+            None => (&node.operand, None),
+        };
+        let operand = self.rewrite_expr(operand);
         self.check_operand_borrows(&node.operand, node.span);
         self.apply(&mentions::of_expr(&node.operand));
         let state = self.new_state();
         let field = self.field_name(&format!("awaiter_{state}"));
-        self.awaiters.push(Awaiter { field: field.clone(), seq: self.next_seq });
+        self.awaiters.push(Awaiter { field: field.clone(), seq: self.next_seq, recursive });
         self.next_seq += 1;
         let sm = sm();
         let krate = self.config.krate;
@@ -945,7 +1006,11 @@ impl<'a> Emitter<'a> {
         self.pinned.push(origin);
 
         let cond = self.rewrite_expr(&node.cond);
+        let branches = self.branch_exprs(node);
+        let pushed = branches.len();
+        self.rest.extend(branches.into_iter().map(Rest::Branch));
         self.apply(&mentions::of_expr(&node.cond));
+        self.rest.truncate(self.rest.len() - pushed);
         let after_cond = self.init.clone();
         self.push_scope(quote!(if #cond), false);
         if let syn::Expr::Let(_) | syn::Expr::Binary(_) = &node.cond {
@@ -981,6 +1046,18 @@ impl<'a> Emitter<'a> {
         self.begin(merge, TokenStream::new(), false);
     }
 
+    /// The branches of an `if` as expressions (for liveness while its condition runs).
+    fn branch_exprs(&self, node: &'a ir::If) -> Vec<&'a Expr> {
+        let mut out: Vec<&'a Expr> = node.then_branch.stmts.iter().filter_map(|stmt| match stmt {
+            Stmt::Expr(expr, _) => Some(expr),
+            _ => None,
+        }).collect();
+        if let Some(else_branch) = &node.else_branch {
+            out.push(else_branch);
+        }
+        out
+    }
+
     /// An `else` branch: a block's statements, or an `else if`.
     fn expr_in_branch(&mut self, expr: &'a Expr, sink: Sink) {
         match expr {
@@ -996,7 +1073,11 @@ impl<'a> Emitter<'a> {
         self.pinned.push(origin);
         let scrutinee = self.rewrite_expr(&node.scrutinee);
         let borrows = self.borrowed_local(&node.scrutinee);
+        let arms: Vec<Rest<'a>> = node.arms.iter().map(|arm| Rest::Stmts(&arm.body.stmts[..])).collect();
+        let pushed = arms.len();
+        self.rest.extend(arms);
         self.apply(&mentions::of_expr(&node.scrutinee));
+        self.rest.truncate(self.rest.len() - pushed);
         let after_scrutinee = self.init.clone();
         self.push_level(quote!(match #scrutinee));
         for arm in &node.arms {
@@ -1042,21 +1123,37 @@ impl<'a> Emitter<'a> {
     }
 }
 
-/// Do these statements mention `name` before a `let` rebinds it?
-fn stmts_mention(stmts: &[Stmt], name: &str) -> bool {
+/// Is the value `name` holds now read by these statements (`Some(true)`), overwritten or
+/// hidden before any read (`Some(false)`), or not mentioned (`None`)?
+fn stmts_mention(stmts: &[Stmt], name: &str) -> Option<bool> {
     for stmt in stmts {
+        if let Some(first) = first_plain_mention(stmt, name) {
+            // `x = value;` first: the value `x` held before is never read.
+            return Some(!(first.kind == Kind::Assign && !first.conditional));
+        }
         if stmt_mentions(stmt, name) {
-            return true;
+            return Some(true);
         }
         if let Stmt::Let(node) = stmt {
             let mut bindings = Vec::new();
             pattern_bindings(&node.pat, &mut bindings);
             if bindings.iter().any(|binding| binding.ident == name) {
-                return false;
+                // Hidden by a new binding until the end of this block.
+                return None;
             }
         }
     }
-    false
+    None
+}
+
+/// The first mention of `name` in a statement of plain code.
+fn first_plain_mention(stmt: &Stmt, name: &str) -> Option<Mention> {
+    let found = match stmt {
+        Stmt::Expr(Expr::Plain(expr), _) => mentions::of_expr(expr),
+        Stmt::Verbatim(stmt) => mentions::of_stmt(stmt),
+        _ => return None,
+    };
+    found.into_iter().find(|mention| mention.name == name)
 }
 
 fn stmt_awaits(stmt: &Stmt) -> bool {
@@ -1074,6 +1171,42 @@ fn expr_awaits(expr: &Expr) -> bool {
         Expr::Await(_) | Expr::Block(_) => true,
         other => other.source().is_none(),
     }
+}
+
+/// `f(..)`, `Self::f(..)`, `self.f(..)`, or one of them in `Box::pin(..)`, where `f` is
+/// `function`: the call to await.
+fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident) -> Option<&'e syn::Expr> {
+    let is_self_call = |expr: &syn::Expr| match expr {
+        syn::Expr::Call(call) => match &*call.func {
+            syn::Expr::Path(path) => {
+                let segments: Vec<String> = path.path.segments.iter().map(|segment| segment.ident.to_string()).collect();
+                match segments.as_slice() {
+                    [name] => function == name,
+                    [owner, name] => owner == "Self" && function == name,
+                    _ => false,
+                }
+            }
+            _ => false,
+        },
+        syn::Expr::MethodCall(call) => {
+            call.method == *function && matches!(&*call.receiver, syn::Expr::Path(path) if path.path.is_ident("self"))
+        }
+        _ => false,
+    };
+    if is_self_call(operand) {
+        return Some(operand);
+    }
+    if let syn::Expr::Call(call) = operand {
+        if let syn::Expr::Path(path) = &*call.func {
+            let segments: Vec<String> = path.path.segments.iter().map(|segment| segment.ident.to_string()).collect();
+            let boxed = matches!(segments.as_slice(), [a, b] if a == "Box" && b == "pin")
+                || matches!(segments.as_slice(), [.., a, b] if a == "Box" && b == "pin");
+            if boxed && call.args.len() == 1 && is_self_call(&call.args[0]) {
+                return Some(&call.args[0]);
+            }
+        }
+    }
+    None
 }
 
 fn stmt_mentions(stmt: &Stmt, name: &str) -> bool {

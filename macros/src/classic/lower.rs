@@ -193,7 +193,11 @@ impl Lower {
             })
             .collect();
         let pat = &local.pat;
-        let expr = &init.expr;
+        // `let P = (if ..) else { .. }` needs its parentheses; the `match` does not.
+        let mut expr = &*init.expr;
+        while let syn::Expr::Paren(inner) = expr {
+            expr = &inner.expr;
+        }
         let span = local.let_token.span;
         let rewritten: syn::Stmt = parse_quote_spanned! {span=>
             let (#(#outer,)*) = match #expr {

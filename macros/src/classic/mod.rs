@@ -22,7 +22,7 @@ mod std_macros;
 use std::collections::HashMap;
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 
@@ -52,6 +52,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
 
     let mut config = Config {
         krate,
+        function: &function.sig.ident,
         option_return: returns_option(&output),
         self_ident: receiver.as_ref().map(|_| Ident::new(mentions::SELF_LOCAL, Span::mixed_site())),
         assumed: HashMap::new(),
@@ -77,17 +78,35 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     let machine = format_ident!("{}StateMachine", camel_case(&name.to_string()), span = name.span());
 
     // Fields in reverse declaration order: dropping a suspended state machine drops its
-    // locals (and first the awaiter in flight) in reverse declaration order.
-    let mut fields: Vec<(u32, Ident)> = walked
+    // locals (and first the awaiter in flight) in reverse declaration order. Each field's
+    // type is a type parameter that rustc infers from `move_next`, except for the slot of a
+    // recursive await, which names the state machine itself.
+    let mut fields: Vec<(u32, Ident, Option<Span>)> = walked
         .vars
         .iter()
         .filter(|var| var.slotted)
-        .map(|var| (var.seq, var.field.clone()))
-        .chain(walked.awaiters.iter().map(|awaiter| (awaiter.seq, awaiter.field.clone())))
+        .map(|var| (var.seq, var.field.clone(), None))
+        .chain(walked.awaiters.iter().map(|awaiter| (awaiter.seq, awaiter.field.clone(), awaiter.recursive)))
         .collect();
     fields.sort_by(|a, b| b.0.cmp(&a.0));
-    let generics: Vec<Ident> = (0..fields.len()).map(|index| format_ident!("F{}", index)).collect();
-    let field_names: Vec<&Ident> = fields.iter().map(|(_, field)| field).collect();
+    let generics: Vec<Ident> = (0..fields.iter().filter(|field| field.2.is_none()).count())
+        .map(|index| format_ident!("F{}", index))
+        .collect();
+    if let Some(span) = fields.iter().find_map(|field| field.2) {
+        check_recursive_output(&function, &output, span)?;
+    }
+    let mut next_generic = generics.iter();
+    let field_types: Vec<TokenStream> = fields
+        .iter()
+        .map(|(_, _, recursive)| match recursive {
+            None => {
+                let generic = next_generic.next().expect("one type parameter per inferred field");
+                quote!(#generic)
+            }
+            Some(_) => quote!(#krate::TaskAwaiter<#output, #machine<#(#generics),*>>),
+        })
+        .collect();
+    let field_names: Vec<&Ident> = fields.iter().map(|(_, field, _)| field).collect();
     let underscores = generics.iter().map(|_| quote!(_));
 
     // The stub's parameters and the state machine's initial fields.
@@ -146,7 +165,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
             #[allow(non_camel_case_types, non_snake_case, dead_code)]
             struct #machine<#(#generics),*> {
                 state: u32,
-                #(#field_names: ::core::option::Option<#generics>,)*
+                #(#field_names: ::core::option::Option<#field_types>,)*
             }
             impl<#(#generics),*> #krate::StateMachine for #machine<#(#generics),*> {}
             #record
@@ -239,6 +258,35 @@ fn check_signature(function: &Function) -> syn::Result<()> {
     }
     if let Some(variadic) = &function.sig.variadic {
         return Err(syn::Error::new(variadic.span(), "classic lowering: variadic functions are not supported"));
+    }
+    Ok(())
+}
+
+/// A recursive await's slot names the result type inside the function body, where the
+/// function's own generics are out of reach (E0401).
+fn check_recursive_output(function: &Function, output: &syn::Type, span: Span) -> syn::Result<()> {
+    let generic_names: Vec<String> = function
+        .sig
+        .generics
+        .params
+        .iter()
+        .filter_map(|param| match param {
+            syn::GenericParam::Type(ty) => Some(ty.ident.to_string()),
+            syn::GenericParam::Const(constant) => Some(constant.ident.to_string()),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .chain(std::iter::once("Self".to_owned()))
+        .collect();
+    let mentioned = output.to_token_stream().into_iter().any(|token| {
+        matches!(&token, proc_macro2::TokenTree::Ident(ident) if generic_names.contains(&ident.to_string()))
+    }) || output.to_token_stream().to_string().contains('\'');
+    if mentioned {
+        return Err(syn::Error::new(
+            span,
+            "classic lowering: a function that awaits itself needs a result type without \
+             generic parameters, lifetimes or `Self` (the state machine names its own task type, \
+             inside the function); wrap the recursion in a non-generic helper",
+        ));
     }
     Ok(())
 }

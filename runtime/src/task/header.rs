@@ -144,9 +144,6 @@ impl CoreRef {
         self.0
     }
 
-    pub(crate) fn same(&self, other: &CoreRef) -> bool {
-        self.0 == other.0
-    }
 
     /// Run the task once if it is still scheduled.
     pub(crate) fn run_scheduled(&self) {
@@ -206,9 +203,6 @@ impl Waiters {
         self.first.as_ref().map(|waiter| waiter.key)
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
-        self.first.is_none()
-    }
 
     pub(crate) fn push(&mut self, key: u32, kind: WaiterKind) {
         let waiter = Waiter { key, kind };

@@ -1,0 +1,137 @@
+//! Recursion, panics through levels, `Send`, and awaiting anything (`IntoFuture`): plain
+//! async fns, futures channels, classic tasks awaited from plain code and shared tasks.
+
+use std::rc::Rc;
+
+use futures::channel::{mpsc, oneshot};
+use futures::executor::block_on;
+use futures::{SinkExt, StreamExt};
+use lowering::leaf::yield_now;
+use lowering_tests::*;
+
+pub async fn plain_leaf(x: u64) -> u64 {
+    yield_now().await;
+    x + 1
+}
+
+differential! {
+    pub async fn fact(n: u64) -> u64 {
+        if n == 0 {
+            return 1;
+        }
+        let below = Box::pin(fact(n - 1)).await;
+        log(format!("level {n}"));
+        yield_now().await;
+        n * below
+    }
+
+    pub async fn panics_at(depth: u32, at: u32) -> u32 {
+        let _guard = Loud::new(format!("level {depth}"));
+        if depth == at {
+            panic!("boom at {depth}");
+        }
+        let below = Box::pin(panics_at(depth + 1, at)).await;
+        below + 1
+    }
+
+    pub async fn errors_at(depth: u32, at: u32) -> Result<u32, String> {
+        if depth == at {
+            return Err(format!("error at {depth}"));
+        }
+        let below = Box::pin(errors_at(depth + 1, at)).await?;
+        Ok(below + 1)
+    }
+
+    pub async fn awaits_plain(x: u64) -> u64 {
+        plain_leaf(x).await + plain_leaf(x).await
+    }
+
+    pub async fn receive(mut rx: mpsc::Receiver<u32>, reply: oneshot::Sender<u32>) -> u32 {
+        let mut total = 0;
+        // A classic state machine cannot lend its own field `rx` to an awaiter
+        // (`rx.next().await`): the receiver travels by value instead.
+        loop {
+            let (next, rest) = StreamExt::into_future(rx).await;
+            rx = rest;
+            match next {
+                Some(value) => total += value,
+                None => break,
+            }
+        }
+        reply.send(total).ok();
+        total
+    }
+
+    pub async fn send_safe(n: u32) -> u32 {
+        {
+            // Not `Send`, but its scope ends before the await.
+            let local = Rc::new(n);
+            log(format!("rc {local}"));
+        }
+        later("send", n).await
+    }
+}
+
+#[test]
+fn recursion() {
+    for n in [0, 3, 10] {
+        let outcome = same_at_every_suspension(|| classic::fact(n), || runtime::fact(n));
+        assert_eq!(outcome, Outcome::Value((1..=n).product::<u64>().max(1)));
+    }
+}
+
+#[test]
+fn panics_and_errors_through_levels() {
+    for at in [0, 3, 10] {
+        let (outcome, log) = same(|| classic::panics_at(0, at), || runtime::panics_at(0, at));
+        assert_eq!(outcome, Outcome::Panic(format!("boom at {at}")));
+        assert_eq!(log.iter().filter(|event| event.starts_with("drop")).count() as u32, at + 1);
+        let (outcome, _) = same(|| classic::errors_at(0, at), || runtime::errors_at(0, at));
+        assert_eq!(outcome, Outcome::Value(Err(format!("error at {at}"))));
+    }
+}
+
+#[test]
+fn awaits_any_into_future() {
+    same(|| classic::awaits_plain(1), || runtime::awaits_plain(1));
+    for variant in ["classic", "runtime"] {
+        let (mut tx, rx) = mpsc::channel(4);
+        let (reply, answer) = oneshot::channel();
+        let total = block_on(async move {
+            let consumer = async move {
+                if variant == "classic" { classic::receive(rx, reply).await } else { runtime::receive(rx, reply).await }
+            };
+            let producer = async move {
+                for value in 1..=5 {
+                    tx.send(value).await.unwrap();
+                }
+            };
+            let (total, ()) = futures::future::join(consumer, producer).await;
+            total
+        });
+        assert_eq!(total, 15);
+        assert_eq!(block_on(answer), Ok(15));
+    }
+}
+
+#[test]
+fn classic_tasks_are_futures_and_shareable() {
+    let task = classic::fact(5);
+    let shared = task.clone();
+    let from_plain = block_on(async { task.await + 1 });
+    assert_eq!(from_plain, 121);
+    assert_eq!(block_on(shared), 120);
+}
+
+#[test]
+fn send_when_the_plain_future_is() {
+    fn assert_send<T: Send>(_: &T) {}
+    let plain = runtime::send_safe(1);
+    assert_send(&plain);
+    let task = classic::send_safe(1);
+    assert_send(&task);
+    let handle = std::thread::spawn(move || block_on(task));
+    assert_eq!(handle.join().unwrap(), 1);
+    drop(plain);
+    take_log();
+}
