@@ -38,7 +38,9 @@ impl Parse for Args {
                 input.parse::<Token![=]>().map_err(|error| {
                     syn::Error::new(error.span(), "expected `crate = \"path::to::lowering\"`")
                 })?;
-                let path: LitStr = input.parse()?;
+                let path: LitStr = input.parse().map_err(|error| {
+                    syn::Error::new(error.span(), "expected a path in a string, as in `crate = \"my_reexport::lowering\"`")
+                })?;
                 if krate.is_some() {
                     return Err(syn::Error::new(keyword.span, "`crate` is given twice"));
                 }

@@ -49,8 +49,8 @@ impl Function {
             let span = item.clone().into_iter().next().map_or_else(Span::call_site, |token| token.span());
             syn::Error::new(
                 span,
-                "`#[lowering]` applies to an `async fn` with a body (a free function, a method, or a \
-                 trait method with a default body)",
+                "`#[lowering]` applies to an `async fn` with a body (a free function or a method), or \
+                 to an inline module, where it lowers every `async fn`",
             )
         })?;
         let function = Function {

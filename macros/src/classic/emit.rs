@@ -547,12 +547,21 @@ impl<'a> Emitter<'a> {
     fn borrow_error(&mut self, holder: VarId, borrowed: VarId, borrow_span: Span, await_span: Span) {
         let holder = self.vars[holder].name.to_string();
         let borrowed = self.vars[borrowed].name.to_string();
-        let message = format!(
+        let message = if holder.starts_with("__iter") {
+            format!(
+                "classic lowering: this `for` loop iterates over a borrow of the local `{borrowed}` \
+                 and awaits, and a classic state machine cannot hold a reference into its own \
+                 fields (C# rejects the same shape: CS9217); iterate over `{borrowed}` by value \
+                 (`for item in {borrowed}`, or over a clone), or collect what the loop needs first"
+            )
+        } else {
+            format!(
             "classic lowering: `{holder}` borrows the local `{borrowed}` across this await, and a \
              classic state machine cannot hold a reference into its own fields (C# rejects the \
              same shape: CS9217); clone `{borrowed}` or move it into `{holder}`, or restructure \
              so that the borrow ends before the await"
-        );
+            )
+        };
         let mut error = syn::Error::new(await_span, message);
         error.combine(syn::Error::new(borrow_span, format!("`{borrowed}` is borrowed here")));
         self.errors.push(error);
@@ -835,14 +844,14 @@ impl<'a> Emitter<'a> {
 
     /// The owned local that `init` borrows directly (`&v`, `&mut v.field`, `v.iter()`), if any.
     fn borrowed_local(&self, init: &syn::Expr) -> Option<(VarId, Span)> {
-        let root = borrow_root(init)?;
+        let (root, span) = borrow_root(init)?;
         let id = self.lookup(&root.to_string())?;
         let var = &self.vars[id];
         if var.no_drop || var.exclusive_ref {
             // Borrowing through a reference does not borrow the state machine.
             return None;
         }
-        Some((id, init.span()))
+        Some((id, span))
     }
 
     /// Does this construct move a variable declared outside it on some of its paths only, so
@@ -1254,8 +1263,9 @@ fn is_no_drop(init: &syn::Expr) -> bool {
     }
 }
 
-/// The variable `expr` borrows directly: `&v`, `&mut v.f[i]`, `v.iter()`, `v.as_str()`, ...
-fn borrow_root(expr: &syn::Expr) -> Option<Ident> {
+/// The variable `expr` borrows directly (`&v`, `&mut v.f[i]`, `v.iter()`, `v.as_str()`, ...),
+/// with the span of the borrow.
+fn borrow_root(expr: &syn::Expr) -> Option<(Ident, Span)> {
     fn place_root(expr: &syn::Expr) -> Option<Ident> {
         match expr {
             syn::Expr::Path(path) if path.qself.is_none() => path.path.get_ident().cloned(),
@@ -1266,9 +1276,11 @@ fn borrow_root(expr: &syn::Expr) -> Option<Ident> {
         }
     }
     match expr {
-        syn::Expr::Reference(node) => place_root(&node.expr),
+        syn::Expr::Reference(node) => place_root(&node.expr).map(|root| (root, expr.span())),
         syn::Expr::Paren(node) => borrow_root(&node.expr),
-        syn::Expr::MethodCall(node) if is_borrowing_method(&node.method.to_string()) => place_root(&node.receiver),
+        syn::Expr::MethodCall(node) if is_borrowing_method(&node.method.to_string()) => {
+            place_root(&node.receiver).map(|root| (root, expr.span()))
+        }
         syn::Expr::Call(node) if node.args.len() == 1 && is_into_iter_call(&node.func) => borrow_root(&node.args[0]),
         _ => None,
     }
@@ -1297,7 +1309,7 @@ fn operand_borrows(operand: &syn::Expr) -> Vec<(Ident, Span, bool)> {
         fn visit_expr(&mut self, expr: &'ast syn::Expr) {
             match expr {
                 syn::Expr::Reference(node) => {
-                    if let Some(root) = borrow_root(expr) {
+                    if let Some((root, _)) = borrow_root(expr) {
                         self.0.push((root, node.span(), true));
                         return;
                     }

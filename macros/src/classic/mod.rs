@@ -66,12 +66,11 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         }
         config.assumed = walked.heads;
     };
-    if let Some(mut first) = walked.errors.into_iter().reduce(|mut all, error| {
+    if let Some(errors) = walked.errors.into_iter().reduce(|mut all, error| {
         all.combine(error);
         all
     }) {
-        first.combine(syn::Error::new(Span::call_site(), "classic lowering failed"));
-        return Err(first);
+        return Err(errors);
     }
 
     let name = &function.sig.ident;

@@ -1,0 +1,6 @@
+use lowering::lowering;
+
+#[lowering(runtime)]
+struct Answer(u32);
+
+fn main() {}

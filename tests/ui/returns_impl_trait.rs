@@ -1,0 +1,8 @@
+use lowering::lowering;
+
+#[lowering(classic)]
+async fn show() -> impl std::fmt::Display {
+    42
+}
+
+fn main() {}
