@@ -44,3 +44,40 @@ pub use awaiter::{Awaiter, FutureAwaiter, TaskAwaiter};
 pub use lowering_macros::lowering;
 pub use record::{Lowering, LoweringRecord, records, records_of};
 pub use task::{SharedPanic, StateMachine, Task};
+
+/// One source text, both lowerings: `both! { items }` writes the items into
+/// `pub mod classic` (under `#[lowering(classic)]`) and `pub mod runtime` (under
+/// `#[lowering(runtime)]`), through the attribute's module form, which lowers every
+/// `async fn` in the module (free functions and methods). Both modules `use super::*`.
+///
+/// ```
+/// lowering::both! {
+///     pub async fn twice(x: u32) -> u32 {
+///         lowering::leaf::ready(x).await * 2
+///     }
+/// }
+///
+/// let classic = futures::executor::block_on(classic::twice(2));
+/// let runtime = futures::executor::block_on(runtime::twice(2));
+/// assert_eq!((classic, runtime), (4, 4));
+/// ```
+///
+/// The generated code names the runtime crate `::lowering`; a crate that renames the
+/// dependency writes the two modules itself with `#[lowering(classic, crate = "...")]`.
+#[macro_export]
+macro_rules! both {
+    ($($items:tt)*) => {
+        #[$crate::lowering(classic)]
+        #[allow(dead_code, unused_imports)]
+        pub mod classic {
+            use super::*;
+            $($items)*
+        }
+        #[$crate::lowering(runtime)]
+        #[allow(dead_code, unused_imports)]
+        pub mod runtime {
+            use super::*;
+            $($items)*
+        }
+    };
+}

@@ -2,7 +2,7 @@
 //! and their drops, and drivers that run, cancel and compare the two variants.
 //!
 //! [`differential!`] writes a source text into a `classic` and a `runtime` module through the
-//! attribute's module form, so that both variants come from the same tokens.
+//! attribute's module form ([`lowering::both!`]), so that both variants come from the same tokens.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -15,22 +15,11 @@ use std::task::{Context, Poll, Waker};
 pub use lowering;
 
 /// `differential! { items }`: the items twice, in `mod classic` and `mod runtime`, each under
-/// its lowering. The items can refer to the enclosing module's names.
+/// its lowering ([`lowering::both!`]). The items can refer to the enclosing module's names.
 #[macro_export]
 macro_rules! differential {
     ($($items:tt)*) => {
-        #[$crate::lowering::lowering(classic)]
-        #[allow(dead_code, unused_imports)]
-        mod classic {
-            use super::*;
-            $($items)*
-        }
-        #[$crate::lowering::lowering(runtime)]
-        #[allow(dead_code, unused_imports)]
-        mod runtime {
-            use super::*;
-            $($items)*
-        }
+        $crate::lowering::both! { $($items)* }
     };
 }
 
