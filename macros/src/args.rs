@@ -5,6 +5,7 @@ use proc_macro2::Span;
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Path, Token};
 
+#[derive(Clone)]
 pub(crate) struct Args {
     pub mode: Mode,
     /// Path to the `lowering` crate in generated code (serde's `crate = "..."` convention).

@@ -22,18 +22,20 @@ pub(crate) fn expand(args: &Args, mut module: syn::ItemMod) -> syn::Result<Token
              cannot see the items of a module in another file",
         ));
     }
-    match errors.into_iter().reduce(|mut all, error| {
-        all.combine(error);
-        all
-    }) {
-        Some(error) => Err(error),
-        None => Ok(module.into_token_stream()),
+    // A function that cannot be lowered stays as written (its markers removed) and its error
+    // is reported; the rest of the module is lowered, so that one error does not cascade into
+    // "cannot find" errors everywhere else.
+    let mut tokens = module.into_token_stream();
+    for error in errors {
+        tokens.extend(error.to_compile_error());
     }
+    Ok(tokens)
 }
 
 fn lower_item(args: &Args, item: &mut syn::Item, errors: &mut Vec<syn::Error>) {
     match item {
         syn::Item::Fn(function) if function.sig.asyncness.is_some() && !has_own_attribute(&function.attrs) => {
+            let args = &with_markers(args, &mut function.attrs);
             match lower_fn(args, function.to_token_stream()) {
                 Ok(tokens) => *item = syn::Item::Verbatim(tokens),
                 Err(error) => errors.push(error),
@@ -45,6 +47,7 @@ fn lower_item(args: &Args, item: &mut syn::Item, errors: &mut Vec<syn::Error>) {
                 if method.sig.asyncness.is_none() || has_own_attribute(&method.attrs) {
                     continue;
                 }
+                let args = &with_markers(args, &mut method.attrs);
                 let as_fn = syn::ItemFn {
                     attrs: method.attrs.clone(),
                     vis: method.vis.clone(),
@@ -72,6 +75,15 @@ fn lower_item(args: &Args, item: &mut syn::Item, errors: &mut Vec<syn::Error>) {
 fn lower_fn(args: &Args, tokens: TokenStream) -> syn::Result<TokenStream> {
     let function = Function::parse(tokens)?;
     crate::expand_function(args, function)
+}
+
+/// `#[value_task]` on a function inside the module: under the classic lowering it returns a
+/// `ValueTask` (the runtime lowering records the marker and is otherwise unchanged). The
+/// marker is consumed here, so it needs no definition of its own.
+fn with_markers(args: &Args, attrs: &mut Vec<syn::Attribute>) -> Args {
+    let before = attrs.len();
+    attrs.retain(|attr| !attr.path().is_ident("value_task"));
+    Args { value_task: args.value_task || attrs.len() != before, ..args.clone() }
 }
 
 /// A function that names its own lowering keeps it.

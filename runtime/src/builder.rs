@@ -26,6 +26,7 @@ use std::task::{Context, Poll, Waker};
 use crate::task::Task;
 use crate::task::cache::CachePolicy;
 use crate::task::core::Core;
+use crate::value_task::ValueTask;
 use crate::task::header::CoreRef;
 
 /// A state machine's `move_next`: resume at the saved state, run to the next incomplete
@@ -77,6 +78,25 @@ pub fn start<T, S>(state_machine: S, cache: CachePolicy<T>, move_next: MoveNext<
         Err(payload) => {
             drop(state_machine);
             Task::from_panic(payload)
+        }
+    }
+}
+
+/// Start a classic `value_task` call: as [`start`], but a synchronous completion hands its
+/// value back inline, allocating nothing (C#'s `AsyncValueTaskMethodBuilder<T>`).
+pub fn start_value<T, S>(state_machine: S, move_next: MoveNext<T, S>) -> ValueTask<T, S> {
+    let mut state_machine = state_machine;
+    let mut ctx = Ctx::stack();
+    let polled = panic::catch_unwind(AssertUnwindSafe(|| move_next(&mut state_machine, &mut ctx)));
+    match polled {
+        Ok(Poll::Ready(value)) => {
+            drop(state_machine);
+            ValueTask::ready(value)
+        }
+        Ok(Poll::Pending) => ValueTask::task(Task::from_core(Core::spawn(state_machine, move_next))),
+        Err(payload) => {
+            drop(state_machine);
+            ValueTask::task(Task::from_panic(payload))
         }
     }
 }

@@ -35,6 +35,7 @@ pub mod builder;
 pub mod leaf;
 mod record;
 pub mod task;
+mod value_task;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -44,6 +45,7 @@ pub use awaiter::{Awaiter, FutureAwaiter, TaskAwaiter};
 pub use lowering_macros::lowering;
 pub use record::{Lowering, LoweringRecord, records, records_of};
 pub use task::{SharedPanic, StateMachine, Task};
+pub use value_task::{ValueTask, ValueTaskAwaiter};
 
 /// One source text, both lowerings: `both! { items }` writes the items into
 /// `pub mod classic` (under `#[lowering(classic)]`) and `pub mod runtime` (under

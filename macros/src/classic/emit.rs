@@ -957,7 +957,7 @@ impl<'a> Emitter<'a> {
                      reason: CS1988); take the value by ownership and return it, or end the use \
                      of `{root}` with this await"
                 )
-            } else if explicit && saved && !var.no_drop && !var.exclusive_ref {
+            } else if explicit == Some(true) && saved && !var.no_drop && !var.exclusive_ref {
                 format!(
                     "classic lowering: this await holds a borrow of the local `{root}`, and a \
                      classic state machine cannot hold a reference into its own fields (C# \
@@ -1301,23 +1301,27 @@ fn is_borrowing_method(method: &str) -> bool {
     )
 }
 
-/// The locals an await operand borrows: `&v` / `&mut v` explicitly (`true`), or any mention
-/// (`false`, for `&mut` reborrows).
-fn operand_borrows(operand: &syn::Expr) -> Vec<(Ident, Span, bool)> {
-    struct Finder(Vec<(Ident, Span, bool)>);
+/// The locals an await operand names: `&mut v` (`Some(true)`), `&v` (`Some(false)`), or
+/// plainly (`None`, which matters for `&mut` parameters, reborrowed implicitly).
+///
+/// Only `&mut v` is reported as a borrow the awaiter holds: a future made from `&v` may or
+/// may not keep it (`with_cancellation(f, &token)` clones the token), and where it does,
+/// rustc rejects the expansion at the user's line.
+fn operand_borrows(operand: &syn::Expr) -> Vec<(Ident, Span, Option<bool>)> {
+    struct Finder(Vec<(Ident, Span, Option<bool>)>);
     impl<'ast> syn::visit::Visit<'ast> for Finder {
         fn visit_expr(&mut self, expr: &'ast syn::Expr) {
             match expr {
                 syn::Expr::Reference(node) => {
                     if let Some((root, _)) = borrow_root(expr) {
-                        self.0.push((root, node.span(), true));
+                        self.0.push((root, node.span(), Some(node.mutability.is_some())));
                         return;
                     }
                     syn::visit::visit_expr(self, expr)
                 }
                 syn::Expr::Path(path) if path.qself.is_none() => {
                     if let Some(ident) = path.path.get_ident() {
-                        self.0.push((ident.clone(), ident.span(), false));
+                        self.0.push((ident.clone(), ident.span(), None));
                     }
                 }
                 syn::Expr::Closure(_) | syn::Expr::Async(_) => {}

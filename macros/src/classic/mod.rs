@@ -38,12 +38,6 @@ const MAX_ROUNDS: usize = 16;
 
 pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream> {
     check_signature(&function)?;
-    if args.value_task {
-        return Err(syn::Error::new(
-            Span::call_site(),
-            "classic lowering: `value_task` is not supported yet; remove it to get a `Task`",
-        ));
-    }
     let body = lower::body(&function.block)?;
     let krate = &args.krate;
     let output = function.output();
@@ -102,6 +96,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
                 let generic = next_generic.next().expect("one type parameter per inferred field");
                 quote!(#generic)
             }
+            Some(_) if args.value_task => quote!(#krate::ValueTaskAwaiter<#output, #machine<#(#generics),*>>),
             Some(_) => quote!(#krate::TaskAwaiter<#output, #machine<#(#generics),*>>),
         })
         .collect();
@@ -138,7 +133,26 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         }
     }
     let output_span = output.span();
-    sig.output = syn::parse_quote_spanned!(output_span=> -> #krate::Task<#output, impl #krate::StateMachine>);
+    sig.output = if args.value_task {
+        syn::parse_quote_spanned!(output_span=> -> #krate::ValueTask<#output, impl #krate::StateMachine>)
+    } else {
+        syn::parse_quote_spanned!(output_span=> -> #krate::Task<#output, impl #krate::StateMachine>)
+    };
+    // A value task needs no cache: a synchronous result travels inline.
+    let (builder, cache) = if args.value_task {
+        (quote!(start_value), quote!())
+    } else {
+        (
+            quote!(start),
+            quote! {
+                {
+                    #[allow(unused_imports)]
+                    use #krate::__private::{ViaNoTable as _, ViaTable as _};
+                    (&#krate::__private::CacheProbe::<#output>::NEW).policy()
+                },
+            },
+        )
+    };
 
     let mut ordered: Vec<_> = walked.segments.iter().collect();
     ordered.sort_by_key(|(order, _, _)| *order);
@@ -148,7 +162,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
             #state => { #code }
         }
     });
-    let record = record::emit(krate, Mode::Classic, name, Some(&machine), false);
+    let record = record::emit(krate, Mode::Classic, name, Some(&machine), args.value_task);
     let attrs = function.attrs();
     let vis = &function.vis;
     let label = emit::dispatch_label();
@@ -168,13 +182,9 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
             }
             impl<#(#generics),*> #krate::StateMachine for #machine<#(#generics),*> {}
             #record
-            #krate::__private::start(
+            #krate::__private::#builder(
                 #machine { state: 0, #(#field_names: #inits,)* },
-                {
-                    #[allow(unused_imports)]
-                    use #krate::__private::{ViaNoTable as _, ViaTable as _};
-                    (&#krate::__private::CacheProbe::<#output>::NEW).policy()
-                },
+                #cache
                 |#sm: &mut #machine<#(#underscores),*>, #cx: &mut #krate::__private::Ctx<'_>| {
                     #label: loop {
                         match #sm.state {

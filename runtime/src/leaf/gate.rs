@@ -15,7 +15,9 @@ pub struct Gate<T> {
 
 #[derive(Debug)]
 enum GateState<T> {
-    Closed { waiters: Vec<Waker> },
+    /// Each waiter's waker under the waiter's id: a waiter dropped before the gate opens
+    /// takes its waker out (it would otherwise keep what it wakes alive until then).
+    Closed { waiters: Vec<(u64, Waker)>, next_id: u64 },
     Open(T),
 }
 
@@ -33,7 +35,7 @@ impl<T: Clone> Default for Gate<T> {
 
 impl<T: Clone> Gate<T> {
     pub fn new() -> Self {
-        Gate { shared: Arc::new(Mutex::new(GateState::Closed { waiters: Vec::new() })) }
+        Gate { shared: Arc::new(Mutex::new(GateState::Closed { waiters: Vec::new(), next_id: 0 })) }
     }
 
     /// Open the gate: every current and future waiter gets a clone of `value`. Opening an
@@ -43,14 +45,14 @@ impl<T: Clone> Gate<T> {
             let mut state = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
             match &mut *state {
                 GateState::Open(_) => return,
-                GateState::Closed { waiters } => {
+                GateState::Closed { waiters, .. } => {
                     let waiters = std::mem::take(waiters);
                     *state = GateState::Open(value);
                     waiters
                 }
             }
         };
-        for waker in waiters {
+        for (_, waker) in waiters {
             waker.wake();
         }
     }
@@ -61,7 +63,7 @@ impl<T: Clone> Gate<T> {
 
     /// A future that completes with the gate's value once it is open.
     pub fn wait(&self) -> GateWait<T> {
-        GateWait { shared: Arc::clone(&self.shared) }
+        GateWait { shared: Arc::clone(&self.shared), id: None }
     }
 }
 
@@ -70,17 +72,39 @@ impl<T: Clone> Gate<T> {
 #[derive(Debug)]
 pub struct GateWait<T> {
     shared: Arc<Mutex<GateState<T>>>,
+    /// The id of the waker this wait registered, if any.
+    id: Option<u64>,
+}
+
+impl<T> Drop for GateWait<T> {
+    fn drop(&mut self) {
+        let Some(id) = self.id else { return };
+        let mut state = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
+        if let GateState::Closed { waiters, .. } = &mut *state {
+            waiters.retain(|(known, _)| *known != id);
+            if waiters.is_empty() {
+                // Give the buffer back too: a dropped wait leaves nothing behind.
+                *waiters = Vec::new();
+            }
+        }
+    }
 }
 
 impl<T: Clone> GateWait<T> {
-    fn poll_with(&self, waker: Option<&Waker>) -> Poll<T> {
+    fn poll_with(&mut self, waker: Option<&Waker>) -> Poll<T> {
         let mut state = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
         match &mut *state {
             GateState::Open(value) => Poll::Ready(value.clone()),
-            GateState::Closed { waiters } => {
+            GateState::Closed { waiters, next_id } => {
                 if let Some(waker) = waker {
-                    if !waiters.iter().any(|known| known.will_wake(waker)) {
-                        waiters.push(waker.clone());
+                    match self.id.and_then(|id| waiters.iter_mut().find(|(known, _)| *known == id)) {
+                        Some((_, known)) => known.clone_from(waker),
+                        None => {
+                            let id = *next_id;
+                            *next_id += 1;
+                            waiters.push((id, waker.clone()));
+                            self.id = Some(id);
+                        }
                     }
                 }
                 Poll::Pending
@@ -98,7 +122,7 @@ impl<T: Clone> Future for GateWait<T> {
     type Output = T;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T> {
-        self.poll_with(Some(cx.waker()))
+        self.get_mut().poll_with(Some(cx.waker()))
     }
 }
 
@@ -108,6 +132,6 @@ impl<T: Clone> Awaiter for GateWait<T> {
     fn poll_await(self: Pin<&mut Self>, ctx: &mut Ctx<'_>) -> Poll<T> {
         // An open gate completes on the stack; a closed one needs the heap task's waker.
         let cx = ctx.std_context();
-        self.poll_with(cx.as_ref().map(Context::waker))
+        self.get_mut().poll_with(cx.as_ref().map(Context::waker))
     }
 }

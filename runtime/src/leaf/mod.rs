@@ -5,10 +5,15 @@
 //! machine can tell whether the await completes without polling (C#'s `IsCompleted`): an
 //! already-complete leaf does not force the state machine onto the heap.
 
+pub mod ambient;
+pub mod channel;
 mod gate;
 mod ready;
+mod token;
 mod yield_now;
 
+pub use channel::{Receiver, Sender, channel};
 pub use gate::{Gate, GateWait};
 pub use ready::{Ready, ready};
+pub use token::{CancellationToken, Cancelled, WithCancellation, with_cancellation};
 pub use yield_now::{Yield, yield_now};

@@ -220,19 +220,30 @@ impl<T, S> Core<T, S> {
         if state.waiters.driver_key() != *key || state.queue.is_empty() {
             return Poll::Pending;
         }
-        // This poll drives the root: run what is queued now. Tasks scheduled while these
-        // run wake the driver again and wait for the next poll, so a yield really yields.
+        // This poll drives the root: run what is queued now. While the batch runs, this
+        // poll is not waiting, so its waker is taken out: completing the root during the
+        // batch returns `Ready` without waking the executor that is polling right now, and
+        // tasks scheduled during the batch stay queued for the next poll, which one wake
+        // asks for (so that a yield really yields).
         let batch = state.queue.take();
+        let driver = key.and_then(|key| state.waiters.remove(key).map(|kind| (key, kind)));
         drop(state);
         for task in batch {
             task.run_scheduled();
         }
-        let state = self.lock();
+        let mut state = self.lock();
         if state.status == Status::Completed {
-            Poll::Ready(self.claim(&state))
-        } else {
-            Poll::Pending
+            return Poll::Ready(self.claim(&state));
         }
+        if let Some((key, kind)) = driver {
+            state.waiters.push_front(key, kind);
+        }
+        let more = !state.queue.is_empty();
+        drop(state);
+        if more {
+            cx.waker().wake_by_ref();
+        }
+        Poll::Pending
     }
 
     /// The handle registered under `key` is going away.

@@ -203,6 +203,12 @@ impl Waiters {
         self.first.as_ref().map(|waiter| waiter.key)
     }
 
+    /// Register `kind` under `key` as the driver (ahead of the others).
+    pub(crate) fn push_front(&mut self, key: u32, kind: WaiterKind) {
+        if let Some(previous) = self.first.replace(Waiter { key, kind }) {
+            self.rest.insert(0, previous);
+        }
+    }
 
     pub(crate) fn push(&mut self, key: u32, kind: WaiterKind) {
         let waiter = Waiter { key, kind };

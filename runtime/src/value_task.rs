@@ -1,0 +1,111 @@
+//! [`ValueTask`]: C#'s `ValueTask<T>`, the shape that completes synchronously without an
+//! allocation.
+//!
+//! `#[lowering(classic, value_task)]` returns one: a call that completes synchronously hands
+//! its value back inline (no task object); a call that suspends returns the heap [`Task`] it
+//! needs anyway. Like C#'s, a value task is awaited once (it is not `Clone`); a panic is
+//! stored in a completed task, as C# stores the exception.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use crate::awaiter::{Awaiter, TaskAwaiter};
+use crate::builder::Ctx;
+use crate::task::Task;
+
+/// The result of a `#[lowering(classic, value_task)]` call.
+#[must_use = "a classic call has already run up to its first suspension; dropping the task cancels the rest"]
+pub struct ValueTask<T, S = ()> {
+    repr: Repr<T, S>,
+}
+
+enum Repr<T, S> {
+    /// Completed synchronously: the value itself.
+    Ready(Option<T>),
+    Task(Task<T, S>),
+}
+
+// The value is never pinned: it is moved out when the task is awaited.
+impl<T, S> Unpin for ValueTask<T, S> {}
+
+impl<T, S> ValueTask<T, S> {
+    pub(crate) fn ready(value: T) -> Self {
+        ValueTask { repr: Repr::Ready(Some(value)) }
+    }
+
+    pub(crate) fn task(task: Task<T, S>) -> Self {
+        ValueTask { repr: Repr::Task(task) }
+    }
+
+    /// Did the call complete (synchronously, or since)?
+    pub fn is_completed(&self) -> bool {
+        match &self.repr {
+            Repr::Ready(_) => true,
+            Repr::Task(task) => task.is_completed(),
+        }
+    }
+
+    /// Did the call complete synchronously with a value, allocating nothing?
+    pub fn is_inline(&self) -> bool {
+        matches!(self.repr, Repr::Ready(_))
+    }
+
+    #[doc(hidden)]
+    pub fn __lowering_awaiter(self) -> ValueTaskAwaiter<T, S> {
+        ValueTaskAwaiter { repr: self.repr_into_awaiter() }
+    }
+
+    fn repr_into_awaiter(self) -> AwaiterRepr<T, S> {
+        match self.repr {
+            Repr::Ready(value) => AwaiterRepr::Ready(value),
+            Repr::Task(task) => AwaiterRepr::Task(task.__lowering_awaiter()),
+        }
+    }
+}
+
+impl<T, S> Future for ValueTask<T, S> {
+    type Output = T;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T> {
+        match &mut self.get_mut().repr {
+            Repr::Ready(value) => Poll::Ready(value.take().expect("`ValueTask` polled after it completed")),
+            Repr::Task(task) => Pin::new(task).poll(cx),
+        }
+    }
+}
+
+impl<T, S> fmt::Debug for ValueTask<T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shape = match &self.repr {
+            Repr::Ready(_) => "inline",
+            Repr::Task(_) => "task",
+        };
+        f.debug_struct("ValueTask").field("shape", &shape).field("completed", &self.is_completed()).finish()
+    }
+}
+
+/// The awaiter of a [`ValueTask`].
+pub struct ValueTaskAwaiter<T, S> {
+    repr: AwaiterRepr<T, S>,
+}
+
+enum AwaiterRepr<T, S> {
+    Ready(Option<T>),
+    Task(TaskAwaiter<T, S>),
+}
+
+impl<T, S> Awaiter for ValueTaskAwaiter<T, S> {
+    type Output = T;
+
+    fn poll_await(self: Pin<&mut Self>, ctx: &mut Ctx<'_>) -> Poll<T> {
+        // SAFETY: neither variant is structurally pinned (`TaskAwaiter` is `Unpin`, the value
+        // is moved out).
+        let this = unsafe { self.get_unchecked_mut() };
+        match &mut this.repr {
+            AwaiterRepr::Ready(value) => Poll::Ready(value.take().expect("`ValueTask` awaited after it completed")),
+            AwaiterRepr::Task(awaiter) => Pin::new(awaiter).poll_await(ctx),
+        }
+    }
+}
