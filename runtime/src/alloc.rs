@@ -13,7 +13,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Wraps an allocator and counts every allocation and free.
 pub struct CountingAllocator<A = System> {
@@ -63,6 +63,9 @@ static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 static BYTES: AtomicU64 = AtomicU64::new(0);
 static FREES: AtomicU64 = AtomicU64::new(0);
 static INSTALLED: AtomicU64 = AtomicU64::new(0);
+/// Counting on or off (on by default): a timing loop turns it off, since three atomic
+/// additions per allocation would charge the allocating variant for the counting itself.
+static COUNTING: AtomicBool = AtomicBool::new(true);
 
 thread_local! {
     // Const-initialised cells without destructors: safe to touch from inside the allocator.
@@ -72,6 +75,9 @@ thread_local! {
 }
 
 fn count_alloc(size: usize) {
+    if !COUNTING.load(Ordering::Relaxed) {
+        return;
+    }
     INSTALLED.store(1, Ordering::Relaxed);
     ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
     BYTES.fetch_add(size as u64, Ordering::Relaxed);
@@ -80,6 +86,9 @@ fn count_alloc(size: usize) {
 }
 
 fn count_free() {
+    if !COUNTING.load(Ordering::Relaxed) {
+        return;
+    }
     FREES.fetch_add(1, Ordering::Relaxed);
     let _ = THREAD_FREES.try_with(|count| count.set(count.get() + 1));
 }
@@ -110,6 +119,13 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
         // SAFETY: forwarded with the caller's guarantees.
         unsafe { self.inner.realloc(ptr, layout, new_size) }
     }
+}
+
+/// Turn counting off (for timed code) or back on; returns whether it was on. While it is
+/// off, the counters do not move, so a figure read across such a span undercounts: only
+/// code that times, and counts in a separate pass, turns it off.
+pub fn set_counting(on: bool) -> bool {
+    COUNTING.swap(on, Ordering::Relaxed)
 }
 
 /// Process-wide counters.

@@ -1,0 +1,32 @@
+//! `cargo bench -p lowering`: every benchmark row (B1-B15), both lowerings, side by side in
+//! one run.
+//!
+//! ```text
+//! cargo bench -p lowering                      # the full run: checks, two rounds, callgrind
+//! cargo bench -p lowering -- --quick           # every row once, few samples (a smoke test)
+//! cargo bench -p lowering -- --quick --json    # the summary as JSON on stdout
+//! ```
+//!
+//! The harness runs the behaviour checks first and refuses to time a variant that fails
+//! one. Each row and variant is then measured in a process of its own (this executable,
+//! started again with `--child`), in two rounds with the variant order reversed in the
+//! second. Raw samples and `summary.json` go to `target/lowering-bench/`.
+
+mod callgrind;
+mod drive;
+mod harness;
+mod measure;
+mod report;
+mod scenarios;
+
+#[global_allocator]
+static ALLOCATOR: lowering::alloc::CountingAllocator = lowering::alloc::CountingAllocator::system();
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = if args.iter().any(|arg| arg == "--child") { harness::child(&args) } else { harness::run(&args) };
+    if let Err(error) = result {
+        eprintln!("error: {error}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,319 @@
+//! The benchmark rows (B1-B15 in `LAB.md`): what one operation is, for each variant.
+//!
+//! Every row runs the shared workloads through direct calls (`for_each_variant!` expands the
+//! loop once per variant module); inputs vary with the operation index so that nothing folds
+//! to a constant, and every run returns a checksum that the harness verifies.
+
+use std::future::IntoFuture as _;
+use std::hint::black_box;
+use std::panic::{self, AssertUnwindSafe};
+use std::pin::pin;
+
+use futures::FutureExt as _;
+use lowering::leaf::{CancellationToken, Gate, channel};
+use workloads::{Variant, for_each_variant};
+
+use crate::drive::Driver;
+
+/// What a row runs: a variant of the workloads, or the control code without async.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Subject {
+    Control,
+    Variant(Variant),
+}
+
+impl Subject {
+    pub fn name(self) -> &'static str {
+        match self {
+            Subject::Control => "control",
+            Subject::Variant(variant) => variant.name(),
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Subject> {
+        match text {
+            "control" => Some(Subject::Control),
+            "classic" => Some(Subject::Variant(Variant::Classic)),
+            "runtime" => Some(Subject::Variant(Variant::Runtime)),
+            _ => None,
+        }
+    }
+}
+
+pub struct Scenario {
+    pub id: &'static str,
+    pub name: &'static str,
+    /// What one operation is (ns/op, bytes/op and allocs/op are per this unit).
+    pub unit: &'static str,
+    /// The workload function whose lowering record says what was measured.
+    pub top: Option<&'static str>,
+    /// Control rows run without async and have no variants.
+    pub control: bool,
+    /// Operations per sample before calibration (a rough size, not a figure).
+    pub base_ops: u64,
+    /// Run `ops` operations; returns a checksum.
+    pub run: fn(Subject, u64) -> u64,
+    /// The checksum `run` must return for `ops` operations, from plain arithmetic.
+    pub expected: fn(u64) -> u64,
+}
+
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario { id: "B1", name: "DirectSyncControl", unit: "call", top: None, control: true, base_ops: 1 << 20, run: b1_control, expected: chain10_sum },
+    Scenario { id: "B2", name: "CompletedChain10", unit: "call", top: Some("completed_chain10"), control: false, base_ops: 1 << 14, run: b2_completed_chain10, expected: chain10_sum },
+    Scenario { id: "B3", name: "ValueChain10", unit: "call", top: Some("value_chain10"), control: false, base_ops: 1 << 14, run: b3_value_chain10, expected: chain10_sum },
+    Scenario { id: "B4", name: "ValueTaskChain10", unit: "call", top: Some("vt_chain10"), control: false, base_ops: 1 << 14, run: b4_value_task_chain10, expected: chain10_sum },
+    Scenario { id: "B5", name: "CacheHitLoop", unit: "call (100 awaits)", top: Some("cache_hit_loop"), control: false, base_ops: 1 << 8, run: b5_cache_hit_loop, expected: cache_hit_sum },
+    Scenario { id: "B6", name: "YieldAtBottomChain10", unit: "call", top: Some("yield_chain10"), control: false, base_ops: 1 << 12, run: b6_yield_chain10, expected: chain10_sum },
+    Scenario { id: "B7", name: "TenYieldsInOneMethod", unit: "call", top: Some("ten_yields"), control: false, base_ops: 1 << 12, run: b7_ten_yields, expected: ten_yields_sum },
+    Scenario { id: "B8", name: "PanicThroughChain10", unit: "call", top: Some("panic_chain10"), control: false, base_ops: 1 << 8, run: b8_panic_chain10, expected: count },
+    Scenario { id: "B8", name: "ErrThroughChain10", unit: "call", top: Some("err_chain10"), control: false, base_ops: 1 << 12, run: b8_err_chain10, expected: count },
+    Scenario { id: "B9", name: "HotPath12", unit: "call", top: Some("hot_path12"), control: false, base_ops: 1 << 14, run: b9_hot_path12, expected: hot_path_sum },
+    Scenario { id: "B10", name: "SuspendPingPong (56 pairs, chain of 12)", unit: "message", top: Some("ping_pong_side"), control: false, base_ops: 1 << 12, run: b10_ping_pong, expected: ping_pong_sum },
+    Scenario { id: "B10", name: "SuspendPingPong (56 pairs, no chain)", unit: "message", top: Some("ping_pong_side_direct"), control: false, base_ops: 1 << 12, run: b10_ping_pong_direct, expected: ping_pong_direct_sum },
+    Scenario { id: "B11", name: "Chain3", unit: "call", top: Some("chain3"), control: false, base_ops: 1 << 15, run: b11_chain3, expected: chain3_sum },
+    Scenario { id: "B11", name: "Leaf", unit: "call", top: Some("leaf_value"), control: false, base_ops: 1 << 16, run: b11_leaf, expected: leaf_sum },
+    Scenario { id: "B12", name: "GateChain3", unit: "call", top: Some("gate_chain3"), control: false, base_ops: 1 << 12, run: b12_gate_chain3, expected: gate_sum },
+    Scenario { id: "B13", name: "RetainedTask (ring of 64)", unit: "call", top: Some("retained"), control: false, base_ops: 1 << 14, run: b13_retained, expected: retained_sum },
+    Scenario { id: "B14", name: "SuspendOnceLoop (task)", unit: "call", top: Some("suspend_once"), control: false, base_ops: 1 << 13, run: b14_suspend_once, expected: leaf_sum },
+    Scenario { id: "B14", name: "SuspendOnceLoop (value task)", unit: "call", top: Some("suspend_once_value"), control: false, base_ops: 1 << 13, run: b14_suspend_once_value, expected: leaf_sum },
+    Scenario { id: "B15", name: "SyncLoop", unit: "await", top: Some("sync_loop"), control: false, base_ops: 1 << 20, run: b15_sync_loop, expected: sync_loop_sum },
+];
+
+fn variant(subject: Subject) -> Variant {
+    match subject {
+        Subject::Variant(variant) => variant,
+        Subject::Control => unreachable!("only control rows run the control subject"),
+    }
+}
+
+/// Run `f(i)` for each operation and sum the results (wrapping).
+fn sum(ops: u64, mut f: impl FnMut(u64) -> u64) -> u64 {
+    let mut total = 0u64;
+    for i in 0..ops {
+        total = total.wrapping_add(f(black_box(i)));
+    }
+    total
+}
+
+// ---- Expected checksums (plain arithmetic) --------------------------------------------------
+
+fn chain10_sum(ops: u64) -> u64 {
+    (0..ops).map(|i| workloads::expected::chain(i, 10)).fold(0, u64::wrapping_add)
+}
+
+fn hot_path_sum(ops: u64) -> u64 {
+    (0..ops).map(|i| workloads::expected::chain(i, 12)).fold(0, u64::wrapping_add)
+}
+
+fn chain3_sum(ops: u64) -> u64 {
+    (0..ops).map(workloads::expected::chain3).fold(0, u64::wrapping_add)
+}
+
+fn leaf_sum(ops: u64) -> u64 {
+    (0..ops).map(|i| i + 1000).fold(0, u64::wrapping_add)
+}
+
+fn cache_hit_sum(ops: u64) -> u64 {
+    (0..ops).map(workloads::expected::cache_hit_loop).fold(0, u64::wrapping_add)
+}
+
+fn ten_yields_sum(ops: u64) -> u64 {
+    (0..ops).map(workloads::expected::ten_yields).fold(0, u64::wrapping_add)
+}
+
+fn count(ops: u64) -> u64 {
+    ops
+}
+
+fn gate_sum(ops: u64) -> u64 {
+    (0..ops).map(|i| i + 1000 + 2).fold(0, u64::wrapping_add)
+}
+
+fn retained_sum(ops: u64) -> u64 {
+    (0..ops).map(|i| i + 1002).fold(0, u64::wrapping_add)
+}
+
+fn sync_loop_sum(ops: u64) -> u64 {
+    workloads::expected::sync_loop(ops)
+}
+
+// ---- Rows ----------------------------------------------------------------------------------
+
+fn b1_control(_: Subject, ops: u64) -> u64 {
+    // The arithmetic of ValueChain10 (leaf + 1000, nine levels + 1), with no async.
+    #[inline(never)]
+    fn direct(x: u64) -> u64 {
+        black_box(x) + 1000 + 9
+    }
+    sum(ops, direct)
+}
+
+fn b2_completed_chain10(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::completed_chain10(i))))
+}
+
+fn b3_value_chain10(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::value_chain10(i))))
+}
+
+fn b4_value_task_chain10(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::vt_chain10(i))))
+}
+
+fn b5_cache_hit_loop(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::cache_hit_loop(i))))
+}
+
+fn b6_yield_chain10(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::yield_chain10(i))))
+}
+
+fn b7_ten_yields(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::ten_yields(i))))
+}
+
+fn b8_panic_chain10(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |i| {
+        let caught = panic::catch_unwind(AssertUnwindSafe(|| driver.run(m::panic_chain10(i))));
+        u64::from(caught.is_err())
+    }))
+}
+
+fn b8_err_chain10(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |i| u64::from(driver.run(m::err_chain10(i)).is_err())))
+}
+
+fn b9_hot_path12(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::hot_path12(i))))
+}
+
+/// Pairs in the ping-pong rows (seed 001).
+const PAIRS: u64 = 56;
+
+/// 56 pairs on one thread; `ops` messages in all. Returns the sum of every side's last value.
+fn ping_pong(subject: Subject, ops: u64, chained: bool) -> u64 {
+    let hops = (ops / (2 * PAIRS)).max(1);
+    let mut channels = Vec::new();
+    for pair in 0..PAIRS {
+        let (to_b, from_a) = channel();
+        let (to_a, from_b) = channel();
+        to_b.send(pair);
+        channels.push((from_a, to_a, from_b, to_b));
+    }
+    let sides: Vec<_> = channels
+        .iter()
+        .flat_map(|(from_a, to_a, from_b, to_b)| {
+            for_each_variant!(variant(subject), m => if chained {
+                [m::ping_pong_side(from_b, to_b.clone(), hops).boxed_local(), m::ping_pong_side(from_a, to_a.clone(), hops).boxed_local()]
+            } else {
+                [m::ping_pong_side_direct(from_b, to_b.clone(), hops).boxed_local(), m::ping_pong_side_direct(from_a, to_a.clone(), hops).boxed_local()]
+            })
+        })
+        .collect();
+    let lasts = Driver::new().run(futures::future::join_all(sides));
+    drop(channels);
+    lasts.into_iter().fold(0, u64::wrapping_add)
+}
+
+fn ping_pong_expected(ops: u64, levels: u64) -> u64 {
+    let hops = (ops / (2 * PAIRS)).max(1);
+    (0..PAIRS)
+        .map(|pair| {
+            workloads::expected::ping_pong_last(pair, hops, levels, false)
+                + workloads::expected::ping_pong_last(pair, hops, levels, true)
+        })
+        .fold(0, u64::wrapping_add)
+}
+
+fn b10_ping_pong(subject: Subject, ops: u64) -> u64 {
+    ping_pong(subject, ops, true)
+}
+
+fn b10_ping_pong_direct(subject: Subject, ops: u64) -> u64 {
+    ping_pong(subject, ops, false)
+}
+
+fn ping_pong_sum(ops: u64) -> u64 {
+    ping_pong_expected(ops, 11)
+}
+
+fn ping_pong_direct_sum(ops: u64) -> u64 {
+    ping_pong_expected(ops, 0)
+}
+
+/// Messages one ping-pong run really sends for `ops` requested (whole hops per side).
+pub fn ping_pong_messages(ops: u64) -> u64 {
+    (ops / (2 * PAIRS)).max(1) * 2 * PAIRS
+}
+
+fn b11_chain3(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::chain3(i))))
+}
+
+fn b11_leaf(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::leaf_value(i))))
+}
+
+fn b12_gate_chain3(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |i| {
+        // Creating and opening the gate is part of the operation (seed 003).
+        let gate = Gate::new();
+        let mut operation = pin!(m::gate_chain3(gate.clone(), CancellationToken::new()).into_future());
+        assert!(driver.poll_once(operation.as_mut()).is_pending(), "the gate chain completed before its gate opened");
+        gate.open(i);
+        driver.run(operation).unwrap_or(0)
+    }))
+}
+
+fn b13_retained(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    match variant(subject) {
+        Variant::Classic => {
+            // The caller keeps each call's task (a shareable handle) in a ring of 64.
+            let mut ring: Vec<Option<lowering::Task<u64, _>>> = (0..64).map(|_| None).collect();
+            sum(ops, |i| {
+                let task = workloads::classic::retained(i);
+                let value = driver.run(task.clone());
+                ring[(i % 64) as usize] = Some(task);
+                value
+            })
+        }
+        Variant::Runtime => {
+            // A plain future is consumed by its await: what the caller keeps is the result.
+            let mut ring = [0u64; 64];
+            sum(ops, |i| {
+                let value = driver.run(workloads::runtime::retained(i));
+                ring[(i % 64) as usize] = value;
+                black_box(&ring);
+                value
+            })
+        }
+    }
+}
+
+fn b14_suspend_once(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::suspend_once(i))))
+}
+
+fn b14_suspend_once_value(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::suspend_once_value(i))))
+}
+
+fn b15_sync_loop(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => driver.run(m::sync_loop(black_box(ops))))
+}

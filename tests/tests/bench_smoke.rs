@@ -1,0 +1,45 @@
+//! The benchmark harness, run in `--quick` mode: the structure of its summary (every row,
+//! both variants, no failed check). Timings are never checked here.
+
+use std::process::Command;
+
+#[test]
+fn quick_benchmark_reports_every_row_for_both_variants() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let workspace = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    // The dev profile: this checks what the harness reports, not how fast anything is, and
+    // reuses what the test build compiled already.
+    let output = Command::new(cargo)
+        .current_dir(workspace)
+        .args(["bench", "-p", "lowering", "--profile", "dev", "--", "--quick", "--json"])
+        .output()
+        .expect("cargo runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the quick benchmark failed:\n{stderr}");
+    assert!(stderr.contains("checks: 64 passed, 0 failed"), "checks did not all pass:\n{stderr}");
+
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).expect("--json prints the summary");
+    assert_eq!(summary["schema"], 1);
+    assert!(summary["machine"].is_object());
+    let rows = summary["rows"].as_array().expect("rows");
+    for id in (1..=15).map(|n| format!("B{n}")) {
+        let variants: Vec<&str> = rows.iter().filter(|row| row["id"] == id.as_str()).filter_map(|row| row["variant"].as_str()).collect();
+        if id == "B1" {
+            assert_eq!(variants, ["control"], "B1 is the control row");
+        } else {
+            assert!(variants.contains(&"classic") && variants.contains(&"runtime"), "{id}: {variants:?}");
+        }
+    }
+    for row in rows {
+        for field in ["name", "lowering_measured", "bytes_per_op", "allocs_per_op", "samples"] {
+            assert!(!row[field].is_null(), "{field} missing in {row}");
+        }
+        for statistic in ["median", "min", "max"] {
+            assert!(row["ns_per_op"][statistic].is_number(), "ns_per_op.{statistic} missing in {row}");
+        }
+        assert!(row.get("instructions_per_op").is_some(), "instructions_per_op (null in --quick) missing in {row}");
+        if row["variant"] != "control" {
+            assert_eq!(row["lowering_measured"], row["variant"], "a row measured a lowering other than its label: {row}");
+        }
+    }
+}
