@@ -1,5 +1,6 @@
 //! The module form: `#[lowering(classic)] mod m { ... }` lowers every `async fn` inside
-//! (free functions and methods of inherent and trait impls, in nested modules too). One
+//! (free functions, methods of inherent and trait impls, trait methods with a default body,
+//! in nested modules too). One
 //! source text can then be compiled under both lowerings by a `macro_rules!` that writes it
 //! into two modules; the functions are the same tokens, so no body is copied by hand.
 
@@ -57,6 +58,27 @@ fn lower_item(args: &Args, item: &mut syn::Item, errors: &mut Vec<syn::Error>) {
                 };
                 match lower_fn(args, as_fn.to_token_stream()) {
                     Ok(tokens) => *impl_item = syn::ImplItem::Verbatim(tokens),
+                    Err(error) => errors.push(error),
+                }
+            }
+        }
+        syn::Item::Trait(definition) => {
+            for trait_item in definition.items.iter_mut() {
+                let syn::TraitItem::Fn(method) = trait_item else { continue };
+                let Some(block) = &method.default else { continue };
+                if method.sig.asyncness.is_none() || has_own_attribute(&method.attrs) {
+                    continue;
+                }
+                let args = &with_markers(args, &mut method.attrs);
+                let as_fn = syn::ItemFn {
+                    attrs: method.attrs.clone(),
+                    vis: syn::Visibility::Inherited,
+                    modifiers: Default::default(),
+                    sig: method.sig.clone(),
+                    block: Box::new(block.clone()),
+                };
+                match lower_fn(args, as_fn.to_token_stream()) {
+                    Ok(tokens) => *trait_item = syn::TraitItem::Verbatim(tokens),
                     Err(error) => errors.push(error),
                 }
             }

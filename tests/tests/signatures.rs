@@ -58,6 +58,24 @@ differential! {
         out
     }
 
+    pub trait Greeter {
+        fn name(&self) -> String;
+
+        /// A default body, lowered with the trait.
+        async fn greet(&self, punctuation: char) -> String {
+            let name = later("name", self.name()).await;
+            format!("hello {name}{punctuation}")
+        }
+    }
+
+    pub struct Person;
+
+    impl Greeter for Person {
+        fn name(&self) -> String {
+            "ada".to_owned()
+        }
+    }
+
     pub struct Square(pub u32);
 
     impl Shape for Square {
@@ -89,6 +107,14 @@ fn generics_lifetimes_impl_trait() {
     let outcome = same_at_every_suspension(|| classic::with_lifetime(&text, "abc"), || runtime::with_lifetime(&text, "abc"));
     assert_eq!(outcome, Outcome::Value("hel"));
     same_at_every_suspension(|| classic::impl_arg(7, vec![1, 2]), || runtime::impl_arg(7, vec![1, 2]));
+}
+
+#[test]
+fn trait_default_bodies() {
+    use classic::Greeter as _;
+    use runtime::Greeter as _;
+    let outcome = same_at_every_suspension(|| classic::Person.greet('!'), || runtime::Person.greet('!'));
+    assert_eq!(outcome, Outcome::Value("hello ada!".to_owned()));
 }
 
 #[test]
