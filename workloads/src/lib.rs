@@ -7,6 +7,7 @@
 
 pub mod checks;
 pub mod expected;
+pub mod instantiate;
 pub mod probe;
 mod shared;
 

@@ -1,0 +1,164 @@
+//! Which annotated function a compiled symbol (an LLVM IR function, an object symbol)
+//! belongs to, and what it is.
+//!
+//! The inspected build uses v0 symbol names, which demangle to the full path of the item
+//! and of every generic argument: `<lowering::task::Task<u64, krate::classic::f::FStateMachine<..>>
+//! as core::future::future::Future>::poll`. A symbol belongs to the record `module::function`
+//!
+//! - when its own item is the function or lies below it (the stub; the `move_next` closure
+//!   and its `FnOnce` shims; the coroutine body): its role is the MIR body's role at the
+//!   same path, which the MIR signature decided;
+//! - or when it is runtime or standard-library code (`lowering`, `core`, `alloc`, `std`)
+//!   whose first generic argument from the inspected crate is one of the function's types
+//!   (its state machine, its coroutine): `poll` of its task, or machinery.
+//!
+//! Everything else (host code such as checks or executors, instantiated with the
+//! function's types or not) belongs to no function.
+
+use std::collections::HashMap;
+
+use crate::mir::{Body, Role};
+use crate::records::{RUNTIME_CRATE, Record};
+
+/// Crates whose generic code, instantiated for a function's types, counts as that
+/// function's machinery.
+const MACHINERY_CRATES: [&str; 4] = [RUNTIME_CRATE, "core", "alloc", "std"];
+
+pub struct Attributor {
+    /// `module::function` to record index.
+    paths: HashMap<String, usize>,
+    /// (record, path below the function) to the role MIR gave that body.
+    roles: HashMap<(usize, String), Role>,
+    crate_prefix: String,
+}
+
+impl Attributor {
+    pub fn new(crate_name: &str, records: &[Record], bodies: &[Body]) -> Self {
+        Attributor {
+            paths: records.iter().enumerate().map(|(index, record)| (record.path(), index)).collect(),
+            roles: bodies.iter().map(|body| ((body.record, body.inner.clone()), body.role)).collect(),
+            crate_prefix: format!("{crate_name}::"),
+        }
+    }
+
+    /// The record and role of the symbol whose demangled (v0, without hashes) name is `name`.
+    pub fn attribute(&self, name: &str) -> Option<(usize, Role)> {
+        let own = own_item(name);
+        if let Some((record, inner)) = self.record_prefix(own) {
+            let role = if inner.is_empty() {
+                Role::Stub
+            } else if inner.starts_with("__LOWERING_RECORD") {
+                Role::Record
+            } else {
+                let closure = inner.split("::").next().unwrap_or(inner);
+                self.roles.get(&(record, inner.to_owned())).or_else(|| self.roles.get(&(record, closure.to_owned()))).copied().unwrap_or(Role::Closure)
+            };
+            return Some((record, role));
+        }
+        let owner_crate = own.split("::").next().unwrap_or(own);
+        if !MACHINERY_CRATES.contains(&owner_crate) {
+            return None;
+        }
+        let record = self.first_mentioned(name)?;
+        let is_poll = name.ends_with(" as core::future::future::Future>::poll") && own.starts_with(RUNTIME_CRATE);
+        Some((record, if is_poll { Role::Poll } else { Role::Machinery }))
+    }
+
+    /// The record whose path is the longest `::`-prefix of `path`, and the rest of `path`.
+    fn record_prefix<'a>(&self, path: &'a str) -> Option<(usize, &'a str)> {
+        if !path.starts_with(&self.crate_prefix) {
+            return None;
+        }
+        let mut end = path.len();
+        loop {
+            if let Some(&record) = self.paths.get(&path[..end]) {
+                let rest = path[end..].strip_prefix("::").unwrap_or("");
+                return Some((record, rest));
+            }
+            end = path[..end].rfind("::")?;
+        }
+    }
+
+    /// The first record whose items appear in `name` (the outermost generic argument).
+    pub fn first_mentioned(&self, name: &str) -> Option<usize> {
+        let mut from = 0;
+        while let Some(found) = name[from..].find(&self.crate_prefix) {
+            let start = from + found;
+            let boundary = start == 0 || !name.as_bytes()[start - 1].is_ascii_alphanumeric() && name.as_bytes()[start - 1] != b'_' && name.as_bytes()[start - 1] != b':';
+            let end = name[start..].find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | ':' | '{' | '}' | '#'))).map_or(name.len(), |length| start + length);
+            if boundary
+                && let Some((record, _)) = self.record_prefix(name[start..end].trim_end_matches(':')) {
+                    return Some(record);
+                }
+            from = end.max(start + 1);
+        }
+        None
+    }
+}
+
+/// The path of the item a symbol is: `a::b::<T>` is `a::b`; `<S<T> as Trait>::m` and
+/// `<S<T>>::m` are `S`'s path (the code of an impl belongs to its self type).
+pub fn own_item(name: &str) -> &str {
+    if let Some(inner) = name.strip_prefix('<') {
+        let mut depth = 0i32;
+        for (index, character) in inner.char_indices() {
+            match character {
+                '<' => depth += 1,
+                '>' if depth == 0 => return strip_generics(&inner[..index]),
+                '>' => depth -= 1,
+                ' ' if depth == 0 && inner[index..].starts_with(" as ") => return strip_generics(&inner[..index]),
+                _ => {}
+            }
+        }
+        return strip_generics(inner);
+    }
+    strip_generics(name)
+}
+
+fn strip_generics(path: &str) -> &str {
+    let end = path.find('<').unwrap_or(path.len());
+    path[..end].trim_end_matches("::")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mir::Counts;
+
+    #[test]
+    fn symbols_belong_to_the_function_whose_types_they_carry() {
+        let record = |module: &str, function: &str| Record {
+            lowering: "classic".to_owned(),
+            module: module.to_owned(),
+            function: function.to_owned(),
+            generated_type: Some("FStateMachine".to_owned()),
+            value_task: false,
+            file: String::new(),
+            line: 0,
+        };
+        let records = [record("k::classic", "f"), record("k::classic", "g")];
+        let bodies = [Body {
+            record: 0,
+            inner: "{closure#0}".to_owned(),
+            role: Role::MoveNext,
+            counts: Counts::default(),
+            signature: String::new(),
+            lines: (0, 0),
+        }];
+        let attributor = Attributor::new("k", &records, &bodies);
+        let sm = "k::classic::f::FStateMachine<lowering::awaiter::TaskAwaiter<u64, k::classic::g::GStateMachine<u64>>>";
+        assert_eq!(attributor.attribute("k::classic::f"), Some((0, Role::Stub)));
+        assert_eq!(
+            attributor.attribute(&format!("<k::classic::f::{{closure#0}} as core::ops::function::FnOnce<(&mut {sm},)>>::call_once")),
+            Some((0, Role::MoveNext))
+        );
+        assert_eq!(
+            attributor.attribute(&format!("<lowering::task::Task<u64, {sm}> as core::future::future::Future>::poll")),
+            Some((0, Role::Poll))
+        );
+        assert_eq!(attributor.attribute(&format!("core::ptr::drop_in_place::<{sm}>")), Some((0, Role::Machinery)));
+        assert_eq!(attributor.attribute(&format!("futures_executor::local_pool::block_on::<{sm}>")), None);
+        assert_eq!(attributor.attribute("k::classic::f::__LOWERING_RECORD"), Some((0, Role::Record)));
+        assert_eq!(attributor.attribute("k::classic::fg"), None);
+    }
+}

@@ -1,0 +1,382 @@
+//! Cargo and builds: which package to inspect, where cargo puts things, and the builds
+//! `inspect` runs. Every path comes from `cargo metadata` or from cargo's own messages.
+//!
+//! Everything `inspect` builds goes to `<target dir>/lowering-inspect`, so that its flags
+//! never invalidate the workspace's own builds:
+//!
+//! - the inspected build: `cargo rustc --release --lib` with `--emit` to explicit paths,
+//!   v0 symbol names (generic arguments in every symbol, so that code instantiated for a
+//!   function's state machine can be attributed to it), full debug info (type layouts), one
+//!   codegen unit (one file per kind; rustc forces it when the paths are explicit);
+//! - the stacks example (if the package has one), in the dev and the release profile (with
+//!   line tables, as this workspace's release profile has).
+//!
+//! The inspected build runs rustc through `inspect` itself (`RUSTC_WORKSPACE_WRAPPER`): the
+//! wrapper records the exact command line cargo used for the inspected crate and how long
+//! that one rustc took, so that the expansion can be replayed with the same flags.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use cargo_metadata::{Message, MetadataCommand, TargetKind};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Context, Error, Result};
+
+/// The example a package provides for the diagnostics (D1-D4), by convention.
+pub const STACKS_EXAMPLE: &str = "lowering_stacks";
+
+/// Set for every build `inspect` runs: tells `inspect` it was started as rustc's wrapper.
+const WRAPPER_ENV: &str = "LOWERING_INSPECT_WRAPPER";
+/// Set for the rustc wrapper: the file to record the inspected crate's rustc invocation in.
+const WRAPPER_RECORD_ENV: &str = "LOWERING_INSPECT_RECORD";
+/// Set for the rustc wrapper: the `--emit` argument that marks the inspected invocation.
+const WRAPPER_MARK_ENV: &str = "LOWERING_INSPECT_MARK";
+
+/// The package being inspected, as cargo describes it.
+#[derive(Debug, Clone)]
+pub struct Package {
+    pub name: String,
+    /// The library target's crate name (`-` replaced by `_`): the first segment of every path.
+    pub crate_name: String,
+    pub manifest_path: PathBuf,
+    /// Where relative source paths (`file!()` of a workspace member) start.
+    pub workspace_root: PathBuf,
+    /// The source directory of the runtime crate (`lowering`), whose frames are machinery.
+    pub runtime_dir: Option<PathBuf>,
+    /// `<target dir>/lowering-inspect`.
+    pub inspect_dir: PathBuf,
+    pub has_stacks_example: bool,
+}
+
+/// Find the package: `-p NAME` in the workspace of `manifest` (default: this workspace and
+/// `workloads`), or the manifest's own package.
+pub fn locate(manifest: Option<&Path>, package: Option<&str>) -> Result<Package> {
+    let default_manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+    let (manifest, package) = match (manifest, package) {
+        (None, None) => (default_manifest.as_path(), Some("workloads")),
+        (None, Some(name)) => (default_manifest.as_path(), Some(name)),
+        (Some(path), name) => (path, name),
+    };
+    let metadata = MetadataCommand::new()
+        .manifest_path(manifest)
+        .exec()
+        .context(|| format!("cargo metadata for {}", manifest.display()))?;
+    let found = match package {
+        Some(name) => metadata
+            .packages
+            .iter()
+            .find(|candidate| candidate.name.as_str() == name && metadata.workspace_members.contains(&candidate.id)),
+        None => metadata.root_package(),
+    };
+    let found = found.context(|| match package {
+        Some(name) => format!(
+            "no package `{name}` in the workspace of {} (packages: {})",
+            manifest.display(),
+            metadata.workspace_packages().iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+        None => format!("{} is a virtual manifest: name a package with -p", manifest.display()),
+    })?;
+    let library = found
+        .targets
+        .iter()
+        .find(|target| target.kind.iter().any(|kind| matches!(kind, TargetKind::Lib | TargetKind::RLib)))
+        .context(|| format!("package `{}` has no library target to inspect", found.name))?;
+    let has_stacks_example = found
+        .targets
+        .iter()
+        .any(|target| target.name == STACKS_EXAMPLE && target.kind.contains(&TargetKind::Example));
+    let runtime_dir = metadata
+        .packages
+        .iter()
+        .find(|candidate| candidate.name.as_str() == crate::records::RUNTIME_CRATE)
+        .and_then(|runtime| runtime.manifest_path.parent())
+        .map(|dir| dir.to_path_buf().into_std_path_buf());
+    Ok(Package {
+        name: found.name.to_string(),
+        workspace_root: metadata.workspace_root.clone().into_std_path_buf(),
+        runtime_dir,
+        crate_name: library.name.replace('-', "_"),
+        manifest_path: found.manifest_path.clone().into_std_path_buf(),
+        inspect_dir: metadata.target_directory.join("lowering-inspect").into_std_path_buf(),
+        has_stacks_example,
+    })
+}
+
+/// How cargo ran rustc for the inspected crate, as the wrapper recorded it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RustcInvocation {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    pub cwd: PathBuf,
+    /// The variables cargo sets for rustc (`CARGO_*`, `OUT_DIR`), which `env!` may read.
+    pub env: BTreeMap<String, String>,
+    /// Wall time of this one rustc (the crate alone, not its dependencies).
+    pub build_ms: u64,
+}
+
+/// The files of the inspected build.
+#[derive(Debug, Clone)]
+pub struct Emitted {
+    pub mir: PathBuf,
+    pub llvm_ir: PathBuf,
+    pub object: PathBuf,
+    pub asm: PathBuf,
+    pub rlib: PathBuf,
+    pub rustc: RustcInvocation,
+}
+
+impl Emitted {
+    fn paths(dir: &Path, crate_name: &str) -> [PathBuf; 4] {
+        ["mir", "ll", "o", "s"].map(|extension| dir.join(format!("{crate_name}.{extension}")))
+    }
+}
+
+/// The inspected build (see the module docs), fresh or rebuilt by cargo as needed.
+pub fn emit(package: &Package) -> Result<Emitted> {
+    let dir = package.inspect_dir.join("emit");
+    std::fs::create_dir_all(&dir).context(|| format!("creating {}", dir.display()))?;
+    let [mir, llvm_ir, object, asm] = Emitted::paths(&dir, &package.crate_name);
+    let emit = format!(
+        "--emit=mir={},llvm-ir={},obj={},asm={}",
+        mir.display(),
+        llvm_ir.display(),
+        object.display(),
+        asm.display()
+    );
+    let record = dir.join("rustc.json");
+    let command = || {
+        let mut command = cargo(package, "rustc");
+        command
+            .args(["--release", "--lib", "--"])
+            .arg(&emit)
+            .args(["-C", "symbol-mangling-version=v0", "-C", "debuginfo=2", "-C", "codegen-units=1"])
+            .env(WRAPPER_RECORD_ENV, &record)
+            .env(WRAPPER_MARK_ENV, &emit);
+        command
+    };
+    let what = format!("{} (release, emitting MIR, LLVM IR, object and assembly)", package.name);
+    let mut artifacts = run_cargo(command(), &what)?;
+
+    // cargo does not know about the `--emit` files: if they (or the record) went missing
+    // while the rlib stayed fresh, rebuild once from scratch.
+    let complete = |emitted: &[&PathBuf]| emitted.iter().all(|path| path.exists());
+    if !complete(&[&mir, &llvm_ir, &object, &asm, &record]) {
+        let mut clean = cargo(package, "clean");
+        clean.args(["--release", "-p", &package.name]);
+        run_cargo(clean, &format!("cleaning {} (emitted files were missing)", package.name))?;
+        artifacts = run_cargo(command(), &what)?;
+        if !complete(&[&mir, &llvm_ir, &object, &asm, &record]) {
+            return Err(Error::new(format!("the build of {} did not write its --emit files to {}", package.name, dir.display())));
+        }
+    }
+    let rlib = artifacts
+        .into_iter()
+        .find(|artifact| artifact.package == package.name && artifact.is_lib)
+        .and_then(|artifact| artifact.files.into_iter().find(|file| file.extension().is_some_and(|ext| ext == "rlib")))
+        .context(|| format!("cargo reported no rlib for {}", package.name))?;
+    let text = std::fs::read_to_string(&record).context(|| format!("reading {}", record.display()))?;
+    let rustc = serde_json::from_str(&text).context(|| format!("parsing {}", record.display()))?;
+    Ok(Emitted { mir, llvm_ir, object, asm, rlib, rustc })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    Debug,
+    Release,
+}
+
+impl Profile {
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Debug => "debug",
+            Profile::Release => "release",
+        }
+    }
+}
+
+/// Build the package's stacks example and return its executable.
+pub fn build_stacks_example(package: &Package, profile: Profile) -> Result<PathBuf> {
+    let mut command = cargo(package, "build");
+    command.args(["--example", STACKS_EXAMPLE]);
+    if profile == Profile::Release {
+        command.arg("--release");
+    }
+    let what = format!("{} example {STACKS_EXAMPLE} ({})", package.name, profile.name());
+    run_cargo(command, &what)?
+        .into_iter()
+        .find_map(|artifact| artifact.executable)
+        .context(|| format!("cargo reported no executable for {what}"))
+}
+
+/// `cargo <subcommand> -p <package>` in the inspect dir, wrapped (see the module docs).
+/// Every build in that dir uses the same wrapper, so that no build invalidates another.
+fn cargo(package: &Package, subcommand: &str) -> Command {
+    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command
+        .arg(subcommand)
+        .arg("--manifest-path")
+        .arg(&package.manifest_path)
+        .args(["-p", &package.name]);
+    if subcommand != "clean" {
+        command.arg("--message-format=json");
+    }
+    command.env("CARGO_TARGET_DIR", package.inspect_dir.join("target"));
+    // Release stacks need line tables to name inlined frames (this workspace's profile has
+    // them; a crate's own profile may not). Set for every build here, so that all share one
+    // release profile and none invalidates another.
+    command.env("CARGO_PROFILE_RELEASE_DEBUG", "line-tables-only");
+    if let Ok(me) = std::env::current_exe() {
+        command.env("RUSTC_WORKSPACE_WRAPPER", me).env(WRAPPER_ENV, "1");
+    }
+    command
+}
+
+struct Artifact {
+    package: String,
+    is_lib: bool,
+    files: Vec<PathBuf>,
+    executable: Option<PathBuf>,
+}
+
+/// Run a cargo command, showing progress on stderr (what is being built, elapsed time).
+/// On failure the error carries rustc's messages (or cargo's own), and nothing else runs.
+fn run_cargo(mut command: Command, what: &str) -> Result<Vec<Artifact>> {
+    let started = Instant::now();
+    eprintln!("inspect: building {what}");
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .context(|| format!("running cargo for {what}"))?;
+    let stdout = child.stdout.take().context(|| "cargo's stdout")?;
+    let stderr = child.stderr.take().context(|| "cargo's stderr")?;
+    // cargo's own errors (a bad manifest, a lock) go to stderr; keep them for the report.
+    let stderr = std::thread::spawn(move || {
+        let mut text = String::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        text
+    });
+    let (done, ticks) = mpsc::channel::<()>();
+    let ticker = std::thread::spawn(move || {
+        while let Err(mpsc::RecvTimeoutError::Timeout) = ticks.recv_timeout(Duration::from_secs(10)) {
+            eprintln!("inspect:   still building ({}s)", started.elapsed().as_secs());
+        }
+    });
+
+    let mut artifacts = Vec::new();
+    let mut errors = Vec::new();
+    for message in Message::parse_stream(BufReader::new(stdout)) {
+        match message {
+            Ok(Message::CompilerArtifact(artifact)) => {
+                if !artifact.fresh {
+                    eprintln!("inspect:   compiled {} ({:.1}s)", artifact.target.name, started.elapsed().as_secs_f64());
+                }
+                artifacts.push(Artifact {
+                    package: artifact.package_id.repr.clone(),
+                    is_lib: artifact.target.kind.iter().any(|kind| matches!(kind, TargetKind::Lib | TargetKind::RLib)),
+                    files: artifact.filenames.into_iter().map(|path| path.into_std_path_buf()).collect(),
+                    executable: artifact.executable.map(|path| path.into_std_path_buf()),
+                });
+            }
+            Ok(Message::CompilerMessage(message)) => {
+                if message.message.level == cargo_metadata::diagnostic::DiagnosticLevel::Error {
+                    errors.push(message.message.rendered.unwrap_or(message.message.message));
+                }
+            }
+            Ok(_) => {}
+            Err(error) => errors.push(format!("unreadable message from cargo: {error}")),
+        }
+    }
+    let status = child.wait().context(|| format!("waiting for cargo ({what})"))?;
+    drop(done);
+    let _ = ticker.join();
+    let stderr = stderr.join().unwrap_or_default();
+    if !status.success() {
+        let mut message = format!("building {what} failed ({status})");
+        if errors.is_empty() {
+            message.push_str(":\n");
+            message.push_str(stderr.trim_end());
+        } else {
+            message.push_str(", rustc said:\n");
+            message.push_str(errors.join("\n").trim_end());
+        }
+        return Err(Error::new(message));
+    }
+    eprintln!("inspect:   done in {:.1}s", started.elapsed().as_secs_f64());
+    // `package_id.repr` is opaque; cargo's artifacts name their package by target, so match
+    // on the package name inside it (`path+file:///..#name@version` or `name version (..)`).
+    for artifact in &mut artifacts {
+        artifact.package = package_name_of(&artifact.package);
+    }
+    Ok(artifacts)
+}
+
+/// The package name inside a cargo package id (`path+file:///p#name@0.1.0`,
+/// `path+file:///p/name#0.1.0` or the older `name 0.1.0 (path+file:///p)`).
+fn package_name_of(id: &str) -> String {
+    if let Some((location, fragment)) = id.rsplit_once('#') {
+        return match fragment.split_once('@') {
+            Some((name, _version)) => name.to_owned(),
+            None => location.rsplit('/').next().unwrap_or(location).to_owned(),
+        };
+    }
+    id.split(' ').next().unwrap_or(id).to_owned()
+}
+
+/// `inspect` as cargo's rustc wrapper: `inspect <rustc> <args>`. Runs rustc unchanged; for the
+/// inspected crate's invocation (the one carrying the marked `--emit`), records the command
+/// line and rustc's wall time. Returns rustc's exit code, or `None` when not run as a wrapper.
+pub fn run_as_rustc_wrapper() -> Option<i32> {
+    std::env::var_os(WRAPPER_ENV)?;
+    let record = std::env::var_os(WRAPPER_RECORD_ENV);
+    let mark = std::env::var(WRAPPER_MARK_ENV).unwrap_or_default();
+    let mut args = std::env::args().skip(1);
+    let program = PathBuf::from(args.next()?);
+    let args: Vec<String> = args.collect();
+    let started = Instant::now();
+    let status = match Command::new(&program).args(&args).status() {
+        Ok(status) => status,
+        Err(error) => {
+            eprintln!("inspect (as rustc wrapper): cannot run {}: {error}", program.display());
+            return Some(1);
+        }
+    };
+    if let Some(record) = record.filter(|_| status.success() && !mark.is_empty() && args.contains(&mark)) {
+        let invocation = RustcInvocation {
+            program,
+            args,
+            cwd: std::env::current_dir().unwrap_or_default(),
+            env: std::env::vars().filter(|(key, _)| key.starts_with("CARGO") || key == "OUT_DIR").collect(),
+            build_ms: started.elapsed().as_millis() as u64,
+        };
+        let written = serde_json::to_string(&invocation)
+            .map_err(|error| error.to_string())
+            .and_then(|json| std::fs::write(&record, json).map_err(|error| error.to_string()));
+        if let Err(error) = written {
+            eprintln!("inspect (as rustc wrapper): cannot record the invocation: {error}");
+            return Some(1);
+        }
+    }
+    Some(status.code().unwrap_or(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::package_name_of;
+
+    #[test]
+    fn package_ids_name_their_package() {
+        assert_eq!(package_name_of("path+file:///work/main/workloads#0.1.0"), "workloads");
+        assert_eq!(package_name_of("path+file:///work/x#lowering-fixture@0.1.0"), "lowering-fixture");
+        assert_eq!(package_name_of("workloads 0.1.0 (path+file:///work/main/workloads)"), "workloads");
+    }
+}

@@ -1,0 +1,171 @@
+//! Expansion size (I8): what the attribute generated, in lines of formatted Rust.
+//!
+//! The macro prints the expansion of the functions named `$LOWERING_SHOW_EXPANSION`. The
+//! inspected crate's rustc command (recorded by the wrapper) is replayed once per function
+//! name with `--emit=dep-info` only, which stops rustc right after macro expansion (about
+//! half a second for `workloads`). Each printed expansion is formatted with `rustfmt` and
+//! told apart by the lowering its record names.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+
+use crate::builds::RustcInvocation;
+use crate::error::{Context, Error, Result};
+
+/// Formatted, non-blank lines of the expansions of functions named `function` that got
+/// `lowering`, summed (several modules may have a function of that name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expansion {
+    pub function: String,
+    pub lowering: String,
+    pub lines: u64,
+    /// How many expansions were summed.
+    pub count: u64,
+}
+
+pub fn measure(invocation: &RustcInvocation, names: &[String], dir: &Path) -> Result<Vec<Expansion>> {
+    std::fs::create_dir_all(dir).context(|| format!("creating {}", dir.display()))?;
+    let edition = invocation
+        .args
+        .iter()
+        .find_map(|arg| arg.strip_prefix("--edition="))
+        .unwrap_or("2021")
+        .to_owned();
+    let queue = Mutex::new(names.iter().collect::<Vec<_>>());
+    let results = Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(names.len().max(1));
+    eprintln!("inspect: expanding {} function names ({workers} at a time)", names.len());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                while let Some(name) = queue.lock().ok().and_then(|mut queue| queue.pop()) {
+                    let outcome = expand(invocation, name, dir).and_then(|text| split_by_lowering(name, &text, &edition));
+                    if let Ok(mut results) = results.lock() {
+                        results.push(outcome);
+                    }
+                }
+            });
+        }
+    });
+    let mut all = Vec::new();
+    for outcome in results.into_inner().unwrap_or_default() {
+        all.extend(outcome?);
+    }
+    all.sort_by(|a, b| (&a.function, &a.lowering).cmp(&(&b.function, &b.lowering)));
+    Ok(all)
+}
+
+/// Replay rustc for `name` and return what the macro printed.
+fn expand(invocation: &RustcInvocation, name: &str, dir: &Path) -> Result<String> {
+    let out_dir = dir.join(name);
+    std::fs::create_dir_all(&out_dir).context(|| format!("creating {}", out_dir.display()))?;
+    let mut args = Vec::new();
+    let mut skip_next = false;
+    for (index, arg) in invocation.args.iter().enumerate() {
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        let next = invocation.args.get(index + 1).map(String::as_str).unwrap_or("");
+        match arg.as_str() {
+            "--emit" | "-o" | "--out-dir" => skip_next = true,
+            "-C" if next.starts_with("incremental=") => skip_next = true,
+            other if other.starts_with("--emit=") || other.starts_with("--out-dir=") || other.starts_with("-Cincremental=") => {}
+            other => args.push(other.to_owned()),
+        }
+    }
+    args.push(format!("--emit=dep-info={}", out_dir.join("expansion.d").display()));
+    args.push("--out-dir".to_owned());
+    args.push(out_dir.display().to_string());
+    let output = Command::new(&invocation.program)
+        .args(&args)
+        .current_dir(&invocation.cwd)
+        .envs(&invocation.env)
+        .env("LOWERING_SHOW_EXPANSION", name)
+        .stdin(Stdio::null())
+        .output()
+        .context(|| format!("running {} to expand `{name}`", invocation.program.display()))?;
+    let printed: String = String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .filter(|line| !line.starts_with("{\"$message_type\""))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    if !output.status.success() {
+        return Err(Error::new(format!("expanding `{name}` failed ({}):\n{printed}", output.status)));
+    }
+    Ok(printed)
+}
+
+/// Format the printed expansions and sum their lines per lowering.
+fn split_by_lowering(name: &str, printed: &str, edition: &str) -> Result<Vec<Expansion>> {
+    let formatted = rustfmt(printed, edition).context(|| format!("formatting the expansion of `{name}`"))?;
+    let mut by_lowering: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for item in top_level_items(&formatted) {
+        let lowering = if item.contains("Lowering::Classic") {
+            "classic"
+        } else if item.contains("Lowering::Runtime") {
+            "runtime"
+        } else {
+            continue;
+        };
+        let entry = by_lowering.entry(lowering.to_owned()).or_default();
+        entry.0 += item.lines().filter(|line| !line.trim().is_empty()).count() as u64;
+        entry.1 += 1;
+    }
+    Ok(by_lowering
+        .into_iter()
+        .map(|(lowering, (lines, count))| Expansion { function: name.to_owned(), lowering, lines, count })
+        .collect())
+}
+
+fn rustfmt(text: &str, edition: &str) -> Result<String> {
+    let mut child = Command::new("rustfmt")
+        .args(["--edition", edition, "--emit", "stdout"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .context(|| "running rustfmt (is the rustfmt component installed?)")?;
+    let mut stdin = child.stdin.take().context(|| "rustfmt's stdin")?;
+    let input = text.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().context(|| "waiting for rustfmt")?;
+    writer.join().map_err(|_| Error::new("writing to rustfmt"))?.context(|| "writing to rustfmt")?;
+    if !output.status.success() {
+        return Err(Error::new(String::from_utf8_lossy(&output.stderr).into_owned()));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// The top-level items of formatted code: each ends with `}` at column 0.
+fn top_level_items(formatted: &str) -> Vec<String> {
+    let mut items = Vec::new();
+    let mut current = String::new();
+    for line in formatted.lines() {
+        current.push_str(line);
+        current.push('\n');
+        if line == "}" || line == "};" {
+            items.push(std::mem::take(&mut current));
+        }
+    }
+    items
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expansions_are_told_apart_by_their_record() {
+        let printed = "pub fn f() -> u32 { static R : X = X { lowering : :: lowering :: Lowering :: Classic }; 1 }\n\
+                       pub async fn f() -> u32 { static R : X = X { lowering : :: lowering :: Lowering :: Runtime }; 1 }\n";
+        let Ok(found) = split_by_lowering("f", printed, "2021") else {
+            // No rustfmt on this machine: nothing to check here.
+            return;
+        };
+        assert_eq!(found.iter().map(|e| (e.lowering.as_str(), e.count)).collect::<Vec<_>>(), [("classic", 1), ("runtime", 1)]);
+    }
+}

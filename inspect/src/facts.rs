@@ -1,0 +1,446 @@
+//! The facts: gathered once from the builds (records, MIR, LLVM IR, object symbols, DWARF,
+//! expansions, stacks), attributed to functions and variants, cached, and rendered twice
+//! (table and JSON) by `report`.
+//!
+//! The cache (`<target>/lowering-inspect/facts.json`) is keyed by the artifacts it was read
+//! from (size and modification time of the object, the rlib and the stacks executables)
+//! and by `inspect`'s own executable, so cargo's freshness decides when facts are gathered
+//! again.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::{Deserialize, Serialize};
+
+use crate::attribute::Attributor;
+use crate::builds::{self, Emitted, Package, Profile};
+use crate::error::{Context, Error, Result};
+use crate::mir::{self, Body, Counts, Role};
+use crate::panics::{self, Errors, Reports};
+use crate::records::{self, Record};
+use crate::stacks::{self, FrameKinds, Stacks};
+use crate::{dwarf, expansion, llvm_ir, symbols};
+
+/// Bumped when the facts' shape changes, so that an old cache is not read.
+const FACTS_VERSION: u32 = 1;
+/// The D2 depths the stacks example records.
+pub const RECURSION_DEPTHS: [u64; 3] = [0, 3, 10];
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Facts {
+    pub krate: CrateFacts,
+    /// One per lowering record, in the object's order.
+    pub functions: Vec<FunctionFacts>,
+    /// By variant name (`classic`, `runtime`).
+    pub variants: BTreeMap<String, VariantFacts>,
+    /// By build (`debug`, `release`); `None` when the package has no stacks example.
+    pub diagnostics: Option<BTreeMap<String, Diagnostics>>,
+    pub files: Files,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CrateFacts {
+    pub package: String,
+    pub name: String,
+    pub manifest_path: PathBuf,
+    /// Wall time of the inspected crate's own rustc (not its dependencies).
+    pub build_ms: u64,
+    pub object_text_bytes: u64,
+    pub rlib_text_bytes: u64,
+    pub rlib_file_bytes: u64,
+    /// `.text` of the object that belongs to no annotated function (host code: checks,
+    /// instantiations, executors, non-generic runtime code).
+    pub unattributed_text_bytes: u64,
+}
+
+/// Where the dumps come from.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Files {
+    pub mir: PathBuf,
+    pub llvm_ir: PathBuf,
+    pub asm: PathBuf,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FunctionFacts {
+    pub record: Record,
+    /// The side of the comparison: the `classic`/`runtime` module the function is in
+    /// (`lowering::both!`), or else its lowering.
+    pub variant: String,
+    /// What the MIR's shape says the lowering is: a `move_next` over the generated type
+    /// (classic), a coroutine body (runtime), or `unknown`.
+    pub shape: String,
+    pub mir: Counts,
+    pub mir_bodies: Vec<MirBody>,
+    pub llvm_ir: Vec<IrFunction>,
+    pub native: Vec<NativeSymbol>,
+    /// All bytes (code and data) the function's symbols occupy in the rlib's objects.
+    pub rlib_bytes: u64,
+    /// Size of the classic state machine, or of the future the runtime function returns.
+    pub state_bytes: Option<u64>,
+    /// Size of the heap block a suspended classic call lives in (task header, state
+    /// machine, result slot); none for runtime.
+    pub task_bytes: Option<u64>,
+    pub expanded_lines: Option<u64>,
+    /// Functions LLVM merged this function's code into (identical code folded into one
+    /// symbol, counted there).
+    pub merged_into: Vec<String>,
+}
+
+impl FunctionFacts {
+    pub fn ir_instructions(&self) -> u64 {
+        self.llvm_ir.iter().map(|function| function.instructions).sum()
+    }
+
+    pub fn native_bytes(&self) -> u64 {
+        self.native.iter().filter(|symbol| symbol.code).map(|symbol| symbol.bytes).sum()
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MirBody {
+    pub role: Role,
+    pub inner: String,
+    pub counts: Counts,
+    pub lines: (usize, usize),
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct IrFunction {
+    pub role: Role,
+    pub symbol: String,
+    pub name: String,
+    pub instructions: u64,
+    pub lines: (usize, usize),
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct NativeSymbol {
+    pub role: Role,
+    pub name: String,
+    pub bytes: u64,
+    pub code: bool,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct VariantFacts {
+    pub functions: u64,
+    pub generated_types: u64,
+    pub coroutine_bodies: u64,
+    pub text_bytes: u64,
+    pub rlib_bytes: u64,
+    pub expanded_lines: Option<u64>,
+    /// `None` when the crate holds both variants: rustc times a crate, not a module.
+    pub build_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Diagnostics {
+    pub stacks: Stacks,
+    pub panics: Reports,
+    pub errors: Errors,
+}
+
+/// Build what is needed and gather the facts, or read them from the cache when the
+/// artifacts have not changed.
+pub fn gather(package: &Package) -> Result<Facts> {
+    let emitted = builds::emit(package)?;
+    let examples = if package.has_stacks_example {
+        let mut built = Vec::new();
+        for profile in [Profile::Debug, Profile::Release] {
+            built.push((profile, builds::build_stacks_example(package, profile)?));
+        }
+        built
+    } else {
+        eprintln!("inspect: {} has no `{}` example: no diagnostics (D1-D4)", package.name, builds::STACKS_EXAMPLE);
+        Vec::new()
+    };
+
+    let key = cache_key(&emitted, &examples);
+    let cache = package.inspect_dir.join("facts.json");
+    if let Some(facts) = read_cache(&cache, &key) {
+        eprintln!("inspect: artifacts unchanged, facts from {}", cache.display());
+        return Ok(facts);
+    }
+    let facts = gather_fresh(package, &emitted, &examples)?;
+    let cached = CacheFile { key, facts };
+    if let Ok(json) = serde_json::to_string(&cached) {
+        // A cache that cannot be written only costs time on the next run.
+        let _ = std::fs::write(&cache, json);
+    }
+    Ok(cached.facts)
+}
+
+#[derive(Serialize, Deserialize)]
+struct CacheFile {
+    key: String,
+    facts: Facts,
+}
+
+fn read_cache(path: &Path, key: &str) -> Option<Facts> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let cached: CacheFile = serde_json::from_str(&text).ok()?;
+    (cached.key == key).then_some(cached.facts)
+}
+
+fn cache_key(emitted: &Emitted, examples: &[(Profile, PathBuf)]) -> String {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    FACTS_VERSION.hash(&mut hasher);
+    let mut paths = vec![emitted.object.clone(), emitted.rlib.clone()];
+    paths.extend(examples.iter().map(|(_, path)| path.clone()));
+    paths.extend(std::env::current_exe().ok());
+    for path in paths {
+        path.hash(&mut hasher);
+        if let Ok(metadata) = std::fs::metadata(&path) {
+            metadata.len().hash(&mut hasher);
+            metadata.modified().ok().hash(&mut hasher);
+        }
+    }
+    format!("{:016x}", hasher.finish())
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).context(|| format!("reading {}", path.display()))
+}
+
+fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, PathBuf)]) -> Result<Facts> {
+    eprintln!("inspect: reading the artifacts of {}", package.name);
+    let object_data = read_file(&emitted.object)?;
+    let object = object::File::parse(&*object_data).context(|| format!("parsing {}", emitted.object.display()))?;
+    let types = dwarf::read_types(&object).context(|| format!("reading DWARF of {}", emitted.object.display()))?;
+    let records = records::read(&object, &types)?;
+    if records.is_empty() {
+        return Err(Error::new(format!(
+            "{} has no lowering records: no function in it carries #[lowering(..)]",
+            package.name
+        )));
+    }
+    let mir_text = String::from_utf8(read_file(&emitted.mir)?).context(|| "the MIR is not UTF-8")?;
+    let bodies = mir::bodies(&mir_text, &records);
+    drop(mir_text);
+    let attributor = Attributor::new(&package.crate_name, &records, &bodies);
+
+    let ir_text = String::from_utf8(read_file(&emitted.llvm_ir)?).context(|| "the LLVM IR is not UTF-8")?;
+    let definitions = llvm_ir::definitions(&ir_text);
+    let aliases = llvm_ir::aliases(&ir_text);
+    drop(ir_text);
+
+    let object_symbols = symbols::read_object(&object);
+    let rlib_data = read_file(&emitted.rlib)?;
+    let rlib_symbols = symbols::read_rlib(&rlib_data)?;
+
+    let mut functions: Vec<FunctionFacts> = records
+        .iter()
+        .map(|record| FunctionFacts {
+            record: record.clone(),
+            variant: variant_of(record),
+            shape: "unknown".to_owned(),
+            mir: Counts::default(),
+            mir_bodies: Vec::new(),
+            llvm_ir: Vec::new(),
+            native: Vec::new(),
+            rlib_bytes: 0,
+            state_bytes: None,
+            task_bytes: None,
+            expanded_lines: None,
+            merged_into: Vec::new(),
+        })
+        .collect();
+
+    for body in &bodies {
+        let function = &mut functions[body.record];
+        if body.role != Role::Record {
+            function.mir += body.counts;
+        }
+        function.mir_bodies.push(MirBody { role: body.role, inner: body.inner.clone(), counts: body.counts, lines: body.lines });
+    }
+    for (index, function) in functions.iter_mut().enumerate() {
+        function.shape = shape_of(&function.record, bodies.iter().filter(|body| body.record == index));
+    }
+    for definition in definitions {
+        if let Some((record, role)) = attributor.attribute(&definition.name)
+            && role != Role::Record {
+                functions[record].llvm_ir.push(IrFunction {
+                    role,
+                    symbol: definition.symbol,
+                    name: definition.name,
+                    instructions: definition.instructions,
+                    lines: definition.lines,
+                });
+            }
+    }
+    for (alias, target) in aliases {
+        if let Some((record, role)) = attributor.attribute(&alias)
+            && role != Role::Record {
+                functions[record].merged_into.push(target);
+            }
+    }
+    let mut attributed_text = 0;
+    for symbol in object_symbols.symbols {
+        if let Some((record, role)) = attributor.attribute(&symbol.name) {
+            if symbol.code {
+                attributed_text += symbol.bytes;
+            }
+            if role != Role::Record {
+                functions[record].native.push(NativeSymbol { role, name: symbol.name, bytes: symbol.bytes, code: symbol.code });
+            }
+        }
+    }
+    for symbol in &rlib_symbols.symbols {
+        if let Some((record, _)) = attributor.attribute(&symbol.name) {
+            functions[record].rlib_bytes += symbol.bytes;
+        }
+    }
+    sizes_from_dwarf(&mut functions, &types, &attributor);
+
+    let names: Vec<String> = {
+        let mut names: Vec<String> = records.iter().map(|record| record.function.clone()).collect();
+        names.sort();
+        names.dedup();
+        names
+    };
+    let expansions = expansion::measure(&emitted.rustc, &names, &package.inspect_dir.join("expansion"))?;
+    for expansion in &expansions {
+        let mut matching = functions
+            .iter_mut()
+            .filter(|function| function.record.function == expansion.function && function.record.lowering == expansion.lowering);
+        // Per function only where the name and lowering say which function it was.
+        if let (Some(function), None) = (matching.next(), matching.next()) {
+            function.expanded_lines = Some(expansion.lines);
+        }
+    }
+
+    let build_ms = emitted.rustc.build_ms;
+    let variants = variant_totals(&functions, &expansions, build_ms);
+    let diagnostics = if examples.is_empty() { None } else { Some(diagnose(package, examples, &records)?) };
+
+    Ok(Facts {
+        krate: CrateFacts {
+            package: package.name.clone(),
+            name: package.crate_name.clone(),
+            manifest_path: package.manifest_path.clone(),
+            build_ms,
+            object_text_bytes: object_symbols.text_bytes,
+            rlib_text_bytes: rlib_symbols.text_bytes,
+            rlib_file_bytes: rlib_data.len() as u64,
+            unattributed_text_bytes: object_symbols.text_bytes.saturating_sub(attributed_text),
+        },
+        functions,
+        variants,
+        diagnostics,
+        files: Files { mir: emitted.mir.clone(), llvm_ir: emitted.llvm_ir.clone(), asm: emitted.asm.clone() },
+    })
+}
+
+/// `classic` or `runtime` when the function sits in a module of that name (`both!`),
+/// otherwise its lowering.
+fn variant_of(record: &Record) -> String {
+    match record.module.rsplit("::").next() {
+        Some(last @ ("classic" | "runtime")) => last.to_owned(),
+        _ => record.lowering.clone(),
+    }
+}
+
+fn shape_of<'a>(record: &Record, bodies: impl Iterator<Item = &'a Body>) -> String {
+    let bodies: Vec<&Body> = bodies.collect();
+    let stub = bodies.iter().find(|body| body.role == Role::Stub);
+    let classic = record.generated_type.as_deref().is_some_and(|generated| {
+        bodies.iter().any(|body| body.role == Role::MoveNext)
+            && stub.is_some_and(|stub| mir::returns_generated_task(&stub.signature, generated))
+    });
+    let runtime = bodies.iter().any(|body| body.role == Role::Coroutine) && stub.is_some_and(|stub| mir::returns_async_body(&stub.signature));
+    match (classic, runtime) {
+        (true, false) => "classic",
+        (false, true) => "runtime",
+        _ => "unknown",
+    }
+    .to_owned()
+}
+
+/// I7 from DWARF: the classic state machine (`module::f::FStateMachine<..>`), the runtime
+/// future (`module::f::{async_fn_env#0}`), and the heap block of a suspended classic task
+/// (the `Arc` of the task core instantiated for the state machine). Generic functions have
+/// one type per instance: the largest is kept.
+fn sizes_from_dwarf(functions: &mut [FunctionFacts], types: &dwarf::Types, attributor: &Attributor) {
+    for function in functions.iter_mut() {
+        let path = function.record.path();
+        let state_type = match &function.record.generated_type {
+            Some(generated) => format!("{path}::{generated}"),
+            None => format!("{path}::{{async_fn_env#0}}"),
+        };
+        function.state_bytes = types.instances(&state_type).map(|(_, info)| info.size).max();
+    }
+    let mut task_bytes: HashMap<usize, u64> = HashMap::new();
+    for (name, info) in types.iter() {
+        if name.starts_with("alloc::sync::ArcInner<lowering::task::core::Core<")
+            && let Some(record) = attributor.first_mentioned(name) {
+                let entry = task_bytes.entry(record).or_default();
+                *entry = (*entry).max(info.size);
+            }
+    }
+    for (record, bytes) in task_bytes {
+        if functions[record].record.generated_type.is_some() {
+            functions[record].task_bytes = Some(bytes);
+        }
+    }
+}
+
+fn variant_totals(functions: &[FunctionFacts], expansions: &[expansion::Expansion], build_ms: u64) -> BTreeMap<String, VariantFacts> {
+    let mut variants: BTreeMap<String, VariantFacts> = BTreeMap::new();
+    for function in functions {
+        let totals = variants.entry(function.variant.clone()).or_default();
+        totals.functions += 1;
+        if function.shape == "classic" {
+            totals.generated_types += 1;
+        }
+        totals.coroutine_bodies += function.mir_bodies.iter().filter(|body| body.role == Role::Coroutine).count() as u64;
+        totals.text_bytes += function.native_bytes();
+        totals.rlib_bytes += function.rlib_bytes;
+    }
+    for expansion in expansions {
+        if let Some(totals) = variants.get_mut(&expansion.lowering) {
+            *totals.expanded_lines.get_or_insert(0) += expansion.lines;
+        }
+    }
+    let only_one = variants.len() == 1;
+    for totals in variants.values_mut() {
+        totals.build_ms = only_one.then_some(build_ms);
+    }
+    variants
+}
+
+/// Run each stacks executable and measure D1-D4 from its output.
+fn diagnose(package: &Package, examples: &[(Profile, PathBuf)], records: &[Record]) -> Result<BTreeMap<String, Diagnostics>> {
+    let kinds = FrameKinds::new(records, &package.workspace_root, package.runtime_dir.as_deref());
+    let mut by_build = BTreeMap::new();
+    for (profile, executable) in examples {
+        eprintln!("inspect: running {} ({})", executable.display(), profile.name());
+        let output = Command::new(executable)
+            // Relative paths in the stacks (`./src/..`) then start where `file!()`'s do.
+            .current_dir(&package.workspace_root)
+            // The example's own stacks come from `Backtrace::force_capture`; a backtrace
+            // variable would only add the default hook's output for unexpected panics.
+            .env_remove("RUST_BACKTRACE")
+            .output()
+            .context(|| format!("running {}", executable.display()))?;
+        if !output.status.success() {
+            return Err(Error::new(format!(
+                "{} failed ({}):\n{}",
+                executable.display(),
+                output.status,
+                String::from_utf8_lossy(&output.stderr).trim_end()
+            )));
+        }
+        let text = String::from_utf8_lossy(&output.stdout);
+        let sections = stacks::sections(&text);
+        let diagnostics = Diagnostics {
+            stacks: stacks::measure(&sections, &kinds).context(|| format!("stacks of the {} build", profile.name()))?,
+            panics: panics::panics(&sections, records, &kinds),
+            errors: panics::errors(&sections),
+        };
+        by_build.insert(profile.name().to_owned(), diagnostics);
+    }
+    Ok(by_build)
+}
