@@ -14,6 +14,8 @@ use std::task::{Context, Poll, Waker};
 
 pub use lowering;
 
+pub mod fuzz;
+
 /// `differential! { items }`: the items twice, in `mod classic` and `mod runtime`, each under
 /// its lowering ([`lowering::both!`]). The items can refer to the enclosing module's names.
 #[macro_export]

@@ -68,12 +68,18 @@ pub(crate) struct Var {
     pub sink: bool,
     /// The hidden `Option` holding it where it is only maybe initialized.
     pub maybe: Ident,
+    /// Hidden by a binding of a nested scope, and known by a hidden name until that scope
+    /// ends (`bind_let`, `unshadow`).
+    pub hidden: bool,
     pub span: Span,
 }
 
 struct Scope {
     vars: Vec<VarId>,
     unsafety: bool,
+    /// Locals that bindings of this scope hide, moved to hidden names (`bind_let`), with
+    /// their own names: they get them back where the scope ends.
+    renamed: Vec<(VarId, Ident)>,
 }
 
 /// One state's code, built as a stack of open blocks.
@@ -89,6 +95,38 @@ struct Segment {
 struct Level {
     head: TokenStream,
     body: TokenStream,
+    /// Locals declared without a value where the level starts (`let x;`, for code that
+    /// assigns them later), each with the number of tokens in `body` before it. A
+    /// declaration stays only if the level's code names the local: rustc cannot infer the
+    /// type of one that nothing assigns (the assignment may be in another state's segment).
+    uninit: Vec<(usize, Ident, TokenStream)>,
+}
+
+impl Level {
+    fn new(head: TokenStream, body: TokenStream) -> Self {
+        Level { head, body, uninit: Vec::new() }
+    }
+
+    /// The level's code: its body, with the declarations it uses.
+    fn code(self) -> TokenStream {
+        let used: Vec<bool> = self.uninit.iter().map(|(_, name, _)| names(&self.body, &name.to_string())).collect();
+        let mut tokens: Vec<proc_macro2::TokenTree> = self.body.into_iter().collect();
+        for ((position, _, declaration), used) in self.uninit.into_iter().zip(used).rev() {
+            if used {
+                tokens.splice(position..position, declaration);
+            }
+        }
+        tokens.into_iter().collect()
+    }
+}
+
+/// Do these tokens contain the identifier `name`?
+fn names(tokens: &TokenStream, name: &str) -> bool {
+    tokens.clone().into_iter().any(|token| match token {
+        proc_macro2::TokenTree::Ident(ident) => ident == name,
+        proc_macro2::TokenTree::Group(group) => names(&group.stream(), name),
+        _ => false,
+    })
 }
 
 enum Rest<'a> {
@@ -126,6 +164,9 @@ pub(crate) struct Config<'a> {
     /// The function's name, to recognize recursive awaits.
     pub function: &'a Ident,
     pub option_return: bool,
+    /// The function returns `()`: a body that ends without a value returns it (any other
+    /// body that does diverges, by a `panic!` say, which the walk cannot see).
+    pub unit_return: bool,
     pub self_ident: Option<Ident>,
     /// Loop-head entry states assumed from the previous walk.
     pub assumed: HashMap<StateId, Vec<Init>>,
@@ -154,6 +195,8 @@ pub(crate) struct Emitter<'a> {
     next_hidden: usize,
     /// Entry states of loop heads as seen in this walk (for the fixpoint).
     pub heads: HashMap<StateId, Vec<Init>>,
+    /// The names the `let` whose initializer is being awaited binds.
+    bound_by_await: Vec<String>,
 }
 
 fn sm() -> Ident {
@@ -180,8 +223,8 @@ impl<'a> Emitter<'a> {
             config,
             vars: Vec::new(),
             init: Vec::new(),
-            scopes: vec![Scope { vars: Vec::new(), unsafety: false }],
-            segment: Segment { state: 0, order: 0, levels: vec![Level { head: TokenStream::new(), body: TokenStream::new() }] },
+            scopes: vec![Scope { vars: Vec::new(), unsafety: false, renamed: Vec::new() }],
+            segment: Segment { state: 0, order: 0, levels: vec![Level::new(TokenStream::new(), TokenStream::new())] },
             begun: 0,
             parked: Vec::new(),
             pinned: Vec::new(),
@@ -198,6 +241,7 @@ impl<'a> Emitter<'a> {
             field_names,
             next_hidden: 0,
             heads: HashMap::new(),
+            bound_by_await: Vec::new(),
         }
     }
 
@@ -241,6 +285,7 @@ impl<'a> Emitter<'a> {
             param: false,
             sink: false,
             maybe,
+            hidden: false,
         });
         self.next_seq += 1;
         self.init.push(init);
@@ -289,8 +334,12 @@ impl<'a> Emitter<'a> {
     }
 
     /// Is this variable read by code that may run later? (Not once another binding of the
-    /// same name hides it.)
+    /// same name hides it; but one that a nested scope hides, under a hidden name, may be
+    /// read again once that scope ends.)
     fn var_mentioned_later(&self, id: VarId) -> bool {
+        if self.vars[id].hidden {
+            return true;
+        }
         let name = self.vars[id].name.to_string();
         self.lookup(&name) == Some(id) && self.mentioned_later(&name)
     }
@@ -301,7 +350,10 @@ impl<'a> Emitter<'a> {
         if self.lookup(&name) != Some(id) {
             return false;
         }
-        for rest in self.rest.iter().rev() {
+        // Between the await of `let name = ....await;` and its binding, the rest of the
+        // block names the new binding.
+        let skip = usize::from(self.bound_by_await.contains(&name));
+        for rest in self.rest.iter().rev().skip(skip) {
             let stmts = match rest {
                 Rest::Stmts(stmts) => stmts,
                 Rest::LoopBody(block) => &block.stmts[..],
@@ -316,12 +368,8 @@ impl<'a> Emitter<'a> {
                 if stmt_mentions(stmt, &name) {
                     return true;
                 }
-                if let Stmt::Let(node) = stmt {
-                    let mut bindings = Vec::new();
-                    pattern_bindings(&node.pat, &mut bindings);
-                    if bindings.iter().any(|binding| binding.ident == name) {
-                        return false;
-                    }
+                if binds(stmt, &name) {
+                    return false;
                 }
             }
         }
@@ -356,23 +404,40 @@ impl<'a> Emitter<'a> {
     }
 
     fn push_level(&mut self, head: TokenStream) {
-        self.segment.levels.push(Level { head, body: TokenStream::new() });
+        self.segment.levels.push(Level::new(head, TokenStream::new()));
     }
 
     fn pop_level(&mut self) {
-        let level = self.segment.levels.pop().expect("a level is open");
-        let (head, body) = (level.head, level.body);
+        let mut level = self.segment.levels.pop().expect("a level is open");
+        let head = std::mem::take(&mut level.head);
+        let body = level.code();
         self.emit(quote!(#head { #body }));
     }
 
     fn push_scope(&mut self, head: TokenStream, unsafety: bool) {
-        self.scopes.push(Scope { vars: Vec::new(), unsafety });
+        self.scopes.push(Scope { vars: Vec::new(), unsafety, renamed: Vec::new() });
         self.push_level(head);
     }
 
     fn pop_scope(&mut self) {
-        self.scopes.pop();
+        let scope = self.end_scope();
+        self.unshadow(scope);
         self.pop_level();
+    }
+
+    /// The innermost scope ends for the walk; the code that leaves it (the jump to a merge
+    /// point, a loop head or exit) still runs where its hidden names are in effect, so the
+    /// caller gives them back (`unshadow`) after that code.
+    fn end_scope(&mut self) -> Scope {
+        self.scopes.pop().expect("a scope is open")
+    }
+
+    /// The locals a scope's bindings hid are visible under their own names again.
+    fn unshadow(&mut self, scope: Scope) {
+        for (id, name) in scope.renamed.into_iter().rev() {
+            self.vars[id].name = name;
+            self.vars[id].hidden = false;
+        }
     }
 
     /// Back to the states of a snapshot (variables declared since keep theirs).
@@ -388,11 +453,12 @@ impl<'a> Emitter<'a> {
 
     fn finish(&mut self, mut segment: Segment) {
         while segment.levels.len() > 1 {
-            let level = segment.levels.pop().expect("checked");
-            let (head, body) = (level.head, level.body);
+            let mut level = segment.levels.pop().expect("checked");
+            let head = std::mem::take(&mut level.head);
+            let body = level.code();
             segment.levels.last_mut().expect("checked").body.extend(quote!(#head { #body }));
         }
-        let body = segment.levels.pop().expect("the root level").body;
+        let body = segment.levels.pop().expect("the root level").code();
         self.segments.push((segment.order, segment.state, body));
     }
 
@@ -485,7 +551,7 @@ impl<'a> Emitter<'a> {
         };
         let old = std::mem::replace(
             &mut self.segment,
-            Segment { state, order: self.begun + 1, levels: vec![Level { head: TokenStream::new(), body: prologue }] },
+            Segment { state, order: self.begun + 1, levels: vec![Level::new(TokenStream::new(), prologue)] },
         );
         self.begun += 1;
         if self.pinned.contains(&old.state) {
@@ -517,10 +583,16 @@ impl<'a> Emitter<'a> {
                         let mut #maybe = ::core::option::Option::take(&mut #sm.#field);
                     }),
                     Init::InSlot => None,
-                    Init::No if !var.sink && self.var_named_later(id) => Some(quote! {
-                        #[allow(unused_mut, unused_variables)]
-                        let #mutability #name;
-                    }),
+                    Init::No if !var.sink && self.var_named_later(id) => {
+                        let declaration = quote! {
+                            #[allow(unused_mut, unused_variables)]
+                            let #mutability #name;
+                        };
+                        let level = self.segment.levels.last_mut().expect("a level is open");
+                        let position = level.body.clone().into_iter().count();
+                        level.uninit.push((position, name.clone(), declaration));
+                        None
+                    }
                     Init::No => None,
                 };
                 self.emit(code.unwrap_or_default());
@@ -671,7 +743,13 @@ impl<'a> Emitter<'a> {
             self.rest.pop();
         }
         if tail.is_none() && self.reachable {
-            self.deliver(quote!(()), &sink, Span::call_site());
+            match sink {
+                Sink::Return if !self.config.unit_return => {
+                    self.emit(quote!(::core::unreachable!("lowering: the end of a body that diverges")));
+                    self.reachable = false;
+                }
+                _ => self.deliver(quote!(()), &sink, Span::call_site()),
+            }
         }
     }
 
@@ -727,12 +805,13 @@ impl<'a> Emitter<'a> {
                 self.declare_pattern(&node.pat, Init::No, None);
             }
             Some(Expr::Await(awaited_node)) => {
+                let mut bindings = Vec::new();
+                pattern_bindings(&node.pat, &mut bindings);
+                self.bound_by_await = bindings.iter().map(|binding| binding.ident.to_string()).collect();
                 self.await_expr(awaited_node);
+                self.bound_by_await.clear();
                 if self.reachable {
-                    let value: syn::Expr = {
-                        let name = awaited();
-                        syn::parse_quote!(#name)
-                    };
+                    let value = as_value(&awaited());
                     self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span);
                 }
             }
@@ -757,7 +836,7 @@ impl<'a> Emitter<'a> {
                             self.emit(code);
                         }
                         self.init[var] = Init::No;
-                        let value: syn::Expr = syn::parse_quote!(#hidden);
+                        let value = as_value(&hidden);
                         self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span);
                     }
                 }
@@ -797,8 +876,11 @@ impl<'a> Emitter<'a> {
             for id in shadowed {
                 let alias = self.hidden("shadowed");
                 let name = std::mem::replace(&mut self.vars[id].name, alias.clone());
+                self.vars[id].hidden = true;
                 code.extend(quote!(let mut #alias = #name;));
+                self.scopes.last_mut().expect("a scope is open").renamed.push((id, name));
             }
+            let value = as_value(&value);
             code.extend(quote_spanned!(span=> #(#attrs)* let #pat = #value #diverge_code;));
             self.emit(code);
         }
@@ -811,18 +893,21 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Initialized locals with a destructor that the bindings of `pat` hide, when an await
-    /// follows.
+    /// Initialized locals that the bindings of `pat` hide, when code that may save them
+    /// follows: an await, or (for a local of an enclosing scope) the jump that
+    /// leaves this nested scope for a merge point, a loop head or a block's exit. (The
+    /// function body's own scope is left by returning.)
     fn shadowed_by(&self, pat: &syn::Pat) -> Vec<VarId> {
-        if !self.await_later() {
-            return Vec::new();
-        }
+        let await_later = self.await_later();
+        let nested = self.scopes.len() > 2;
+        let innermost = &self.scopes.last().expect("a scope is open").vars;
         let mut bindings = Vec::new();
         pattern_bindings(pat, &mut bindings);
         bindings
             .iter()
             .filter_map(|binding| self.lookup(&binding.ident.to_string()))
-            .filter(|&id| self.init[id] == Init::Yes && !self.vars[id].no_drop)
+            .filter(|&id| self.init[id] == Init::Yes)
+            .filter(|id| await_later || (nested && !innermost.contains(id)))
             .collect()
     }
 
@@ -974,8 +1059,8 @@ impl<'a> Emitter<'a> {
     }
 
     fn block(&mut self, block: &'a Block, sink: Sink) {
-        if let Some(label) = &block.label {
-            return self.labeled_block(block, label, sink);
+        if block.label.is_some() || self.hides_outer_local(block) {
+            return self.block_with_exit(block, sink);
         }
         let head = if block.unsafety.is_some() { quote!(unsafe) } else { quote!() };
         self.push_scope(head, block.unsafety.is_some());
@@ -983,18 +1068,34 @@ impl<'a> Emitter<'a> {
         self.pop_scope();
     }
 
-    fn labeled_block(&mut self, block: &'a Block, label: &syn::Label, sink: Sink) {
+    /// Does a `let` of this block bind the name of a local declared outside it? `bind_let`
+    /// may then move that local to a hidden name inside the block: the code after the block
+    /// gets it back under its own name in a state of its own (as after a labelled block).
+    fn hides_outer_local(&self, block: &Block) -> bool {
+        block.stmts.iter().any(|stmt| {
+            let Stmt::Let(node) = stmt else { return false };
+            let mut bindings = Vec::new();
+            pattern_bindings(&node.pat, &mut bindings);
+            bindings.iter().any(|binding| self.lookup(&binding.ident.to_string()).is_some())
+        })
+    }
+
+    /// A block that ends in a state of its own: a labelled one (`break 'label` jumps there),
+    /// or one that hides an outer local.
+    fn block_with_exit(&mut self, block: &'a Block, sink: Sink) {
         let depth = self.scopes.len();
         let exit = self.new_state();
-        self.targets.push(JumpTarget { label: Some(label.name.ident.to_string()), is_loop: false, sink: sink.clone() });
+        let label = block.label.as_ref().map(|label| label.name.ident.to_string());
+        self.targets.push(JumpTarget { label, is_loop: false, sink: sink.clone() });
         self.target_info.push(TargetInfo { head: None, exit, depth });
         let origin = self.segment.state;
         let level_depth = self.segment.levels.len();
         self.pinned.push(origin);
         self.push_scope(quote!(), block.unsafety.is_some());
         self.stmts(&block.stmts, sink);
-        self.scopes.pop();
+        let scope = self.end_scope();
         self.jump(exit, None);
+        self.unshadow(scope);
         self.back_to_after_scope(origin, level_depth);
         self.pinned.pop();
         self.targets.pop();
@@ -1029,8 +1130,9 @@ impl<'a> Emitter<'a> {
             }
         }
         self.stmts(&node.then_branch.stmts, sink.clone());
-        self.scopes.pop();
+        let scope = self.end_scope();
         self.jump(merge, None);
+        self.unshadow(scope);
         self.back_to(origin, level_depth);
 
         self.restore_init(&after_cond);
@@ -1039,8 +1141,9 @@ impl<'a> Emitter<'a> {
             Some(else_branch) => {
                 self.push_scope(quote!(else), false);
                 self.expr_in_branch(else_branch, sink);
-                self.scopes.pop();
+                let scope = self.end_scope();
                 self.jump(merge, None);
+                self.unshadow(scope);
                 self.back_to(origin, level_depth);
                 self.reachable = false;
             }
@@ -1097,8 +1200,9 @@ impl<'a> Emitter<'a> {
             self.push_scope(quote!(#(#attrs)* #pat =>), false);
             self.declare_pattern(&arm.pat, Init::Yes, borrows);
             self.stmts(&arm.body.stmts, sink.clone());
-            self.scopes.pop();
+            let scope = self.end_scope();
             self.jump(merge, None);
+            self.unshadow(scope);
             self.back_to(origin, level_depth + 1);
         }
         self.back_to(origin, level_depth);
@@ -1119,8 +1223,9 @@ impl<'a> Emitter<'a> {
         if self.begin(head, TokenStream::new(), true) {
             self.push_scope(quote!(), false);
             self.stmts(&node.body.stmts, Sink::Discard);
-            self.scopes.pop();
+            let scope = self.end_scope();
             self.jump(head, None);
+            self.unshadow(scope);
             while self.segment.levels.len() > depth {
                 self.pop_level();
             }
@@ -1132,8 +1237,9 @@ impl<'a> Emitter<'a> {
     }
 }
 
-/// Is the value `name` holds now read by these statements (`Some(true)`), overwritten or
-/// hidden before any read (`Some(false)`), or not mentioned (`None`)?
+/// Is the value `name` holds now read by these statements (`Some(true)`), overwritten
+/// before any read (`Some(false)`), or neither (`None`: not mentioned, or hidden by a new
+/// binding first)?
 fn stmts_mention(stmts: &[Stmt], name: &str) -> Option<bool> {
     for stmt in stmts {
         if let Some(first) = first_plain_mention(stmt, name) {
@@ -1143,16 +1249,31 @@ fn stmts_mention(stmts: &[Stmt], name: &str) -> Option<bool> {
         if stmt_mentions(stmt, name) {
             return Some(true);
         }
-        if let Stmt::Let(node) = stmt {
-            let mut bindings = Vec::new();
-            pattern_bindings(&node.pat, &mut bindings);
-            if bindings.iter().any(|binding| binding.ident == name) {
-                // Hidden by a new binding until the end of this block.
-                return None;
-            }
+        if binds(stmt, name) {
+            // Hidden by a new binding until the end of this block.
+            return None;
         }
     }
     None
+}
+
+/// A hidden local holding a `let`'s initializer, as a value rather than a place: what the
+/// pattern leaves unbound (`_`, `(x, _)`) drops at the end of the `let`, as it would from the
+/// initializer itself, not with the hidden local.
+fn as_value(hidden: &Ident) -> syn::Expr {
+    syn::parse_quote!(::core::convert::identity(#hidden))
+}
+
+/// Is `stmt` a `let` that binds `name`?
+fn binds(stmt: &Stmt, name: &str) -> bool {
+    let Stmt::Let(node) = stmt else { return false };
+    pattern_binds(&node.pat, name)
+}
+
+fn pattern_binds(pat: &syn::Pat, name: &str) -> bool {
+    let mut bindings = Vec::new();
+    pattern_bindings(pat, &mut bindings);
+    bindings.iter().any(|binding| binding.ident == name)
 }
 
 /// The first mention of `name` in a statement of plain code.
@@ -1230,9 +1351,22 @@ fn stmt_mentions(stmt: &Stmt, name: &str) -> bool {
     }
 }
 
+/// Does `expr` name the variable that `name` means here? Not after a binding inside it
+/// hides that variable (the temporaries of a statement in a loop are bound again on each
+/// iteration, for one).
 fn expr_mentions(expr: &Expr, name: &str) -> bool {
     let syn_mentions = |expr: &syn::Expr| mentions::of_expr(expr).iter().any(|m| m.name == name);
-    let block_mentions = |block: &Block| block.stmts.iter().any(|stmt| stmt_mentions(stmt, name));
+    let block_mentions = |block: &Block| {
+        for stmt in &block.stmts {
+            if stmt_mentions(stmt, name) {
+                return true;
+            }
+            if binds(stmt, name) {
+                return false;
+            }
+        }
+        false
+    };
     match expr {
         Expr::Plain(expr) => syn_mentions(expr),
         Expr::Await(node) => syn_mentions(&node.operand),
@@ -1245,7 +1379,7 @@ fn expr_mentions(expr: &Expr, name: &str) -> bool {
         Expr::Match(node) => {
             syn_mentions(&node.scrutinee)
                 || node.arms.iter().any(|arm| {
-                    block_mentions(&arm.body)
+                    (!pattern_binds(&arm.pat, name) && block_mentions(&arm.body))
                         || matches!(&arm.pat, syn::Pat::Guard(guard) if mentions::of_expr(&guard.guard).iter().any(|m| m.name == name))
                 })
         }

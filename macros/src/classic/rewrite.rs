@@ -285,6 +285,15 @@ impl VisitMut for Rewriter<'_> {
     }
 
     fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        // A standard macro's arguments are expressions: a `return`, `?`, `break` or
+        // `continue` among them is rewritten like any other.
+        if let Some(Ok(mut parsed)) = super::std_macros::parse(mac) {
+            for expr in parsed.exprs_mut() {
+                self.visit_expr_mut(expr);
+            }
+            mac.tokens = parsed.arguments();
+            return;
+        }
         mac.tokens = self.rename_self_in_tokens(mac.tokens.clone());
     }
 

@@ -1,0 +1,115 @@
+//! What the differential fuzzer's generated programs call, and how it compares the two
+//! variants without panicking. The fuzzer's regression tests (`tests/fuzz_regressions.rs`)
+//! use the same names, so that a minimal case pastes in as it was printed.
+//!
+//! Every helper logs, so that the event log shows the evaluation order of operands; every
+//! result stays small, so that arithmetic on it rarely overflows.
+
+use std::fmt::{Debug, Write as _};
+use std::future::IntoFuture;
+
+use crate::{Loud, Outcome, Stop, log, run};
+
+/// Two operands combined, logged.
+pub fn mix(a: u32, b: u32) -> u32 {
+    log(format!("mix {a} {b}"));
+    a.wrapping_mul(31).wrapping_add(b) % 100
+}
+
+/// Three operands combined, logged.
+pub fn add3(a: u32, b: u32, c: u32) -> u32 {
+    log(format!("add3 {a} {b} {c}"));
+    a.wrapping_add(b).wrapping_add(c) % 100
+}
+
+/// `Err` for one value in four, so that `?` takes both ways.
+pub fn check(name: &str, value: u32) -> Result<u32, String> {
+    log(format!("check {name} {value}"));
+    if value % 4 == 3 { Err(format!("bad {name} {value}")) } else { Ok(value) }
+}
+
+/// Takes a `Loud` by value: it drops here.
+pub fn consume(loud: Loud) -> u32 {
+    log(format!("consume {}", loud.name()));
+    loud.name().len() as u32
+}
+
+/// Borrows a `Loud` for the call only.
+pub fn weigh(loud: &Loud) -> u32 {
+    log(format!("weigh {}", loud.name()));
+    loud.name().len() as u32
+}
+
+/// Makes a computed value visible in the log.
+pub fn note(name: &str, value: u32) {
+    log(format!("note {name} {value}"));
+}
+
+/// A struct literal whose fields can await; a projection of it is a temporary.
+#[derive(Debug)]
+pub struct Pair<A, B> {
+    pub a: A,
+    pub b: B,
+}
+
+/// Where the variants first differed: the stop, and each variant's outcome and events.
+#[derive(Debug)]
+pub struct Mismatch<T> {
+    pub stop: Stop,
+    pub classic: (Outcome<T>, Vec<String>),
+    pub runtime: (Outcome<T>, Vec<String>),
+}
+
+/// [`crate::same_at_every_suspension`] without the assertion: both variants run to the end,
+/// then dropped at each suspension they reach; the first difference, or the common outcome
+/// and the number of suspensions.
+pub fn compare_at_every_suspension<T: PartialEq, F1, F2>(
+    classic: impl Fn() -> F1,
+    runtime: impl Fn() -> F2,
+) -> Result<(Outcome<T>, usize), Mismatch<T>>
+where
+    F1: IntoFuture<Output = T>,
+    F2: IntoFuture<Output = T>,
+{
+    let compare = |stop: Stop| {
+        let classic = run(stop, &classic);
+        let runtime = run(stop, &runtime);
+        if classic == runtime { Ok(classic) } else { Err(Mismatch { stop, classic, runtime }) }
+    };
+    let (outcome, log) = compare(Stop::AtEnd)?;
+    let suspensions = log.iter().filter(|event| event.starts_with("suspend ") || event.starts_with("block ")).count();
+    for limit in 1..=suspensions {
+        compare(Stop::AfterSuspensions(limit))?;
+    }
+    Ok((outcome, suspensions))
+}
+
+/// One JSON line for program `index`: `ok`, or `mismatch` with both sides.
+pub fn report<T: Debug>(index: usize, result: Result<(Outcome<T>, usize), Mismatch<T>>) -> String {
+    match result {
+        Ok((outcome, suspensions)) => format!(
+            "{{\"program\":{index},\"status\":\"ok\",\"outcome\":{},\"suspensions\":{suspensions}}}",
+            json_string(&format!("{outcome:?}"))
+        ),
+        Err(mismatch) => format!(
+            "{{\"program\":{index},\"status\":\"mismatch\",\"stop\":{},\"classic\":{},\"runtime\":{}}}",
+            json_string(&format!("{:?}", mismatch.stop)),
+            json_string(&format!("{:?}", mismatch.classic)),
+            json_string(&format!("{:?}", mismatch.runtime)),
+        ),
+    }
+}
+
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => write!(out, "\\u{:04x}", c as u32).expect("writing to a String"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -1,0 +1,152 @@
+//! The differential fuzzer's run (see `tests/FUZZ.md`): programs generated from a fixed seed,
+//! built in one crate under both lowerings, run to the end and dropped at every suspension;
+//! the outcome, the events and the panic message must match. A failure is shrunk to a
+//! minimal case, printed as a test to paste into `tests/fuzz_regressions.rs`.
+//!
+//! `LOWERING_FUZZ_PROGRAMS` and `LOWERING_FUZZ_SEED` choose a longer or another run,
+//! `LOWERING_FUZZ_ONLY=12,40` runs only those programs of it, `LOWERING_FUZZ_SHRINK` says
+//! how many failures to shrink and `LOWERING_FUZZ_SHRINK_SECONDS` for how long each.
+
+mod fuzz;
+
+use std::time::{Duration, Instant};
+
+use fuzz::ast::Program;
+use fuzz::batch::{self, Verdict};
+
+const DEFAULT_PROGRAMS: usize = 500;
+const DEFAULT_SEED: u64 = 7;
+/// Programs per generated crate: a longer run builds several.
+const PROGRAMS_PER_BUILD: usize = 1000;
+/// How long shrinking one failure may take, in seconds.
+const SHRINK_SECONDS: u64 = 600;
+
+fn setting(name: &str, default: u64) -> u64 {
+    match std::env::var(name) {
+        Ok(value) => value.parse().unwrap_or_else(|_| panic!("{name}={value} is not a number")),
+        Err(_) => default,
+    }
+}
+
+#[test]
+fn differential() {
+    let count = setting("LOWERING_FUZZ_PROGRAMS", DEFAULT_PROGRAMS as u64) as usize;
+    let seed = setting("LOWERING_FUZZ_SEED", DEFAULT_SEED);
+    // How many failures to shrink (each builds its candidates, a batch at a time).
+    let to_shrink = setting("LOWERING_FUZZ_SHRINK", 1) as usize;
+    let budget = Duration::from_secs(setting("LOWERING_FUZZ_SHRINK_SECONDS", SHRINK_SECONDS));
+    let only: Option<Vec<usize>> = std::env::var("LOWERING_FUZZ_ONLY").ok().map(|ids| {
+        ids.split(',').map(|id| id.trim().parse().unwrap_or_else(|_| panic!("LOWERING_FUZZ_ONLY: {id:?} is not a number"))).collect()
+    });
+    let start = Instant::now();
+
+    let mut failures: Vec<(usize, Program, Verdict)> = Vec::new();
+    let mut stats = Stats::default();
+    for (build, first) in (0..count).step_by(PROGRAMS_PER_BUILD).enumerate() {
+        let ids: Vec<usize> = (first..count.min(first + PROGRAMS_PER_BUILD))
+            .filter(|id| only.as_ref().is_none_or(|only| only.contains(id)))
+            .collect();
+        if ids.is_empty() {
+            continue;
+        }
+        let programs: Vec<Program> = ids.iter().map(|&id| fuzz::generate::program(seed, id)).collect();
+        let verdicts = batch::run(&format!("seed{seed}-{build}"), &programs, false).unwrap_or_else(|error| panic!("{error}"));
+        for ((id, program), verdict) in ids.into_iter().zip(programs).zip(verdicts) {
+            stats.count(&verdict);
+            if verdict.is_failure() {
+                failures.push((id, program, verdict));
+            }
+        }
+    }
+    classify_compile_errors(seed, &mut failures);
+
+    let invalid = failures.iter().filter(|(_, _, verdict)| matches!(verdict, Verdict::Invalid(_))).count();
+    let mismatches = failures.len() - invalid;
+    println!("differential: {count} programs, {mismatches} mismatches");
+    println!(
+        "differential (seed {seed}): {} values, {} panics, {} dropped (never complete), {} suspensions, {} invalid, in {:.0?}",
+        stats.values,
+        stats.panics,
+        stats.dropped,
+        stats.suspensions,
+        invalid,
+        start.elapsed()
+    );
+    for (id, program, verdict) in &failures {
+        println!("\n--- program {id} (seed {seed}): {}\n{}", headline(verdict), fuzz::print::function(program, "program"));
+    }
+    for (id, program, verdict) in failures.iter().take(to_shrink) {
+        shrink_and_report(seed, *id, program, verdict, budget);
+    }
+    assert!(
+        failures.is_empty(),
+        "{mismatches} programs behave differently under the two lowerings, and the generator made {invalid} invalid \
+         ones (seed {seed}; details above)"
+    );
+}
+
+#[derive(Default)]
+struct Stats {
+    values: usize,
+    panics: usize,
+    dropped: usize,
+    suspensions: usize,
+}
+
+impl Stats {
+    fn count(&mut self, verdict: &Verdict) {
+        if let Verdict::Same { outcome, suspensions } = verdict {
+            self.suspensions += suspensions;
+            match outcome.split('(').next() {
+                Some("Value") => self.values += 1,
+                Some("Panic") => self.panics += 1,
+                _ => self.dropped += 1,
+            }
+        }
+    }
+}
+
+/// A program that does not compile is the classic expansion's fault only if the runtime
+/// lowering alone compiles it: build those again, each with its runtime twin.
+fn classify_compile_errors(seed: u64, failures: &mut [(usize, Program, Verdict)]) {
+    let rejected: Vec<usize> =
+        (0..failures.len()).filter(|&index| matches!(failures[index].2, Verdict::CompileError(_))).collect();
+    if rejected.is_empty() {
+        return;
+    }
+    let programs: Vec<Program> = rejected.iter().map(|&index| failures[index].1.clone()).collect();
+    let verdicts = batch::run(&format!("seed{seed}-classify"), &programs, true).unwrap_or_else(|error| panic!("{error}"));
+    for (index, verdict) in rejected.into_iter().zip(verdicts) {
+        failures[index].2 = verdict;
+    }
+}
+
+fn headline(verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Same { .. } => "same".to_owned(),
+        Verdict::Mismatch(details) => format!("MISMATCH\n{details}"),
+        Verdict::CompileError(errors) => format!("the classic expansion does not compile\n{errors}"),
+        Verdict::Invalid(errors) => format!("INVALID PROGRAM (a generator bug)\n{errors}"),
+        Verdict::Crash(details) => format!("CRASH\n{details}"),
+    }
+}
+
+fn shrink_and_report(seed: u64, id: usize, program: &Program, verdict: &Verdict, budget: Duration) {
+    let name = format!("seed{seed}_program{id}");
+    let (minimal, minimal_verdict) =
+        fuzz::minimize(&format!("shrink-{name}"), program, verdict, budget).unwrap_or_else(|error| panic!("{error}"));
+    let test = fuzz::regression_test(&name, &minimal);
+    let dir = batch::workspace().join("target").join("lowering-fuzz").join("minimal");
+    let path = dir.join(format!("{name}.rs"));
+    let saved = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &test));
+    println!(
+        "\n=== minimal case of program {id} (seed {seed}), {} nodes (was {}): {}\n{test}{}",
+        fuzz::shrink::size(&minimal),
+        fuzz::shrink::size(program),
+        headline(&minimal_verdict),
+        match saved {
+            Ok(()) => format!("(saved as {}; add it to tests/fuzz_regressions.rs)", path.display()),
+            Err(error) => format!("(not saved: {error})"),
+        }
+    );
+}

@@ -1,0 +1,359 @@
+//! Many programs, one build: a generated package (outside this workspace) holds every
+//! program of a batch in a file of its own, under both lowerings; its binaries (one per core,
+//! since rustc checks one crate on one core) run and compare them and print one JSON line per
+//! program.
+//!
+//! A program whose expansion rustc rejects is found from the file its errors point into, and
+//! the crate is built again without it. A program that hangs or takes the process down is
+//! reported, and the run goes on after it.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use super::ast::Program;
+use super::print;
+
+/// How long one program may run (both lowerings, dropped at every suspension) before it
+/// counts as hung.
+const PROGRAM_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// What became of one program.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// Both lowerings gave the same outcome and events, at the end and at every suspension.
+    Same { outcome: String, suspensions: usize },
+    /// They differed; both sides, as the harness printed them.
+    Mismatch(String),
+    /// rustc rejected the program's expansion (with `twin`: only under the classic
+    /// lowering, the runtime one alone compiled).
+    CompileError(String),
+    /// The plain `async fn` alone does not compile: the generator or checker is wrong.
+    Invalid(String),
+    /// The harness hung or died while running it.
+    Crash(String),
+}
+
+impl Verdict {
+    pub fn is_failure(&self) -> bool {
+        !matches!(self, Verdict::Same { .. })
+    }
+}
+
+/// The workspace root (this package's parent).
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the tests package is in the workspace").to_owned()
+}
+
+/// Build and run `programs` as the package `target/lowering-fuzz/<name>-<process id>` (so
+/// that concurrent runs keep apart), removed afterwards unless a program failed. With
+/// `twins`, each program is also compiled alone under the runtime lowering, so that a compile
+/// error can be told apart: the classic expansion's, or the program's own.
+pub fn run(name: &str, programs: &[Program], twins: bool) -> Result<Vec<Verdict>, String> {
+    let name = format!("{name}-{}", std::process::id());
+    let dir = workspace().join("target").join("lowering-fuzz").join(&name);
+    let src = dir.join("src");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(|error| format!("cannot clear {}: {error}", dir.display()))?;
+    }
+    std::fs::create_dir_all(&src).map_err(|error| format!("cannot create {}: {error}", src.display()))?;
+    let package = format!("lowering-fuzz-{name}");
+    let shards = std::thread::available_parallelism().map_or(1, |cores| cores.get()).min(programs.len()).max(1);
+    // Named after the package, so that no other run's executable has the same path.
+    let bins: Vec<String> = (0..shards).map(|shard| format!("{package}-{shard}")).collect();
+    write(&dir.join("Cargo.toml"), &manifest(&package, &bins))?;
+    // The workspace's versions, so that nothing is resolved anew.
+    std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock"))
+        .map_err(|error| format!("cannot copy Cargo.lock: {error}"))?;
+    for (index, program) in programs.iter().enumerate() {
+        write(&src.join(format!("p{index:05}.rs")), &program_file(program))?;
+        if twins {
+            write(&src.join(format!("p{index:05}_runtime.rs")), &twin_file(program))?;
+        }
+    }
+
+    let bin = src.join("bin");
+    std::fs::create_dir_all(&bin).map_err(|error| format!("cannot create {}: {error}", bin.display()))?;
+    let mut verdicts: BTreeMap<usize, Verdict> = BTreeMap::new();
+    let mut included: Vec<usize> = (0..programs.len()).collect();
+    let mut written: Vec<Option<Vec<usize>>> = vec![None; shards];
+    let executables = loop {
+        for (shard, written) in written.iter_mut().enumerate() {
+            let mine = shard_of(&included, shard, shards);
+            // An unchanged shard is not rewritten, so that cargo does not build it again.
+            if written.as_ref() != Some(&mine) {
+                write(&bin.join(format!("shard{shard}.rs")), &main_file(&mine, twins))?;
+                *written = Some(mine);
+            }
+        }
+        let (errors, built) = build(&dir)?;
+        if errors.is_empty() {
+            break built;
+        }
+        let mut rejected: BTreeMap<usize, (String, bool)> = BTreeMap::new();
+        for error in errors {
+            let Some((index, in_twin)) = error.program else {
+                return Err(format!("the batch `{name}` failed to build, not in any program:\n{}", error.rendered));
+            };
+            let entry = rejected.entry(index).or_default();
+            entry.0.push_str(&error.rendered);
+            entry.1 |= in_twin;
+        }
+        for (index, (rendered, in_twin)) in rejected {
+            let verdict = if in_twin { Verdict::Invalid(rendered) } else { Verdict::CompileError(rendered) };
+            verdicts.insert(index, verdict);
+            included.retain(|&included| included != index);
+        }
+        if included.is_empty() {
+            break built;
+        }
+    };
+    for shard in 0..shards {
+        let mine = shard_of(&included, shard, shards);
+        if mine.is_empty() {
+            continue;
+        }
+        let binary = executables.get(&bins[shard]).ok_or_else(|| format!("cargo built no {}", bins[shard]))?;
+        for (position, verdict) in execute(binary, mine.len())?.into_iter().enumerate() {
+            verdicts.insert(mine[position], verdict);
+        }
+    }
+    // Nobody runs these executables again (nor their copies in `deps/`).
+    remove_executables(&bins);
+    let verdicts: Vec<Verdict> =
+        (0..programs.len()).map(|index| verdicts.remove(&index).expect("a verdict for every program")).collect();
+    if !verdicts.iter().any(Verdict::is_failure) {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    Ok(verdicts)
+}
+
+/// The programs of one shard: every `shards`-th, so that the shards are about as big.
+fn shard_of(included: &[usize], shard: usize, shards: usize) -> Vec<usize> {
+    included.iter().copied().skip(shard).step_by(shards).collect()
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|error| format!("cannot write {}: {error}", path.display()))
+}
+
+fn remove_executables(bins: &[String]) {
+    let debug = workspace().join("target").join("fuzz-target").join("debug");
+    for bin in bins {
+        let _ = std::fs::remove_file(debug.join(bin));
+        let prefixes = [format!("{bin}-"), format!("{}-", bin.replace('-', "_"))];
+        for entry in std::fs::read_dir(debug.join("deps")).into_iter().flatten().flatten() {
+            let file = entry.file_name().to_string_lossy().into_owned();
+            if prefixes.iter().any(|prefix| file.starts_with(prefix.as_str())) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+fn manifest(package: &str, bins: &[String]) -> String {
+    let root = workspace();
+    let mut bin_targets = String::new();
+    for (shard, bin) in bins.iter().enumerate() {
+        writeln!(bin_targets, "[[bin]]\nname = \"{bin}\"\npath = \"src/bin/shard{shard}.rs\"\n").unwrap();
+    }
+    format!(
+        r#"[package]
+name = "{package}"
+version = "0.0.0"
+edition = "2024"
+publish = false
+autobins = false
+
+{bin_targets}
+[dependencies]
+lowering = {{ path = "{runtime}" }}
+lowering-tests = {{ path = "{tests}" }}
+
+# Not a member of the lowering workspace.
+[workspace]
+
+[profile.dev]
+debug = false
+incremental = false
+"#,
+        runtime = root.join("runtime").display(),
+        tests = root.join("tests").display(),
+    )
+}
+
+fn program_file(program: &Program) -> String {
+    let args = print::arguments(program);
+    format!(
+        "use lowering_tests::fuzz::*;\nuse lowering_tests::*;\n\nlowering_tests::differential! {{\n{}}}\n\n\
+         pub fn compare(index: usize) -> String {{\n    \
+         report(index, compare_at_every_suspension(|| classic::program({args}), || runtime::program({args})))\n}}\n",
+        print::function(program, "program"),
+    )
+}
+
+/// The program alone under the runtime lowering: compiled, never run.
+fn twin_file(program: &Program) -> String {
+    format!(
+        "use lowering_tests::fuzz::*;\nuse lowering_tests::*;\n\n#[lowering::lowering(runtime)]\npub mod runtime {{\n    \
+         use super::*;\n{}}}\n",
+        print::function(program, "program"),
+    )
+}
+
+fn main_file(included: &[usize], twins: bool) -> String {
+    let mut out = String::from("#![allow(warnings)]\n\n");
+    for index in included {
+        writeln!(out, "#[path = \"../p{index:05}.rs\"]\nmod p{index:05};").unwrap();
+        if twins {
+            writeln!(out, "#[path = \"../p{index:05}_runtime.rs\"]\nmod p{index:05}_runtime;").unwrap();
+        }
+    }
+    out.push_str("\nconst PROGRAMS: &[fn(usize) -> String] = &[\n");
+    for index in included {
+        writeln!(out, "    p{index:05}::compare,").unwrap();
+    }
+    out.push_str(
+        "];\n\n/// Runs the programs from the one the argument names (after a crash, the next one).\n\
+         fn main() {\n    \
+         let from: usize = std::env::args().nth(1).map_or(0, |arg| arg.parse().expect(\"a program index\"));\n    \
+         for (index, compare) in PROGRAMS.iter().enumerate().skip(from) {\n        \
+         println!(\"{}\", compare(index));\n    }\n}\n",
+    );
+    out
+}
+
+struct BuildError {
+    /// The program (and whether in its runtime twin) the error points into.
+    program: Option<(usize, bool)>,
+    rendered: String,
+}
+
+/// Build the package; the errors rustc reported, each with the program it points into, and
+/// the executables built, by name.
+fn build(dir: &Path) -> Result<(Vec<BuildError>, BTreeMap<String, PathBuf>), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = Command::new(cargo)
+        .args(["build", "--offline", "--quiet", "--message-format=json"])
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", workspace().join("target").join("fuzz-target"))
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|error| format!("cannot run cargo: {error}"))?;
+    let mut errors = Vec::new();
+    let mut executables = BTreeMap::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        if let (Some(name), Some(executable)) = (message["target"]["name"].as_str(), message["executable"].as_str()) {
+            executables.insert(name.to_owned(), PathBuf::from(executable));
+        }
+        if message["reason"] != "compiler-message" || message["message"]["level"] != "error" {
+            continue;
+        }
+        let mut files = Vec::new();
+        files_of(&message["message"], &mut files);
+        let program = files.iter().find_map(|file| program_of(file));
+        let rendered = message["message"]["rendered"].as_str().unwrap_or_default().to_owned();
+        errors.push(BuildError { program, rendered });
+    }
+    if errors.is_empty() && !output.status.success() {
+        return Err(format!("cargo build failed in {}:\n{}", dir.display(), String::from_utf8_lossy(&output.stderr)));
+    }
+    Ok((errors, executables))
+}
+
+/// Every file a diagnostic's spans (and the macro invocations they come from) point into.
+fn files_of(diagnostic: &serde_json::Value, out: &mut Vec<String>) {
+    fn span_files(span: &serde_json::Value, out: &mut Vec<String>) {
+        if let Some(file) = span["file_name"].as_str() {
+            out.push(file.to_owned());
+        }
+        if !span["expansion"].is_null() {
+            span_files(&span["expansion"]["span"], out);
+        }
+    }
+    for span in diagnostic["spans"].as_array().into_iter().flatten() {
+        span_files(span, out);
+    }
+    for child in diagnostic["children"].as_array().into_iter().flatten() {
+        files_of(child, out);
+    }
+}
+
+/// `src/bin/../p00012.rs` is program 12; `src/bin/../p00012_runtime.rs` its twin.
+fn program_of(file: &str) -> Option<(usize, bool)> {
+    let name = Path::new(file).file_name()?.to_str()?.strip_suffix(".rs")?.strip_prefix('p')?;
+    let (digits, twin) = match name.strip_suffix("_runtime") {
+        Some(digits) => (digits, true),
+        None => (name, false),
+    };
+    Some((digits.parse().ok()?, twin))
+}
+
+/// Run the harness over `count` programs, starting again after any that hangs or crashes.
+fn execute(binary: &Path, count: usize) -> Result<Vec<Verdict>, String> {
+    let mut verdicts = Vec::with_capacity(count);
+    while verdicts.len() < count {
+        let mut child = Command::new(binary)
+            .arg(verdicts.len().to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|error| format!("cannot run {}: {error}", binary.display()))?;
+        let stdout = child.stdout.take().expect("piped");
+        let mut stderr = child.stderr.take().expect("piped");
+        // Read as it comes, so that a full pipe never stalls the harness.
+        let errors = std::thread::spawn(move || {
+            let mut errors = String::new();
+            let _ = stderr.read_to_string(&mut errors);
+            errors
+        });
+        let (lines, received) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if lines.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let hung = loop {
+            match received.recv_timeout(PROGRAM_TIMEOUT) {
+                Ok(line) => verdicts.push(verdict_of(&line)?),
+                Err(mpsc::RecvTimeoutError::Disconnected) => break false,
+                Err(mpsc::RecvTimeoutError::Timeout) => break true,
+            }
+        };
+        if hung {
+            // Our own child, by its handle.
+            let _ = child.kill();
+        }
+        let status = child.wait().map_err(|error| format!("cannot wait for the harness: {error}"))?;
+        let errors = errors.join().unwrap_or_default();
+        if verdicts.len() < count {
+            let what = if hung { format!("hung for {PROGRAM_TIMEOUT:?}") } else { format!("died ({status})") };
+            verdicts.push(Verdict::Crash(format!("{what}\n{errors}")));
+        }
+    }
+    Ok(verdicts)
+}
+
+fn verdict_of(line: &str) -> Result<Verdict, String> {
+    let value: serde_json::Value = serde_json::from_str(line).map_err(|error| format!("bad harness line {line:?}: {error}"))?;
+    Ok(match value["status"].as_str() {
+        Some("ok") => Verdict::Same {
+            outcome: value["outcome"].as_str().unwrap_or_default().to_owned(),
+            suspensions: value["suspensions"].as_u64().unwrap_or_default() as usize,
+        },
+        _ => Verdict::Mismatch(format!(
+            "stopped at {}\nclassic: {}\nruntime: {}",
+            value["stop"].as_str().unwrap_or_default(),
+            value["classic"].as_str().unwrap_or_default(),
+            value["runtime"].as_str().unwrap_or_default(),
+        )),
+    })
+}

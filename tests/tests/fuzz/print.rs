@@ -1,0 +1,392 @@
+//! Programs as Rust source text.
+
+use std::fmt::Write as _;
+
+use super::ast::*;
+
+/// `pub async fn NAME(params) -> Result<u32, String> { body }`
+pub fn function(program: &Program, name: &str) -> String {
+    let mut out = String::new();
+    let params: Vec<String> = program
+        .params
+        .iter()
+        .map(|param| format!("{}{}: {}", if param.mutable { "mut " } else { "" }, param.name, ty(&param.ty)))
+        .collect();
+    writeln!(out, "pub async fn {name}({}) -> Result<u32, String> {{", params.join(", ")).unwrap();
+    let mut printer = Printer { out, indent: 1 };
+    printer.block_contents(&program.body);
+    printer.out.push_str("\n}\n");
+    printer.out
+}
+
+/// The arguments of a call: fresh values each time.
+pub fn arguments(program: &Program) -> String {
+    program.params.iter().map(|param| inline(&param.arg)).collect::<Vec<_>>().join(", ")
+}
+
+/// An expression on one line.
+pub fn inline(expr: &Expr) -> String {
+    let mut printer = Printer { out: String::new(), indent: 0 };
+    printer.expr(expr, Context::Free);
+    printer.out
+}
+
+pub fn ty(of: &Ty) -> String {
+    match of {
+        Ty::U32 => "u32".to_owned(),
+        Ty::Bool => "bool".to_owned(),
+        Ty::Loud => "Loud".to_owned(),
+        Ty::Res => "Result<u32, String>".to_owned(),
+        Ty::Unit | Ty::Never => "()".to_owned(),
+        Ty::Tuple(items) => format!("({},)", items.iter().map(ty).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+/// Where an expression stands, for the parentheses it needs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Context {
+    /// Delimited: a call argument, a `let` initializer, a block's tail.
+    Free,
+    /// An operand of an operator, a receiver, or what `?`/`.await` applies to.
+    Operand,
+    /// An `if`/`while` condition, a scrutinee, an iterable: no struct literal at top level.
+    Condition,
+}
+
+struct Printer {
+    out: String,
+    indent: usize,
+}
+
+impl Printer {
+    fn newline(&mut self) {
+        self.out.push('\n');
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+    }
+
+    fn block(&mut self, block: &Block) {
+        self.out.push('{');
+        self.indent += 1;
+        self.block_contents(block);
+        self.indent -= 1;
+        self.newline();
+        self.out.push('}');
+    }
+
+    fn block_contents(&mut self, block: &Block) {
+        for stmt in &block.stmts {
+            self.newline();
+            self.stmt(stmt);
+        }
+        if let Some(tail) = &block.tail {
+            self.newline();
+            self.expr(tail, Context::Free);
+        }
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) {
+        match stmt {
+            Stmt::Let(pat, init) => {
+                self.out.push_str("let ");
+                self.pat(pat);
+                self.out.push_str(" = ");
+                self.expr(init, Context::Free);
+                self.out.push(';');
+            }
+            Stmt::Assign(name, op, value) => {
+                write!(self.out, "{name} {}= ", binary_op(*op)).unwrap();
+                self.expr(value, Context::Free);
+                self.out.push(';');
+            }
+            Stmt::Expr(expr) => {
+                // A block-like statement first would end at its `}` and leave the rest dangling.
+                self.expr(expr, Context::Free);
+                self.out.push(';');
+            }
+        }
+    }
+
+    fn pat(&mut self, pat: &Pat) {
+        match pat {
+            Pat::Bind(binding) => self.binding(binding),
+            Pat::Wild => self.out.push('_'),
+            Pat::Tuple(items) => {
+                self.out.push('(');
+                for item in items {
+                    match item {
+                        Some(binding) => self.binding(binding),
+                        None => self.out.push('_'),
+                    }
+                    self.out.push_str(", ");
+                }
+                self.out.push(')');
+            }
+        }
+    }
+
+    fn binding(&mut self, binding: &Binding) {
+        if binding.mutable {
+            self.out.push_str("mut ");
+        }
+        self.out.push_str(&binding.name);
+    }
+
+    fn list(&mut self, items: &[Expr]) {
+        for (index, item) in items.iter().enumerate() {
+            if index > 0 {
+                self.out.push_str(", ");
+            }
+            self.expr(item, Context::Free);
+        }
+    }
+
+    fn expr(&mut self, expr: &Expr, context: Context) {
+        let parens = match expr {
+            Expr::Binary(..) | Expr::Not(_) | Expr::Return(_) | Expr::Break(..) => context != Context::Free,
+            Expr::If(..) | Expr::Match(..) | Expr::Block(_) | Expr::Labelled(..) | Expr::Loop(_) => context != Context::Free,
+            Expr::PairField(..) => context == Context::Condition,
+            _ => false,
+        };
+        if parens {
+            self.out.push('(');
+        }
+        self.expr_unparenthesized(expr, context);
+        if parens {
+            self.out.push(')');
+        }
+    }
+
+    fn expr_unparenthesized(&mut self, expr: &Expr, context: Context) {
+        // Operands of an operator keep the caller's condition restriction.
+        let operand = if context == Context::Condition { Context::Condition } else { Context::Operand };
+        match expr {
+            // Suffixed: a literal's type must not depend on inference across the lowering.
+            Expr::Lit(value) => write!(self.out, "{value}u32").unwrap(),
+            Expr::Bool(value) => write!(self.out, "{value}").unwrap(),
+            Expr::Var(name) => self.out.push_str(name),
+            Expr::Ev(label, value) => {
+                write!(self.out, "ev(\"{label}\", ").unwrap();
+                self.expr(value, Context::Free);
+                self.out.push(')');
+            }
+            Expr::Await(leaf, label, value) => {
+                let leaf = match leaf {
+                    Leaf::Now => "now",
+                    Leaf::Later => "later",
+                };
+                write!(self.out, "{leaf}(\"{label}\", ").unwrap();
+                self.expr(value, Context::Free);
+                self.out.push_str(").await");
+            }
+            Expr::Forever(label, value_ty) => write!(self.out, "forever::<{}>(\"{label}\").await", ty(value_ty)).unwrap(),
+            Expr::Binary(op, left, right) => {
+                self.expr(left, operand);
+                write!(self.out, " {} ", binary_op(*op)).unwrap();
+                self.expr(right, operand);
+            }
+            Expr::Not(value) => {
+                self.out.push('!');
+                self.expr(value, operand);
+            }
+            Expr::Call(helper, args) => {
+                self.out.push_str(match helper {
+                    Helper::Mix => "mix(",
+                    Helper::Add3 => "add3(",
+                    Helper::Consume => "consume(",
+                });
+                self.list(args);
+                self.out.push(')');
+            }
+            Expr::Note(label, value) => {
+                write!(self.out, "note(\"{label}\", ").unwrap();
+                self.expr(value, Context::Free);
+                self.out.push(')');
+            }
+            Expr::Method(receiver, method, arg) => {
+                self.expr(receiver, operand);
+                self.out.push_str(match method {
+                    Method::WrappingAdd => ".wrapping_add(",
+                    Method::Max => ".max(",
+                    Method::Min => ".min(",
+                });
+                self.expr(arg, Context::Free);
+                self.out.push(')');
+            }
+            Expr::Weigh(name) => write!(self.out, "weigh(&{name})").unwrap(),
+            Expr::IsOk(name) => write!(self.out, "{name}.is_ok()").unwrap(),
+            Expr::PairField(a, b, first) => {
+                self.out.push_str("Pair { a: ");
+                self.expr(a, Context::Free);
+                self.out.push_str(", b: ");
+                self.expr(b, Context::Free);
+                self.out.push_str(if *first { " }.a" } else { " }.b" });
+            }
+            Expr::Tuple(items) => {
+                self.out.push('(');
+                self.list(items);
+                self.out.push_str(",)");
+            }
+            Expr::TupleField(items, index) => {
+                self.out.push('(');
+                self.list(items);
+                write!(self.out, ",).{index}").unwrap();
+            }
+            Expr::Index(items, index) => {
+                self.out.push('[');
+                self.list(items);
+                self.out.push_str("][(");
+                self.expr(index, Context::Operand);
+                write!(self.out, " % {}) as usize]", items.len()).unwrap();
+            }
+            Expr::Check(label, value) => {
+                write!(self.out, "check(\"{label}\", ").unwrap();
+                self.expr(value, Context::Free);
+                self.out.push(')');
+            }
+            Expr::Try(value) => {
+                self.expr(value, operand);
+                self.out.push('?');
+            }
+            Expr::Ok(value) => {
+                self.out.push_str("Ok::<u32, String>(");
+                self.expr(value, Context::Free);
+                self.out.push(')');
+            }
+            Expr::Err(label) => write!(self.out, "Err::<u32, String>(String::from(\"{label}\"))").unwrap(),
+            Expr::NewLoud(label) => write!(self.out, "Loud::new(\"{label}\")").unwrap(),
+            Expr::If(cond, then_branch, else_branch) => {
+                self.out.push_str("if ");
+                self.expr(cond, Context::Condition);
+                self.out.push(' ');
+                self.block(then_branch);
+                if let Some(else_branch) = else_branch {
+                    self.out.push_str(" else ");
+                    self.block(else_branch);
+                }
+            }
+            Expr::Match(scrutinee, arms) => {
+                self.out.push_str("match ");
+                self.expr(scrutinee, Context::Condition);
+                self.out.push_str(" {");
+                self.indent += 1;
+                for arm in arms {
+                    self.newline();
+                    self.arm_pat(&arm.pat);
+                    self.out.push_str(" => ");
+                    self.expr(&arm.body, Context::Free);
+                    self.out.push(',');
+                }
+                self.indent -= 1;
+                self.newline();
+                self.out.push('}');
+            }
+            Expr::Block(block) => self.block(block),
+            Expr::Labelled(label, block) => {
+                write!(self.out, "'{label}: ").unwrap();
+                self.block(block);
+            }
+            Expr::Loop(node) => self.loop_expr(node),
+            Expr::Break(label, value) => {
+                self.out.push_str("break");
+                if let Some(label) = label {
+                    write!(self.out, " '{label}").unwrap();
+                }
+                if let Some(value) = value {
+                    self.out.push(' ');
+                    self.expr(value, Context::Free);
+                }
+            }
+            Expr::Continue(label) => {
+                self.out.push_str("continue");
+                if let Some(label) = label {
+                    write!(self.out, " '{label}").unwrap();
+                }
+            }
+            Expr::Return(value) => {
+                self.out.push_str("return ");
+                self.expr(value, Context::Free);
+            }
+            Expr::Panic(label, value) => {
+                write!(self.out, "panic!(\"{label} {{}}\", ").unwrap();
+                self.expr(value, Context::Free);
+                self.out.push(')');
+            }
+        }
+    }
+
+    fn arm_pat(&mut self, pat: &ArmPat) {
+        match pat {
+            ArmPat::Lit(value) => write!(self.out, "{value}").unwrap(),
+            ArmPat::Either(a, b) => write!(self.out, "{a} | {b}").unwrap(),
+            ArmPat::Bind(name) => self.out.push_str(name),
+            ArmPat::Wild => self.out.push('_'),
+            ArmPat::Ok(name) => write!(self.out, "Ok({name})").unwrap(),
+            ArmPat::Err => self.out.push_str("Err(_)"),
+        }
+    }
+
+    fn loop_expr(&mut self, node: &Loop) {
+        let label = &node.label;
+        match &node.kind {
+            LoopKind::Loop { counter, bound, default } => {
+                write!(self.out, "{{ let mut {counter} = 0u32; '{label}: loop {{ if {counter} == {bound} {{ break '{label}").unwrap();
+                if let Some(default) = default {
+                    self.out.push(' ');
+                    self.expr(default, Context::Free);
+                }
+                write!(self.out, "; }} {counter} += 1;").unwrap();
+                self.loop_body(&node.body);
+                self.out.push_str(" }");
+            }
+            LoopKind::While { counter, bound, cond } => {
+                write!(self.out, "{{ let mut {counter} = 0u32; '{label}: while {counter} < {bound} && ").unwrap();
+                self.expr(cond, Context::Condition);
+                write!(self.out, " {{ {counter} += 1;").unwrap();
+                self.loop_body(&node.body);
+                self.out.push_str(" }");
+            }
+            LoopKind::Range { name, end } => {
+                write!(self.out, "'{label}: for {name} in 0..(").unwrap();
+                self.expr(end, Context::Free);
+                self.out.push_str(") % 4 {");
+                self.loop_body(&node.body);
+            }
+            LoopKind::Louds { name, labels, leaf } => {
+                write!(self.out, "'{label}: for {name} in ").unwrap();
+                let array = labels.iter().map(|label| format!("Loud::new(\"{label}\")")).collect::<Vec<_>>().join(", ");
+                match leaf {
+                    None => write!(self.out, "[{array}]").unwrap(),
+                    Some((Leaf::Now, awaited)) => write!(self.out, "now(\"{awaited}\", [{array}]).await").unwrap(),
+                    Some((Leaf::Later, awaited)) => write!(self.out, "later(\"{awaited}\", [{array}]).await").unwrap(),
+                }
+                self.out.push_str(" {");
+                self.loop_body(&node.body);
+            }
+        }
+    }
+
+    /// The statements of a loop body and its closing brace (the loop's head is printed).
+    fn loop_body(&mut self, body: &Block) {
+        self.indent += 1;
+        self.block_contents(body);
+        self.indent -= 1;
+        self.newline();
+        self.out.push('}');
+    }
+}
+
+fn binary_op(op: Op) -> &'static str {
+    match op {
+        Op::Add => "+",
+        Op::Mul => "*",
+        Op::Xor => "^",
+        Op::BitOr => "|",
+        Op::BitAnd => "&",
+        Op::Lt => "<",
+        Op::Eq => "==",
+        Op::And => "&&",
+        Op::Or => "||",
+    }
+}

@@ -1,0 +1,259 @@
+//! Simpler versions of a program, for shrinking a failure to a minimal case: each candidate
+//! is one edit away (a run of statements removed, an expression replaced by a part of itself
+//! or by the simplest value of its type, a suspension made immediate, a loop made shorter),
+//! and passes the checker. The shrinker (`mod.rs`) builds them in batches and keeps the
+//! smallest that still fails the same way.
+
+use super::ast::*;
+use super::check;
+
+/// The candidates, smallest first.
+pub fn candidates(program: &Program) -> Vec<Program> {
+    let mut out: Vec<Program> = Vec::new();
+    for index in 0..program.params.len() {
+        let mut candidate = program.clone();
+        candidate.params.remove(index);
+        out.push(candidate);
+    }
+    for body in block(&program.body) {
+        out.push(Program { params: program.params.clone(), body });
+    }
+    out.retain(|candidate| check::program(candidate).is_ok());
+    out.sort_by_key(size);
+    out
+}
+
+/// How big a program is: its expression and statement nodes, and its suspensions (a `later`
+/// counts more than a `now`, a loop by its bound).
+pub fn size(program: &Program) -> usize {
+    block_size(&program.body) + program.params.len()
+}
+
+fn block_size(block: &Block) -> usize {
+    block.stmts.iter().map(stmt_size).sum::<usize>() + block.tail.as_deref().map_or(0, expr_size)
+}
+
+fn stmt_size(stmt: &Stmt) -> usize {
+    1 + match stmt {
+        Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) => expr_size(expr),
+    }
+}
+
+fn expr_size(expr: &Expr) -> usize {
+    let own = match expr {
+        Expr::Await(Leaf::Later, ..) => 2,
+        Expr::Loop(node) => match &node.kind {
+            LoopKind::Loop { bound, .. } | LoopKind::While { bound, .. } => 1 + *bound as usize,
+            LoopKind::Louds { labels, .. } => 1 + labels.len(),
+            LoopKind::Range { .. } => 2,
+        },
+        _ => 1,
+    };
+    own + children(expr).iter().map(|child| expr_size(child)).sum::<usize>()
+        + blocks(expr).iter().map(|block| block_size(block)).sum::<usize>()
+}
+
+/// One edit away from `block`.
+fn block(block: &Block) -> Vec<Block> {
+    let mut out = Vec::new();
+    let len = block.stmts.len();
+    // Runs of statements, halves first (as delta debugging does).
+    let mut run = len;
+    while run > 0 {
+        for start in (0..len).step_by(run) {
+            let mut candidate = block.clone();
+            candidate.stmts.drain(start..(start + run).min(len));
+            out.push(candidate);
+        }
+        run /= 2;
+    }
+    for (index, stmt) in block.stmts.iter().enumerate() {
+        for replacement in statement(stmt) {
+            let mut candidate = block.clone();
+            candidate.stmts[index] = replacement;
+            out.push(candidate);
+        }
+    }
+    if let Some(tail) = &block.tail {
+        // A tail of type `()` can go; a tail that diverges can become a statement.
+        let mut without = block.clone();
+        without.tail = None;
+        out.push(without.clone());
+        without.stmts.push(Stmt::Expr((**tail).clone()));
+        out.push(without);
+        for replacement in expr(tail) {
+            let mut candidate = block.clone();
+            candidate.tail = Some(Box::new(replacement));
+            out.push(candidate);
+        }
+    }
+    out
+}
+
+fn statement(stmt: &Stmt) -> Vec<Stmt> {
+    match stmt {
+        Stmt::Let(pat, init) => {
+            let mut out: Vec<Stmt> = expr(init).into_iter().map(|init| Stmt::Let(pat.clone(), init)).collect();
+            // Fewer bindings: a tuple pattern's names become `_`, a name loses its `mut`.
+            match pat {
+                Pat::Tuple(items) => {
+                    for index in 0..items.len() {
+                        if items[index].is_some() {
+                            let mut items = items.clone();
+                            items[index] = None;
+                            out.push(Stmt::Let(Pat::Tuple(items), init.clone()));
+                        }
+                    }
+                }
+                Pat::Bind(binding) if binding.mutable => {
+                    let binding = Binding { name: binding.name.clone(), mutable: false };
+                    out.push(Stmt::Let(Pat::Bind(binding), init.clone()));
+                }
+                _ => {}
+            }
+            out.push(Stmt::Expr(init.clone()));
+            out
+        }
+        Stmt::Assign(name, op, value) => {
+            let mut out: Vec<Stmt> = expr(value).into_iter().map(|value| Stmt::Assign(name.clone(), *op, value)).collect();
+            out.push(Stmt::Expr(value.clone()));
+            out
+        }
+        Stmt::Expr(value) => expr(value).into_iter().map(Stmt::Expr).collect(),
+    }
+}
+
+/// One edit away from `expr`: the checker sorts out which keep the program well-typed.
+fn expr(expr: &Expr) -> Vec<Expr> {
+    let mut out = Vec::new();
+    let simplest = [Expr::Lit(0), Expr::Bool(false), Expr::Ok(Box::new(Expr::Lit(0))), Expr::NewLoud("z".to_owned())];
+    if !matches!(expr, Expr::Lit(0) | Expr::Bool(false) | Expr::NewLoud(_)) {
+        out.extend(simplest);
+    }
+    // A part in place of the whole.
+    out.extend(children(expr).into_iter().cloned());
+    out.extend(blocks(expr).into_iter().map(|block| Expr::Block(block.clone())));
+    out.extend(own_edits(expr));
+    // An edit inside a part.
+    for (index, child) in children(expr).into_iter().enumerate() {
+        for replacement in self::expr(child) {
+            let mut candidate = expr.clone();
+            *children_mut(&mut candidate).swap_remove(index) = replacement;
+            out.push(candidate);
+        }
+    }
+    for (index, inner) in blocks(expr).into_iter().enumerate() {
+        for replacement in block(inner) {
+            let mut candidate = expr.clone();
+            *blocks_mut(&mut candidate).swap_remove(index) = replacement;
+            out.push(candidate);
+        }
+    }
+    out
+}
+
+/// Edits of the node itself (not of its parts).
+fn own_edits(expr: &Expr) -> Vec<Expr> {
+    let mut out = Vec::new();
+    match expr {
+        Expr::Await(Leaf::Later, label, value) => out.push(Expr::Await(Leaf::Now, label.clone(), value.clone())),
+        Expr::Lit(value) if *value > 0 => out.push(Expr::Lit(value - 1)),
+        Expr::If(cond, then_branch, Some(_)) => out.push(Expr::If(cond.clone(), then_branch.clone(), None)),
+        Expr::Match(scrutinee, arms) => {
+            for index in 0..arms.len() {
+                let mut arms = arms.clone();
+                arms.remove(index);
+                out.push(Expr::Match(scrutinee.clone(), arms));
+            }
+        }
+        Expr::Labelled(_, body) => out.push(Expr::Block(body.clone())),
+        Expr::Loop(node) => {
+            let mut shorter = node.clone();
+            match &mut shorter.kind {
+                LoopKind::Loop { bound, .. } | LoopKind::While { bound, .. } if *bound > 0 => *bound -= 1,
+                LoopKind::Louds { labels, .. } if labels.len() > 1 => drop(labels.pop()),
+                LoopKind::Louds { leaf: leaf @ Some(_), .. } => *leaf = None,
+                _ => {}
+            }
+            out.push(Expr::Loop(shorter));
+        }
+        _ => {}
+    }
+    out
+}
+
+/// The expressions directly inside `expr` (not inside its blocks), in order.
+fn children(expr: &Expr) -> Vec<&Expr> {
+    match expr {
+        Expr::Ev(_, value)
+        | Expr::Await(_, _, value)
+        | Expr::Not(value)
+        | Expr::Note(_, value)
+        | Expr::Check(_, value)
+        | Expr::Try(value)
+        | Expr::Ok(value)
+        | Expr::Return(value)
+        | Expr::Panic(_, value) => vec![&**value],
+        Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => vec![&**left, &**right],
+        Expr::Call(_, items) | Expr::Tuple(items) | Expr::TupleField(items, _) => items.iter().collect(),
+        Expr::Index(items, index) => items.iter().chain(std::iter::once(&**index)).collect(),
+        Expr::If(cond, ..) => vec![&**cond],
+        Expr::Match(scrutinee, arms) => std::iter::once(&**scrutinee).chain(arms.iter().map(|arm| &arm.body)).collect(),
+        Expr::Break(_, Some(value)) => vec![&**value],
+        Expr::Loop(node) => match &node.kind {
+            LoopKind::Loop { default: Some(value), .. } => vec![&**value],
+            LoopKind::While { cond, .. } => vec![&**cond],
+            LoopKind::Range { end, .. } => vec![&**end],
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+fn children_mut(expr: &mut Expr) -> Vec<&mut Expr> {
+    match expr {
+        Expr::Ev(_, value)
+        | Expr::Await(_, _, value)
+        | Expr::Not(value)
+        | Expr::Note(_, value)
+        | Expr::Check(_, value)
+        | Expr::Try(value)
+        | Expr::Ok(value)
+        | Expr::Return(value)
+        | Expr::Panic(_, value) => vec![&mut **value],
+        Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
+            vec![&mut **left, &mut **right]
+        }
+        Expr::Call(_, items) | Expr::Tuple(items) | Expr::TupleField(items, _) => items.iter_mut().collect(),
+        Expr::Index(items, index) => items.iter_mut().chain(std::iter::once(&mut **index)).collect(),
+        Expr::If(cond, ..) => vec![&mut **cond],
+        Expr::Match(scrutinee, arms) => std::iter::once(&mut **scrutinee).chain(arms.iter_mut().map(|arm| &mut arm.body)).collect(),
+        Expr::Break(_, Some(value)) => vec![&mut **value],
+        Expr::Loop(node) => match &mut node.kind {
+            LoopKind::Loop { default: Some(value), .. } => vec![&mut **value],
+            LoopKind::While { cond, .. } => vec![&mut **cond],
+            LoopKind::Range { end, .. } => vec![&mut **end],
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// The blocks directly inside `expr`, in order.
+fn blocks(expr: &Expr) -> Vec<&Block> {
+    match expr {
+        Expr::If(_, then_branch, else_branch) => std::iter::once(then_branch).chain(else_branch).collect(),
+        Expr::Block(body) | Expr::Labelled(_, body) => vec![body],
+        Expr::Loop(node) => vec![&node.body],
+        _ => Vec::new(),
+    }
+}
+
+fn blocks_mut(expr: &mut Expr) -> Vec<&mut Block> {
+    match expr {
+        Expr::If(_, then_branch, else_branch) => std::iter::once(then_branch).chain(else_branch.as_mut()).collect(),
+        Expr::Block(body) | Expr::Labelled(_, body) => vec![body],
+        Expr::Loop(node) => vec![&mut node.body],
+        _ => Vec::new(),
+    }
+}
