@@ -9,6 +9,7 @@
 
 mod fuzz;
 
+use std::io::Write as _;
 use std::time::{Duration, Instant};
 
 use fuzz::ast::Program;
@@ -62,7 +63,9 @@ fn differential() {
 
     let invalid = failures.iter().filter(|(_, _, verdict)| matches!(verdict, Verdict::Invalid(_))).count();
     let mismatches = failures.len() - invalid;
-    println!("differential: {count} programs, {mismatches} mismatches");
+    // Straight to the terminal: the summary shows in a plain `cargo test`, whose capture
+    // only takes what `print!` and `eprint!` write.
+    let _ = writeln!(std::io::stderr(), "differential: {count} programs, {mismatches} mismatches");
     println!(
         "differential (seed {seed}): {} values, {} panics, {} dropped (never complete), {} suspensions, {} invalid, in {:.0?}",
         stats.values,
