@@ -1,4 +1,4 @@
-//! The differential fuzzer's run (see `tests/FUZZ.md`): programs generated from a fixed seed,
+//! The differential fuzzer's run (see the README, "The differential fuzzer"): programs generated from a fixed seed,
 //! built in one crate under both lowerings, run to the end and dropped at every suspension;
 //! the outcome, the events and the panic message must match. A failure is shrunk to a
 //! minimal case, printed as a test to paste into `tests/fuzz_regressions.rs`.

@@ -1,4 +1,4 @@
-//! Minimal cases the differential fuzzer found (`tests/differential_fuzz.rs`, `tests/FUZZ.md`),
+//! Minimal cases the differential fuzzer found (`tests/differential_fuzz.rs`; the README, "The differential fuzzer"),
 //! kept as ordinary differential tests once the classic lowering was fixed. Each says which
 //! run found it and what went wrong. The minimal cases keep the fuzzer's names and shapes.
 

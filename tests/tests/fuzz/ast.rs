@@ -49,7 +49,7 @@ pub enum Stmt {
     Let(Pat, Expr),
     /// `name op= value;` on a `mut` u32 local. Never a plain `name = value;`: the classic
     /// lowering takes a local used by value on one path and not read again for moved there,
-    /// and then cannot assign it (a known bug, see `tests/FUZZ.md`).
+    /// and then cannot assign it (a known bug, see the README, "The differential fuzzer").
     Assign(String, Op, Expr),
     /// `value;`
     Expr(Expr),
@@ -140,7 +140,7 @@ pub enum Expr {
     /// `(e, ..).index`: the other elements are temporaries, which live to the end of the
     /// statement; never a `Loud`, since the classic lowering drops a temporary when it
     /// computes its operand, before a later await of the statement (a known difference, see
-    /// `tests/FUZZ.md`).
+    /// the README, "The differential fuzzer").
     TupleField(Vec<Expr>, usize),
     /// `[a, b, c][(index % 3) as usize]`
     Index(Vec<Expr>, Box<Expr>),

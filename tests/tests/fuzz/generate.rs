@@ -247,7 +247,7 @@ impl<'r> Generator<'r> {
     }
 
     /// A new name. Never the name of a visible variable: the classic lowering gets shadowing
-    /// wrong in several shapes still (known bugs, see `tests/FUZZ.md`), so the generator
+    /// wrong in several shapes still (known bugs, see the README, "The differential fuzzer"), so the generator
     /// leaves it to the hand-written tests and `fuzz_regressions.rs`.
     fn binding(&mut self, may_mutate: bool) -> Binding {
         Binding { name: self.fresh("v"), mutable: may_mutate && self.chance(50) }
