@@ -35,8 +35,15 @@ pub struct Attributor {
 impl Attributor {
     pub fn new(crate_name: &str, records: &[Record], bodies: &[Body]) -> Self {
         Attributor {
-            paths: records.iter().enumerate().map(|(index, record)| (record.path(), index)).collect(),
-            roles: bodies.iter().map(|body| ((body.record, body.inner.clone()), body.role)).collect(),
+            paths: records
+                .iter()
+                .enumerate()
+                .map(|(index, record)| (record.path(), index))
+                .collect(),
+            roles: bodies
+                .iter()
+                .map(|body| ((body.record, body.inner.clone()), body.role))
+                .collect(),
             crate_prefix: format!("{crate_name}::"),
         }
     }
@@ -51,7 +58,11 @@ impl Attributor {
                 Role::Record
             } else {
                 let closure = inner.split("::").next().unwrap_or(inner);
-                self.roles.get(&(record, inner.to_owned())).or_else(|| self.roles.get(&(record, closure.to_owned()))).copied().unwrap_or(Role::Closure)
+                self.roles
+                    .get(&(record, inner.to_owned()))
+                    .or_else(|| self.roles.get(&(record, closure.to_owned())))
+                    .copied()
+                    .unwrap_or(Role::Closure)
             };
             return Some((record, role));
         }
@@ -60,7 +71,8 @@ impl Attributor {
             return None;
         }
         let record = self.first_mentioned(name)?;
-        let is_poll = name.ends_with(" as core::future::future::Future>::poll") && own.starts_with(RUNTIME_CRATE);
+        let is_poll = name.ends_with(" as core::future::future::Future>::poll")
+            && own.starts_with(RUNTIME_CRATE);
         Some((record, if is_poll { Role::Poll } else { Role::Machinery }))
     }
 
@@ -84,12 +96,19 @@ impl Attributor {
         let mut from = 0;
         while let Some(found) = name[from..].find(&self.crate_prefix) {
             let start = from + found;
-            let boundary = start == 0 || !name.as_bytes()[start - 1].is_ascii_alphanumeric() && name.as_bytes()[start - 1] != b'_' && name.as_bytes()[start - 1] != b':';
-            let end = name[start..].find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | ':' | '{' | '}' | '#'))).map_or(name.len(), |length| start + length);
+            let boundary = start == 0
+                || !name.as_bytes()[start - 1].is_ascii_alphanumeric()
+                    && name.as_bytes()[start - 1] != b'_'
+                    && name.as_bytes()[start - 1] != b':';
+            let end = name[start..]
+                .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | ':' | '{' | '}' | '#')))
+                .map_or(name.len(), |length| start + length);
             if boundary
-                && let Some((record, _)) = self.record_prefix(name[start..end].trim_end_matches(':')) {
-                    return Some(record);
-                }
+                && let Some((record, _)) =
+                    self.record_prefix(name[start..end].trim_end_matches(':'))
+            {
+                return Some(record);
+            }
             from = end.max(start + 1);
         }
         None
@@ -106,7 +125,9 @@ pub fn own_item(name: &str) -> &str {
                 '<' => depth += 1,
                 '>' if depth == 0 => return strip_generics(&inner[..index]),
                 '>' => depth -= 1,
-                ' ' if depth == 0 && inner[index..].starts_with(" as ") => return strip_generics(&inner[..index]),
+                ' ' if depth == 0 && inner[index..].starts_with(" as ") => {
+                    return strip_generics(&inner[..index]);
+                }
                 _ => {}
             }
         }
@@ -153,12 +174,23 @@ mod tests {
             Some((0, Role::MoveNext))
         );
         assert_eq!(
-            attributor.attribute(&format!("<lowering::task::Task<u64, {sm}> as core::future::future::Future>::poll")),
+            attributor.attribute(&format!(
+                "<lowering::task::Task<u64, {sm}> as core::future::future::Future>::poll"
+            )),
             Some((0, Role::Poll))
         );
-        assert_eq!(attributor.attribute(&format!("core::ptr::drop_in_place::<{sm}>")), Some((0, Role::Machinery)));
-        assert_eq!(attributor.attribute(&format!("futures_executor::local_pool::block_on::<{sm}>")), None);
-        assert_eq!(attributor.attribute("k::classic::f::__LOWERING_RECORD"), Some((0, Role::Record)));
+        assert_eq!(
+            attributor.attribute(&format!("core::ptr::drop_in_place::<{sm}>")),
+            Some((0, Role::Machinery))
+        );
+        assert_eq!(
+            attributor.attribute(&format!("futures_executor::local_pool::block_on::<{sm}>")),
+            None
+        );
+        assert_eq!(
+            attributor.attribute("k::classic::f::__LOWERING_RECORD"),
+            Some((0, Role::Record))
+        );
         assert_eq!(attributor.attribute("k::classic::fg"), None);
     }
 }

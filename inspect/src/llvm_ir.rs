@@ -30,7 +30,12 @@ pub fn definitions(text: &str) -> Vec<Definition> {
             Some((symbol, start, instructions)) => {
                 if line == "}" {
                     let name = format!("{:#}", rustc_demangle::demangle(symbol));
-                    found.push(Definition { symbol: std::mem::take(symbol), name, instructions: *instructions, lines: (*start, index) });
+                    found.push(Definition {
+                        symbol: std::mem::take(symbol),
+                        name,
+                        instructions: *instructions,
+                        lines: (*start, index),
+                    });
                     current = None;
                 } else if is_instruction(line) {
                     *instructions += 1;

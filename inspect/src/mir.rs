@@ -91,9 +91,17 @@ pub fn bodies(text: &str, records: &[Record]) -> Vec<Body> {
             start += 1;
             continue;
         }
-        let end = (start..lines.len()).find(|&index| lines[index] == "}").unwrap_or(lines.len() - 1);
-        if let Some(body) = header.strip_prefix("fn ").and_then(|rest| parse_fn(rest, &lines[start..=end], records)) {
-            found.push(Body { lines: (start, end), ..body });
+        let end = (start..lines.len())
+            .find(|&index| lines[index] == "}")
+            .unwrap_or(lines.len() - 1);
+        if let Some(body) = header
+            .strip_prefix("fn ")
+            .and_then(|rest| parse_fn(rest, &lines[start..=end], records))
+        {
+            found.push(Body {
+                lines: (start, end),
+                ..body
+            });
         }
         start = end + 1;
     }
@@ -105,23 +113,32 @@ fn parse_fn(header: &str, body: &[&str], records: &[Record]) -> Option<Body> {
     let (record, inner) = owner(path, records)?;
     let arguments = top_level_split(inside_parentheses(rest)?);
     let role = role_of(&records[record], &inner, &arguments);
-    Some(Body { record, inner, role, counts: count(body, arguments.len()), signature: header.to_owned(), lines: (0, 0) })
+    Some(Body {
+        record,
+        inner,
+        role,
+        counts: count(body, arguments.len()),
+        signature: header.to_owned(),
+        lines: (0, 0),
+    })
 }
 
 /// What a body is, from its place below the function and its signature.
 fn role_of(record: &Record, inner: &str, arguments: &[&str]) -> Role {
-    let argument_types = || arguments.iter().filter_map(|argument| argument.split_once(": ").map(|(_, ty)| ty));
+    let argument_types = || {
+        arguments
+            .iter()
+            .filter_map(|argument| argument.split_once(": ").map(|(_, ty)| ty))
+    };
     if inner.contains("__LOWERING_RECORD") {
         Role::Record
     } else if inner.is_empty() {
         Role::Stub
     } else if argument_types().next().is_some_and(is_coroutine_self) {
         Role::Coroutine
-    } else if record
-        .generated_type
-        .as_deref()
-        .is_some_and(|generated| argument_types().any(|ty| names_type(ty.strip_prefix("&mut ").unwrap_or(""), generated)))
-    {
+    } else if record.generated_type.as_deref().is_some_and(|generated| {
+        argument_types().any(|ty| names_type(ty.strip_prefix("&mut ").unwrap_or(""), generated))
+    }) {
         Role::MoveNext
     } else {
         Role::Closure
@@ -132,7 +149,11 @@ fn role_of(record: &Record, inner: &str, arguments: &[&str]) -> Role {
 fn is_coroutine_self(ty: &str) -> bool {
     ty.strip_prefix("Pin<&mut ")
         .or_else(|| ty.strip_prefix("std::pin::Pin<&mut "))
-        .is_some_and(|inner| inner.starts_with("{async") || inner.starts_with("{coroutine") || inner.starts_with("{gen"))
+        .is_some_and(|inner| {
+            inner.starts_with("{async")
+                || inner.starts_with("{coroutine")
+                || inner.starts_with("{gen")
+        })
 }
 
 /// Whether the type `ty` is `name` or `name<..>`, possibly path-qualified.
@@ -144,24 +165,33 @@ fn names_type(ty: &str, name: &str) -> bool {
 /// Whether a body (or its header's return type) is the classic stub's: it returns the task
 /// of the generated state machine.
 pub fn returns_generated_task(signature: &str, generated: &str) -> bool {
-    signature
-        .rsplit_once(") -> ")
-        .is_some_and(|(_, ret)| (ret.starts_with("Task<") || ret.starts_with("ValueTask<") || ret.contains("::Task<") || ret.contains("::ValueTask<")) && ret.contains(generated))
+    signature.rsplit_once(") -> ").is_some_and(|(_, ret)| {
+        (ret.starts_with("Task<")
+            || ret.starts_with("ValueTask<")
+            || ret.contains("::Task<")
+            || ret.contains("::ValueTask<"))
+            && ret.contains(generated)
+    })
 }
 
 /// Whether a stub returns an `async fn` body (the runtime lowering).
 pub fn returns_async_body(signature: &str) -> bool {
-    signature.rsplit_once(") -> ").is_some_and(|(_, ret)| ret.starts_with("{async fn body of "))
+    signature
+        .rsplit_once(") -> ")
+        .is_some_and(|(_, ret)| ret.starts_with("{async fn body of "))
 }
 
 /// The record whose function this MIR path is in, and the path below the function.
 fn owner(path: &str, records: &[Record]) -> Option<(usize, String)> {
     let segments = top_level_segments(path);
     records.iter().enumerate().find_map(|(index, record)| {
-        let at = segments.iter().position(|segment| *segment == record.function)?;
+        let at = segments
+            .iter()
+            .position(|segment| *segment == record.function)?;
         let module: Vec<&str> = record.module.split("::").collect();
         let prefix = &segments[..at];
-        (prefix.len() <= module.len() && module.ends_with(prefix)).then(|| (index, segments[at + 1..].join("::")))
+        (prefix.len() <= module.len() && module.ends_with(prefix))
+            .then(|| (index, segments[at + 1..].join("::")))
     })
 }
 
@@ -252,7 +282,10 @@ fn top_level_split(list: &str) -> Vec<&str> {
 /// Basic blocks (`bbN: {` and `bbN (cleanup): {`), statements (every line of a block but
 /// its terminator) and locals (the `let` declarations, `_0` included, plus the arguments).
 fn count(body: &[&str], arguments: usize) -> Counts {
-    let mut counts = Counts { locals: arguments as u64, ..Counts::default() };
+    let mut counts = Counts {
+        locals: arguments as u64,
+        ..Counts::default()
+    };
     let mut in_block = 0u64;
     for line in body {
         let trimmed = line.trim_start();
@@ -266,7 +299,8 @@ fn count(body: &[&str], arguments: usize) -> Counts {
             in_block = 0;
         } else if indent == 8 && counts.basic_blocks > 0 {
             in_block += 1;
-        } else if indent >= 4 && (trimmed.starts_with("let _") || trimmed.starts_with("let mut _")) {
+        } else if indent >= 4 && (trimmed.starts_with("let _") || trimmed.starts_with("let mut _"))
+        {
             counts.locals += 1;
         }
     }
@@ -279,7 +313,12 @@ mod tests {
 
     fn record(module: &str, function: &str, generated: Option<&str>) -> Record {
         Record {
-            lowering: if generated.is_some() { "classic" } else { "runtime" }.to_owned(),
+            lowering: if generated.is_some() {
+                "classic"
+            } else {
+                "runtime"
+            }
+            .to_owned(),
             module: module.to_owned(),
             function: function.to_owned(),
             generated_type: generated.map(str::to_owned),
@@ -331,15 +370,48 @@ fn other(_1: u64) -> u64 {
 
     #[test]
     fn bodies_are_attributed_by_path_and_signature() {
-        let records = [record("krate::classic", "f", Some("FStateMachine")), record("krate::runtime", "f", None)];
+        let records = [
+            record("krate::classic", "f", Some("FStateMachine")),
+            record("krate::runtime", "f", None),
+        ];
         let found = bodies(MIR, &records);
-        let summary: Vec<_> = found.iter().map(|body| (body.record, body.inner.as_str(), body.role, body.counts)).collect();
+        let summary: Vec<_> = found
+            .iter()
+            .map(|body| (body.record, body.inner.as_str(), body.role, body.counts))
+            .collect();
         assert_eq!(
             summary,
             [
-                (0, "", Role::Stub, Counts { basic_blocks: 2, statements: 1, locals: 3 }),
-                (0, "{closure#0}", Role::MoveNext, Counts { basic_blocks: 1, statements: 0, locals: 4 }),
-                (1, "{closure#0}", Role::Coroutine, Counts { basic_blocks: 1, statements: 0, locals: 3 }),
+                (
+                    0,
+                    "",
+                    Role::Stub,
+                    Counts {
+                        basic_blocks: 2,
+                        statements: 1,
+                        locals: 3
+                    }
+                ),
+                (
+                    0,
+                    "{closure#0}",
+                    Role::MoveNext,
+                    Counts {
+                        basic_blocks: 1,
+                        statements: 0,
+                        locals: 4
+                    }
+                ),
+                (
+                    1,
+                    "{closure#0}",
+                    Role::Coroutine,
+                    Counts {
+                        basic_blocks: 1,
+                        statements: 0,
+                        locals: 3
+                    }
+                ),
             ]
         );
         assert!(returns_generated_task(&found[0].signature, "FStateMachine"));

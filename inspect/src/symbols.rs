@@ -43,7 +43,11 @@ pub fn read_object(file: &object::File<'_>) -> ObjectFacts {
             .section_index()
             .and_then(|index| file.section_by_index(index).ok())
             .is_some_and(|section| section.kind() == SectionKind::Text);
-        facts.symbols.push(Symbol { name: format!("{:#}", rustc_demangle::demangle(name)), bytes: symbol.size(), code });
+        facts.symbols.push(Symbol {
+            name: format!("{:#}", rustc_demangle::demangle(name)),
+            bytes: symbol.size(),
+            code,
+        });
     }
     facts
 }
@@ -58,7 +62,9 @@ pub fn read_rlib(data: &[u8]) -> Result<ObjectFacts> {
         if !name.ends_with(".o") {
             continue;
         }
-        let bytes = member.data(data).context(|| format!("reading rlib member {name}"))?;
+        let bytes = member
+            .data(data)
+            .context(|| format!("reading rlib member {name}"))?;
         let file = object::File::parse(bytes).context(|| format!("parsing rlib member {name}"))?;
         let member_facts = read_object(&file);
         facts.text_bytes += member_facts.text_bytes;

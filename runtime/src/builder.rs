@@ -84,6 +84,10 @@ pub fn start<T, S>(state_machine: S, cache: CachePolicy<T>, move_next: MoveNext<
 
 /// Start a classic `value_task` call: as [`start`], but a synchronous completion hands its
 /// value back inline, allocating nothing (C#'s `AsyncValueTaskMethodBuilder<T>`).
+///
+/// The eager run is written out in both builders on purpose: a shared helper would add a
+/// live stack frame to every classic level in debug builds, which D1/D2 report (and
+/// `inspect`'s fixture test asserts).
 pub fn start_value<T, S>(state_machine: S, move_next: MoveNext<T, S>) -> ValueTask<T, S> {
     let mut state_machine = state_machine;
     let mut ctx = Ctx::stack();
