@@ -385,15 +385,37 @@ impl<'a> Emitter<'a> {
         })
     }
 
-    /// Update initialization states after code with these mentions ran.
-    fn apply(&mut self, mentions: &[Mention]) {
+    /// Update initialization states after code with these mentions ran. Returns the
+    /// locals that were only maybe initialized and are assigned now: the value they may still
+    /// hold (in their hidden `Option`) drops with the assignment (`drop_replaced`).
+    fn apply(&mut self, mentions: &[Mention]) -> Vec<VarId> {
+        let mut replaced = Vec::new();
         for mention in mentions {
             let Some(id) = self.lookup(&mention.name) else { continue };
             match mention.kind {
-                Kind::Assign if !mention.conditional => self.init[id] = Init::Yes,
+                Kind::Assign if !mention.conditional => {
+                    if self.init[id] == Init::Maybe {
+                        replaced.push(id);
+                    }
+                    self.init[id] = Init::Yes;
+                }
                 Kind::Move if !self.mentioned_later(&mention.name) => self.init[id] = Init::No,
                 _ => {}
             }
+        }
+        replaced
+    }
+
+    /// After a statement that assigned locals that were only maybe initialized: the old
+    /// values drop now, as Rust drops them on assignment (right after the new value is
+    /// computed; only the write, which nothing observes, comes between).
+    fn drop_replaced(&mut self, replaced: Vec<VarId>) {
+        if !self.reachable {
+            return;
+        }
+        for id in replaced {
+            let maybe = &self.vars[id].maybe;
+            self.emit(quote!(#maybe = ::core::option::Option::None;));
         }
     }
 
@@ -578,10 +600,24 @@ impl<'a> Emitter<'a> {
                         #[allow(unused_mut, unused_variables)]
                         let #mutability #name = ::core::option::Option::take(&mut #sm.#field).unwrap_or_else(|| ::core::unreachable!());
                     }),
-                    Init::Maybe => Some(quote! {
-                        #[allow(unused_mut, unused_variables)]
-                        let mut #maybe = ::core::option::Option::take(&mut #sm.#field);
-                    }),
+                    Init::Maybe => {
+                        if !var.sink && self.var_named_later(id) {
+                            // Code here may assign it (nothing can read it before): the
+                            // user's name is declared too, and `drop_replaced` drops the old
+                            // value where the assignment is.
+                            let declaration = quote! {
+                                #[allow(unused_mut, unused_variables)]
+                                let #mutability #name;
+                            };
+                            let level = self.segment.levels.last_mut().expect("a level is open");
+                            let position = level.body.clone().into_iter().count();
+                            level.uninit.push((position, name.clone(), declaration));
+                        }
+                        Some(quote! {
+                            #[allow(unused_mut, unused_variables)]
+                            let mut #maybe = ::core::option::Option::take(&mut #sm.#field);
+                        })
+                    }
                     Init::InSlot => None,
                     Init::No if !var.sink && self.var_named_later(id) => {
                         let declaration = quote! {
@@ -659,6 +695,9 @@ impl<'a> Emitter<'a> {
                     (Sink::Assign(var, _), true) => Some(*var),
                     _ => None,
                 };
+                if let Some(var) = sink {
+                    self.vars[var].slotted = true;
+                }
                 let before = sink.map(|var| std::mem::replace(&mut self.init[var], Init::InSlot));
                 let code = self.jump_code(state, depth, None);
                 if let (Some(var), Some(before)) = (sink, before) {
@@ -790,8 +829,9 @@ impl<'a> Emitter<'a> {
                 let mut rewriter = self.rewriter();
                 rewriter.jumps = jumps;
                 let rewritten = rewriter.stmt(stmt);
-                self.apply(&mentions::of_stmt(stmt));
+                let replaced = self.apply(&mentions::of_stmt(stmt));
                 self.emit(rewritten.into_token_stream());
+                self.drop_replaced(replaced);
             }
         }
     }
@@ -822,8 +862,9 @@ impl<'a> Emitter<'a> {
                 _ => {
                     let hidden = self.hidden("v");
                     let var = self.declare(hidden.clone(), false, Init::No);
+                    // Slotted once something stores a value into it: a construct that always
+                    // diverges never does, and an unused slot's type could not be inferred.
                     self.vars[var].sink = true;
-                    self.vars[var].slotted = true;
                     let field = self.vars[var].field.clone();
                     self.expr(init, Sink::Assign(var, field));
                     if self.reachable {
@@ -863,7 +904,7 @@ impl<'a> Emitter<'a> {
                 mention
             }));
         }
-        self.apply(&found);
+        let replaced = self.apply(&found);
         let shadowed = self.shadowed_by(pat);
         if shadowed.is_empty() {
             self.emit(quote_spanned!(span=> #(#attrs)* let #pat = #rewritten #diverge_code;));
@@ -884,6 +925,7 @@ impl<'a> Emitter<'a> {
             code.extend(quote_spanned!(span=> #(#attrs)* let #pat = #value #diverge_code;));
             self.emit(code);
         }
+        self.drop_replaced(replaced);
         let borrows = self.borrowed_local(init);
         let ids = self.declare_pattern(pat, Init::Yes, borrows);
         if is_no_drop(init) {
@@ -939,18 +981,26 @@ impl<'a> Emitter<'a> {
         Some((id, span))
     }
 
-    /// Does this construct move a variable declared outside it on some of its paths only, so
-    /// that each path must save its own set of locals?
+    /// Does this construct move a variable declared outside it on some of its paths only, or
+    /// assign one that is not surely initialized on some of them, so that each path must
+    /// save its own set of locals?
     fn must_split(&self, expr: &Expr) -> bool {
         let Some(source) = expr.source() else { return true };
         if matches!(expr, Expr::Plain(_)) {
             return false;
         }
         mentions::of_expr(source).iter().any(|mention| {
-            mention.conditional
-                && mention.kind == Kind::Move
-                && self.lookup(&mention.name).is_some_and(|id| self.init[id] == Init::Yes && !self.vars[id].no_drop)
-                && !self.mentioned_later(&mention.name)
+            let Some(id) = self.lookup(&mention.name) else { return false };
+            match mention.kind {
+                Kind::Move => {
+                    mention.conditional
+                        && self.init[id] == Init::Yes
+                        && !self.vars[id].no_drop
+                        && !self.mentioned_later(&mention.name)
+                }
+                Kind::Assign => mention.conditional && self.init[id] != Init::Yes,
+                Kind::Read => false,
+            }
         })
     }
 
@@ -977,7 +1027,7 @@ impl<'a> Emitter<'a> {
 
     fn plain(&mut self, source: &syn::Expr, sink: Sink) {
         let rewritten = self.rewrite_expr(source);
-        self.apply(&mentions::of_expr(source));
+        let replaced = self.apply(&mentions::of_expr(source));
         let diverges = matches!(source, syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_));
         let span = source.span();
         match (&sink, diverges) {
@@ -987,6 +1037,7 @@ impl<'a> Emitter<'a> {
             }
             _ => self.deliver(rewritten.into_token_stream(), &sink, span),
         }
+        self.drop_replaced(replaced);
     }
 
     /// `operand.await`: make the awaiter, save, and continue in the await's own state, which

@@ -15,11 +15,18 @@ use super::ir::{Arm, Await, Block, Expr, If, Let, Loop, Match, Stmt};
 pub(crate) struct Lower {
     errors: Vec<syn::Error>,
     next_temp: usize,
+    /// Lowering code that runs before an await of its statement: every temporary it borrows
+    /// (`&make()`, `make().len()`, `(a, b).0`) lives to the end of the statement in Rust, past
+    /// the await, so it gets a local of its own in the statement's block
+    /// (`hoisting_temporaries`).
+    hoisting: bool,
+    /// The locals `hoist_if_temporary` made.
+    hoisted: std::collections::HashSet<String>,
 }
 
 /// Lower a function body. All errors are reported together.
 pub(crate) fn body(block: &syn::Block) -> syn::Result<Block> {
-    let mut lower = Lower { errors: Vec::new(), next_temp: 0 };
+    let mut lower = Lower { errors: Vec::new(), next_temp: 0, hoisting: false, hoisted: Default::default() };
     let lowered = lower.block(block);
     let mut errors = lower.errors.into_iter();
     match errors.next() {
@@ -36,6 +43,48 @@ fn has_await(expr: &syn::Expr) -> bool {
 }
 
 impl Lower {
+    /// Must `expr` be taken apart: it awaits, or (while hoisting) it borrows a temporary.
+    fn needs(&self, expr: &syn::Expr) -> bool {
+        has_await(expr) || (self.hoisting && has_borrowed_temporary(expr))
+    }
+
+    /// `lower` with the temporaries that `expr` borrows hoisted into locals.
+    fn hoisting_temporaries<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = std::mem::replace(&mut self.hoisting, true);
+        let value = lower(self);
+        self.hoisting = outer;
+        value
+    }
+
+    /// While hoisting, a temporary in a borrowed position (computed by now) gets its local,
+    /// unless it is computed from one that did (`make().name().len()` hoists `make()` only:
+    /// what a method chain returns from a temporary usually borrows it, and has no
+    /// destructor of its own).
+    fn hoist_if_temporary(&mut self, expr: syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
+        if !self.hoisting || !is_temporary(&expr) || self.borrows_hoisted(&expr) {
+            return expr;
+        }
+        let local = self.spill(expr, pre);
+        if let syn::Expr::Path(path) = &local {
+            self.hoisted.extend(path.path.get_ident().map(ToString::to_string));
+        }
+        local
+    }
+
+    /// Is the receiver chain of `expr` rooted at a hoisted temporary?
+    fn borrows_hoisted(&self, expr: &syn::Expr) -> bool {
+        match expr {
+            syn::Expr::MethodCall(node) => self.borrows_hoisted(&node.receiver),
+            syn::Expr::Field(node) => self.borrows_hoisted(&node.base),
+            syn::Expr::Index(node) => self.borrows_hoisted(&node.expr),
+            syn::Expr::Paren(node) => self.borrows_hoisted(&node.expr),
+            syn::Expr::Reference(node) => self.borrows_hoisted(&node.expr),
+            syn::Expr::Unary(node) => self.borrows_hoisted(&node.expr),
+            syn::Expr::Path(path) => path.path.get_ident().is_some_and(|ident| self.hoisted.contains(&ident.to_string())),
+            _ => false,
+        }
+    }
+
     fn error(&mut self, span: Span, message: impl std::fmt::Display) {
         self.errors.push(syn::Error::new(span, message));
     }
@@ -218,7 +267,8 @@ impl Lower {
         }
         match expr {
             syn::Expr::Await(node) => {
-                let operand = self.anf(&node.base, pre);
+                // What the operand borrows lives to the end of the statement, past the await.
+                let operand = self.hoisting_temporaries(|this| this.anf(&node.base, pre));
                 Expr::Await(Await { operand, span: node.await_token.span })
             }
             syn::Expr::Paren(node) if has_await(expr) => self.value(&node.expr, pre),
@@ -253,7 +303,13 @@ impl Lower {
                 Expr::If(Box::new(If { cond, then_branch, else_branch, source }))
             }
             syn::Expr::Match(node) => {
-                let scrutinee = self.anf(&node.expr, pre);
+                // The scrutinee's temporaries live to the end of the `match`, past the awaits
+                // of its arms.
+                let scrutinee = if awaits {
+                    self.hoisting_temporaries(|this| this.anf(&node.expr, pre))
+                } else {
+                    self.anf(&node.expr, pre)
+                };
                 let arms = node
                     .arms
                     .iter()
@@ -294,7 +350,8 @@ impl Lower {
                 // `for p in e { b }` is
                 // `{ let mut it = IntoIterator::into_iter(e); loop { match Iterator::next(&mut it) { Some(p) => b, None => break } } }`
                 let mut stmts = Vec::new();
-                let iterable = self.anf(&node.expr, &mut stmts);
+                // The iterable's temporaries live to the end of the loop.
+                let iterable = self.hoisting_temporaries(|this| this.anf(&node.expr, &mut stmts));
                 let iter = self.temp("iter");
                 let span = node.for_token.span;
                 let into_iter: syn::Expr =
@@ -365,7 +422,7 @@ impl Lower {
     /// `expr` without awaits: every await it contains, and everything evaluated before one,
     /// goes to `pre` as a temporary.
     fn anf(&mut self, expr: &syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
-        if !has_await(expr) {
+        if !self.needs(expr) {
             return expr.clone();
         }
         if let Some(construct) = self.construct(expr, pre) {
@@ -373,7 +430,7 @@ impl Lower {
         }
         match expr {
             syn::Expr::Await(node) => {
-                let operand = self.anf(&node.base, pre);
+                let operand = self.hoisting_temporaries(|this| this.anf(&node.base, pre));
                 let value = Expr::Await(Await { operand, span: node.await_token.span });
                 self.spill_value(value, pre, node.await_token.span)
             }
@@ -383,7 +440,13 @@ impl Lower {
                 syn::Expr::Paren(node)
             }
             syn::Expr::Group(node) => self.anf(&node.expr, pre),
-            syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) && has_await(&node.right) => {
+            syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) && !has_await(&node.right) => {
+                // The right side may not run: what it borrows is its own (a terminating scope).
+                let mut node = node.clone();
+                *node.left = self.anf(&node.left, pre);
+                syn::Expr::Binary(node)
+            }
+            syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) => {
                 // `a && b` is `if a { b } else { false }`; `a || b` is `if a { true } else { b }`.
                 let left = self.anf(&node.left, pre);
                 let right = Expr::Block(Box::new(self.expr_block(&node.right)));
@@ -409,7 +472,7 @@ impl Lower {
                 // primitive types it is used with most).
                 let mut node = node.clone();
                 let right = self.anf(&node.right, pre);
-                *node.right = if has_await(&node.left) { self.spill(right, pre) } else { right };
+                *node.right = if self.needs(&node.left) { self.spill(right, pre) } else { right };
                 *node.left = self.anf_place(&node.left, pre);
                 syn::Expr::Binary(node)
             }
@@ -423,7 +486,7 @@ impl Lower {
             syn::Expr::Assign(node) => {
                 let mut node = node.clone();
                 let right = self.anf(&node.right, pre);
-                *node.right = if has_await(&node.left) { self.spill(right, pre) } else { right };
+                *node.right = if self.needs(&node.left) { self.spill(right, pre) } else { right };
                 *node.left = self.anf_place(&node.left, pre);
                 syn::Expr::Assign(node)
             }
@@ -439,19 +502,20 @@ impl Lower {
                 let mut node = node.clone();
                 let mut all: Vec<syn::Expr> = std::iter::once((*node.receiver).clone()).chain(node.args.iter().cloned()).collect();
                 all = self.operand_list(all, pre);
-                *node.receiver = all.remove(0);
+                *node.receiver = self.hoist_if_temporary(all.remove(0), pre);
                 node.args = all.into_iter().collect();
                 syn::Expr::MethodCall(node)
             }
             syn::Expr::Field(node) => {
                 let mut node = node.clone();
-                *node.base = self.anf(&node.base, pre);
+                let base = self.anf(&node.base, pre);
+                *node.base = self.hoist_if_temporary(base, pre);
                 syn::Expr::Field(node)
             }
             syn::Expr::Index(node) => {
                 let mut node = node.clone();
                 let [base, index] = self.operands([&*node.expr, &*node.index], pre);
-                *node.expr = base;
+                *node.expr = if self.needs(&node.index) { base } else { self.hoist_if_temporary(base, pre) };
                 *node.index = index;
                 syn::Expr::Index(node)
             }
@@ -467,7 +531,8 @@ impl Lower {
             }
             syn::Expr::Reference(node) => {
                 let mut node = node.clone();
-                *node.expr = self.anf(&node.expr, pre);
+                let referent = self.anf(&node.expr, pre);
+                *node.expr = self.hoist_if_temporary(referent, pre);
                 syn::Expr::Reference(node)
             }
             syn::Expr::Try(node) => {
@@ -558,22 +623,18 @@ impl Lower {
         list.try_into().unwrap_or_else(|_| unreachable!("one result per operand"))
     }
 
-    /// Operands evaluated left to right: each one before the last that awaits is computed
-    /// into a temporary, unless reading it later gives the same value (a place, a literal).
+    /// Operands evaluated left to right: each one before the last that must be taken apart
+    /// is computed into a temporary (with what it borrows hoisted: it runs before an await of
+    /// the statement), unless reading it later gives the same value (a place, a literal).
     fn operand_list(&mut self, exprs: Vec<syn::Expr>, pre: &mut Vec<Stmt>) -> Vec<syn::Expr> {
-        let Some(last) = exprs.iter().rposition(has_await) else { return exprs };
+        let Some(last) = exprs.iter().rposition(|expr| self.needs(expr)) else { return exprs };
         exprs
             .into_iter()
             .enumerate()
             .map(|(index, expr)| {
                 if index < last {
-                    let expr = self.anf(&expr, pre);
-                    if is_stable(&expr) {
-                        expr
-                    } else {
-                        let expr = self.hoist_temporary(expr, pre);
-                        self.spill(expr, pre)
-                    }
+                    let expr = self.hoisting_temporaries(|this| this.anf(&expr, pre));
+                    if is_stable(&expr) { expr } else { self.spill(expr, pre) }
                 } else if index == last {
                     self.anf(&expr, pre)
                 } else {
@@ -583,62 +644,15 @@ impl Lower {
             .collect()
     }
 
-    /// A temporary that `expr` evaluates first and borrows (`make().len()`) lives until the
-    /// end of the statement in Rust, across the await that follows: it gets a local of its
-    /// own in the statement's block, which ends where the statement did. Only the temporary
-    /// evaluated first is hoisted, so that evaluation order stays as written.
-    fn hoist_temporary(&mut self, mut expr: syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
-        fn inner(expr: &syn::Expr) -> Option<&syn::Expr> {
-            match expr {
-                syn::Expr::MethodCall(node) => Some(&node.receiver),
-                syn::Expr::Field(node) => Some(&node.base),
-                syn::Expr::Index(node) => Some(&node.expr),
-                syn::Expr::Reference(node) => Some(&node.expr),
-                syn::Expr::Paren(node) => Some(&node.expr),
-                _ => None,
-            }
-        }
-        fn inner_mut(expr: &mut syn::Expr) -> &mut syn::Expr {
-            match expr {
-                syn::Expr::MethodCall(node) => &mut node.receiver,
-                syn::Expr::Field(node) => &mut node.base,
-                syn::Expr::Index(node) => &mut node.expr,
-                syn::Expr::Reference(node) => &mut node.expr,
-                syn::Expr::Paren(node) => &mut node.expr,
-                _ => unreachable!("`inner` found a subexpression"),
-            }
-        }
-        let is_temporary =
-            |expr: &syn::Expr| matches!(expr, syn::Expr::Call(_) | syn::Expr::MethodCall(_) | syn::Expr::Macro(_) | syn::Expr::Struct(_));
-        // How deep the first-evaluated temporary in a place position sits.
-        let mut depth = None;
-        let mut current = &expr;
-        let mut level = 0;
-        while let Some(next) = inner(current) {
-            level += 1;
-            if is_temporary(next) {
-                depth = Some(level);
-            }
-            current = next;
-        }
-        if let Some(depth) = depth {
-            let mut target = &mut expr;
-            for _ in 0..depth {
-                target = inner_mut(target);
-            }
-            let value = std::mem::replace(target, syn::Expr::Verbatim(proc_macro2::TokenStream::new()));
-            *target = self.spill(value, pre);
-        }
-        expr
-    }
-
     fn spill(&mut self, expr: syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
         let span = expr.span();
         self.spill_value(Expr::Plain(expr), pre, span)
     }
 
     fn spill_value(&mut self, value: Expr, pre: &mut Vec<Stmt>, span: Span) -> syn::Expr {
-        let temp = self.temp("t");
+        // Located at the code it holds, so that rustc's notes about it point there.
+        let mut temp = self.temp("t");
+        temp.set_span(Span::mixed_site().located_at(span));
         pre.push(Stmt::Let(Let { attrs: Vec::new(), pat: parse_quote!(#temp), init: Some(value), diverge: None, span }));
         parse_quote!(#temp)
     }
@@ -696,4 +710,65 @@ fn awaits_span(expr: &syn::Expr) -> Option<Span> {
     let mut first = First(None);
     syn::visit::Visit::visit_expr(&mut first, expr);
     first.0
+}
+
+/// Does `expr` borrow a temporary (`&make()`, `make().len()`, `(a, b).0`, `[a, b][i]`) in a
+/// position evaluated with it? Not inside blocks, branches, closures or macros, nor on the
+/// right of `&&`/`||`: temporaries there end with them.
+fn has_borrowed_temporary(expr: &syn::Expr) -> bool {
+    let borrowed = |inner: &syn::Expr| is_temporary(inner) || has_borrowed_temporary(inner);
+    match expr {
+        syn::Expr::Reference(node) => borrowed(&node.expr),
+        syn::Expr::Field(node) => borrowed(&node.base),
+        syn::Expr::Index(node) => borrowed(&node.expr) || has_borrowed_temporary(&node.index),
+        syn::Expr::MethodCall(node) => borrowed(&node.receiver) || node.args.iter().any(has_borrowed_temporary),
+        syn::Expr::Call(node) => has_borrowed_temporary(&node.func) || node.args.iter().any(has_borrowed_temporary),
+        syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) => has_borrowed_temporary(&node.left),
+        syn::Expr::Binary(node) => has_borrowed_temporary(&node.left) || has_borrowed_temporary(&node.right),
+        syn::Expr::Assign(node) => has_borrowed_temporary(&node.left) || has_borrowed_temporary(&node.right),
+        syn::Expr::Unary(node) => has_borrowed_temporary(&node.expr),
+        syn::Expr::Cast(node) => has_borrowed_temporary(&node.expr),
+        syn::Expr::Paren(node) => has_borrowed_temporary(&node.expr),
+        syn::Expr::Group(node) => has_borrowed_temporary(&node.expr),
+        syn::Expr::Try(node) => has_borrowed_temporary(&node.expr),
+        syn::Expr::Tuple(node) => node.elems.iter().any(has_borrowed_temporary),
+        syn::Expr::Array(node) => node.elems.iter().any(has_borrowed_temporary),
+        syn::Expr::Repeat(node) => has_borrowed_temporary(&node.expr),
+        syn::Expr::Struct(node) => {
+            node.fields.iter().any(|field| has_borrowed_temporary(&field.expr))
+                || node.rest.as_deref().is_some_and(has_borrowed_temporary)
+        }
+        syn::Expr::Range(node) => {
+            node.start.as_deref().is_some_and(has_borrowed_temporary) || node.end.as_deref().is_some_and(has_borrowed_temporary)
+        }
+        syn::Expr::Return(node) => node.expr.as_deref().is_some_and(has_borrowed_temporary),
+        syn::Expr::Break(node) => node.expr.as_deref().is_some_and(has_borrowed_temporary),
+        syn::Expr::Let(node) => has_borrowed_temporary(&node.expr),
+        _ => false,
+    }
+}
+
+/// A value that, borrowed, lives in a temporary: a call's result, a literal aggregate with a
+/// computed part, a macro's value. (A constant, `&0` or `&[1, 2]`, is promoted to a static
+/// instead, and stays as written.)
+fn is_temporary(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::Paren(node) => is_temporary(&node.expr),
+        syn::Expr::Group(node) => is_temporary(&node.expr),
+        syn::Expr::Call(_) | syn::Expr::MethodCall(_) | syn::Expr::Macro(_) | syn::Expr::Struct(_) => true,
+        syn::Expr::Tuple(_) | syn::Expr::Array(_) | syn::Expr::Repeat(_) => !is_constant(expr),
+        _ => false,
+    }
+}
+
+fn is_constant(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::Lit(_) => true,
+        syn::Expr::Paren(node) => is_constant(&node.expr),
+        syn::Expr::Unary(node) => matches!(node.op, syn::UnOp::Neg(_)) && is_constant(&node.expr),
+        syn::Expr::Tuple(node) => node.elems.iter().all(is_constant),
+        syn::Expr::Array(node) => node.elems.iter().all(is_constant),
+        syn::Expr::Repeat(node) => is_constant(&node.expr),
+        _ => false,
+    }
 }
