@@ -49,3 +49,31 @@ pub(crate) fn pattern_bindings(pat: &Pat, out: &mut Vec<Binding>) {
 fn starts_uppercase(ident: &Ident) -> bool {
     ident.to_string().trim_start_matches("r#").starts_with(|c: char| c.is_uppercase())
 }
+
+/// Rename the bindings `renames` lists in `pat` (and their uses in a guard), leaving every
+/// other identifier alone.
+pub(crate) fn rename_bindings(pat: &mut Pat, renames: &[(Ident, Ident)]) {
+    struct Renamer<'r>(&'r [(Ident, Ident)]);
+    impl Renamer<'_> {
+        fn renamed(&self, ident: &Ident) -> Option<Ident> {
+            self.0.iter().find(|(from, _)| from == ident).map(|(_, to)| to.clone())
+        }
+    }
+    impl syn::visit_mut::VisitMut for Renamer<'_> {
+        fn visit_pat_ident_mut(&mut self, node: &mut syn::PatIdent) {
+            if let Some(to) = self.renamed(&node.ident) {
+                node.ident = to;
+            }
+            syn::visit_mut::visit_pat_ident_mut(self, node);
+        }
+        fn visit_expr_path_mut(&mut self, node: &mut syn::ExprPath) {
+            if let Some(ident) = node.path.get_ident() {
+                if let Some(to) = self.renamed(ident) {
+                    node.path = to.into();
+                }
+            }
+        }
+        fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
+    }
+    syn::visit_mut::VisitMut::visit_pat_mut(&mut Renamer(renames), pat);
+}

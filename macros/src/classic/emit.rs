@@ -21,9 +21,10 @@ use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::ir::{self, Block, Expr, Stmt};
+use super::liveness::{self, Path, Rest, let_patterns};
 use super::mentions::{self, Kind, Mention};
 use super::rewrite::{Jump, JumpTarget, Rewriter, Sink};
-use super::bindings::pattern_bindings;
+use super::bindings::{Binding, pattern_bindings, rename_bindings};
 
 pub(crate) type VarId = usize;
 pub(crate) type StateId = u32;
@@ -129,15 +130,6 @@ fn names(tokens: &TokenStream, name: &str) -> bool {
     })
 }
 
-enum Rest<'a> {
-    /// The statements after the current one in an enclosing block.
-    Stmts(&'a [Stmt]),
-    /// An enclosing loop's body, which runs again.
-    LoopBody(&'a Block),
-    /// A branch that runs after the condition or scrutinee being applied.
-    Branch(&'a Expr),
-}
-
 struct TargetInfo {
     head: Option<StateId>,
     exit: StateId,
@@ -195,8 +187,9 @@ pub(crate) struct Emitter<'a> {
     next_hidden: usize,
     /// Entry states of loop heads as seen in this walk (for the fixpoint).
     pub heads: HashMap<StateId, Vec<Init>>,
-    /// The names the `let` whose initializer is being awaited binds.
-    bound_by_await: Vec<String>,
+    /// The `let`s whose initializers are being lowered: the index in `rest` of the
+    /// statements after each, and the names it binds (which there mean the new bindings).
+    initializing: Vec<(usize, Vec<String>)>,
 }
 
 fn sm() -> Ident {
@@ -241,7 +234,7 @@ impl<'a> Emitter<'a> {
             field_names,
             next_hidden: 0,
             heads: HashMap::new(),
-            bound_by_await: Vec::new(),
+            initializing: Vec::new(),
         }
     }
 
@@ -311,26 +304,18 @@ impl<'a> Emitter<'a> {
             .find(|&id| self.vars[id].name == name)
     }
 
-    /// Is `name` mentioned by code that may run after the current statement?
-    /// Code that runs later, innermost block first: the rest of each enclosing block, and the
-    /// next iteration of each enclosing loop.
+    /// Is the value `name` holds now read by code that may run after the current statement?
     fn mentioned_later(&self, name: &str) -> bool {
-        for rest in self.rest.iter().rev() {
-            let stmts = match rest {
-                Rest::Stmts(stmts) => stmts,
-                Rest::LoopBody(block) => &block.stmts[..],
-                Rest::Branch(expr) => {
-                    if expr_mentions(expr, name) {
-                        return true;
-                    }
-                    continue;
-                }
-            };
-            if let Some(live) = stmts_mention(stmts, name) {
-                return live;
-            }
-        }
-        false
+        liveness::read_later(&self.rest, name, &self.rebound(name))
+    }
+
+    /// The entries of `rest` where `name` means a binding of a `let` being initialized.
+    fn rebound(&self, name: &str) -> Vec<usize> {
+        self.initializing
+            .iter()
+            .filter(|(_, names)| names.iter().any(|bound| bound == name))
+            .map(|(index, _)| *index)
+            .collect()
     }
 
     /// Is this variable read by code that may run later? (Not once another binding of the
@@ -350,40 +335,9 @@ impl<'a> Emitter<'a> {
         if self.lookup(&name) != Some(id) {
             return false;
         }
-        // Between the await of `let name = ....await;` and its binding, the rest of the
-        // block names the new binding.
-        let skip = usize::from(self.bound_by_await.contains(&name));
-        for rest in self.rest.iter().rev().skip(skip) {
-            let stmts = match rest {
-                Rest::Stmts(stmts) => stmts,
-                Rest::LoopBody(block) => &block.stmts[..],
-                Rest::Branch(expr) => {
-                    if expr_mentions(expr, &name) {
-                        return true;
-                    }
-                    continue;
-                }
-            };
-            for stmt in stmts {
-                if stmt_mentions(stmt, &name) {
-                    return true;
-                }
-                if binds(stmt, &name) {
-                    return false;
-                }
-            }
-        }
-        false
+        liveness::named_later(&self.rest, &name, &self.rebound(&name))
     }
 
-    /// May code that runs later await (so that what is alive now will be saved)?
-    fn await_later(&self) -> bool {
-        self.rest.iter().any(|rest| match rest {
-            Rest::Stmts(stmts) => stmts.iter().any(stmt_awaits),
-            Rest::LoopBody(block) => block.stmts.iter().any(stmt_awaits),
-            Rest::Branch(expr) => expr_awaits(expr),
-        })
-    }
 
     /// Update initialization states after code with these mentions ran. Returns the
     /// locals that were only maybe initialized and are assigned now: the value they may still
@@ -837,6 +791,20 @@ impl<'a> Emitter<'a> {
     }
 
     fn let_stmt(&mut self, node: &'a ir::Let) {
+        // Until the pattern binds, the statements after the `let` name the new bindings,
+        // not the locals of the same names its initializer uses (`bind_let` ends this).
+        let mark = self.initializing.len();
+        if node.init.is_some() && !self.rest.is_empty() {
+            let mut bindings = Vec::new();
+            pattern_bindings(&node.pat, &mut bindings);
+            let names = bindings.iter().map(|binding| binding.ident.to_string()).collect();
+            self.initializing.push((self.rest.len() - 1, names));
+        }
+        self.let_stmt_inner(node);
+        self.initializing.truncate(mark);
+    }
+
+    fn let_stmt_inner(&mut self, node: &'a ir::Let) {
         let attrs = &node.attrs;
         match &node.init {
             None => {
@@ -845,11 +813,7 @@ impl<'a> Emitter<'a> {
                 self.declare_pattern(&node.pat, Init::No, None);
             }
             Some(Expr::Await(awaited_node)) => {
-                let mut bindings = Vec::new();
-                pattern_bindings(&node.pat, &mut bindings);
-                self.bound_by_await = bindings.iter().map(|binding| binding.ident.to_string()).collect();
                 self.await_expr(awaited_node);
-                self.bound_by_await.clear();
                 if self.reachable {
                     let value = as_value(&awaited());
                     self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span);
@@ -905,25 +869,34 @@ impl<'a> Emitter<'a> {
             }));
         }
         let replaced = self.apply(&found);
+        // From here on, the statements after the `let` name its bindings.
+        if self.initializing.last().is_some_and(|(index, _)| Some(*index) == self.rest.len().checked_sub(1)) {
+            self.initializing.pop();
+        }
         let shadowed = self.shadowed_by(pat);
+        self.hide_dead(pat, &shadowed);
         if shadowed.is_empty() {
             self.emit(quote_spanned!(span=> #(#attrs)* let #pat = #rewritten #diverge_code;));
         } else {
-            // The new bindings hide live locals that an await will save: the hidden ones move
-            // to hidden names first (after the initializer, which may read them, and before
-            // the new bindings, so that they still drop after them).
+            // The new bindings hide live locals that a later transition must save. The
+            // initializer runs first (it may read them); then a state of its own begins, which
+            // restores the hidden locals under hidden names in their own places, so that they
+            // still drop in declaration order, and binds the pattern there.
             let value = self.hidden("init");
-            let mut code = quote_spanned!(span=> let #value = #rewritten;);
+            self.emit(quote_spanned!(span=> let #value = #rewritten;));
+            let init_var = self.declare(value.clone(), false, Init::Yes);
+            let state = self.new_state();
+            self.jump(state, None);
             for id in shadowed {
                 let alias = self.hidden("shadowed");
-                let name = std::mem::replace(&mut self.vars[id].name, alias.clone());
+                let name = std::mem::replace(&mut self.vars[id].name, alias);
                 self.vars[id].hidden = true;
-                code.extend(quote!(let mut #alias = #name;));
                 self.scopes.last_mut().expect("a scope is open").renamed.push((id, name));
             }
+            self.begin(state, TokenStream::new(), false);
+            self.init[init_var] = Init::No;
             let value = as_value(&value);
-            code.extend(quote_spanned!(span=> #(#attrs)* let #pat = #value #diverge_code;));
-            self.emit(code);
+            self.emit(quote_spanned!(span=> #(#attrs)* let #pat = #value #diverge_code;));
         }
         self.drop_replaced(replaced);
         let borrows = self.borrowed_local(init);
@@ -940,7 +913,7 @@ impl<'a> Emitter<'a> {
     /// leaves this nested scope for a merge point, a loop head or a block's exit. (The
     /// function body's own scope is left by returning.)
     fn shadowed_by(&self, pat: &syn::Pat) -> Vec<VarId> {
-        let await_later = self.await_later();
+        let await_later = liveness::transition_later(&self.rest);
         let nested = self.scopes.len() > 2;
         let innermost = &self.scopes.last().expect("a scope is open").vars;
         let mut bindings = Vec::new();
@@ -951,6 +924,76 @@ impl<'a> Emitter<'a> {
             .filter(|&id| self.init[id] == Init::Yes)
             .filter(|id| await_later || (nested && !innermost.contains(id)))
             .collect()
+    }
+
+    /// A pattern of a `match` arm or an `if let` that hides locals holding a value here:
+    /// those bindings are renamed to hidden locals, which `bind_rebound` binds to the user's
+    /// names by `let`s at the start of the arm (where `bind_let` saves the hidden locals the
+    /// way it does for any `let` that hides them). Returns the pattern to emit and the renames.
+    fn rebinding(&mut self, pat: &syn::Pat) -> (syn::Pat, Vec<(Binding, Ident)>) {
+        let mut bindings = Vec::new();
+        pattern_bindings(pat, &mut bindings);
+        bindings.retain(|binding| self.lookup(&binding.ident.to_string()).is_some_and(|id| self.init[id] != Init::No));
+        let rebound: Vec<(Binding, Ident)> = bindings
+            .into_iter()
+            .map(|binding| {
+                let hidden = self.hidden("bound");
+                let hidden = Ident::new(&hidden.to_string(), Span::mixed_site().located_at(binding.ident.span()));
+                (binding, hidden)
+            })
+            .collect();
+        let mut pat = pat.clone();
+        if !rebound.is_empty() {
+            let renames: Vec<(Ident, Ident)> = rebound.iter().map(|(binding, hidden)| (binding.ident.clone(), hidden.clone())).collect();
+            rename_bindings(&mut pat, &renames);
+        }
+        (pat, rebound)
+    }
+
+    /// `rebinding` for the `let` patterns of an `if` condition.
+    fn rebinding_in_condition(&mut self, cond: &syn::Expr) -> (syn::Expr, Vec<(Binding, Ident)>) {
+        let mut cond = cond.clone();
+        let mut all = Vec::new();
+        let mut lets: Vec<&mut syn::ExprLet> = Vec::new();
+        collect_lets(&mut cond, &mut lets);
+        for node in lets {
+            let (pat, rebound) = self.rebinding(&node.pat);
+            *node.pat = pat;
+            all.extend(rebound);
+        }
+        (cond, all)
+    }
+
+    /// The user's bindings that `rebinding` renamed, bound from their hidden locals.
+    fn bind_rebound(&mut self, rebound: Vec<(Binding, Ident)>) {
+        for (binding, hidden) in rebound {
+            let ident = &binding.ident;
+            let pat: syn::Pat = if binding.mutable { syn::parse_quote!(mut #ident) } else { syn::parse_quote!(#ident) };
+            let init: syn::Expr = syn::parse_quote!(#hidden);
+            self.bind_let(&[], &pat, &init, None, ident.span());
+            if binding.by_ref {
+                let id = self.lookup(&ident.to_string()).expect("just declared");
+                self.vars[id].no_drop = true;
+            }
+        }
+    }
+
+    /// Locals of the names `pat` binds that hold no value here (moved, or not yet assigned)
+    /// and are not in `live`: hidden too, under hidden names until the scope ends, so that
+    /// nothing later takes the new bindings' mentions for theirs.
+    fn hide_dead(&mut self, pat: &syn::Pat, live: &[VarId]) {
+        let mut bindings = Vec::new();
+        pattern_bindings(pat, &mut bindings);
+        for binding in bindings {
+            let Some(id) = self.lookup(&binding.ident.to_string()) else { continue };
+            if live.contains(&id) || self.init[id] != Init::No {
+                continue;
+            }
+            let alias = self.hidden("hidden");
+            let name = std::mem::replace(&mut self.vars[id].name, alias);
+            self.vars[id].hidden = true;
+            self.scopes.last_mut().expect("a scope is open").renamed.push((id, name));
+        }
     }
 
     fn declare_pattern(&mut self, pat: &syn::Pat, init: Init, borrows: Option<(VarId, Span)>) -> Vec<VarId> {
@@ -1166,20 +1209,21 @@ impl<'a> Emitter<'a> {
         let before = self.init.clone();
         self.pinned.push(origin);
 
-        let cond = self.rewrite_expr(&node.cond);
-        let branches = self.branch_exprs(node);
-        let pushed = branches.len();
-        self.rest.extend(branches.into_iter().map(Rest::Branch));
+        let (cond_expr, rebound) = self.rebinding_in_condition(&node.cond);
+        let cond = self.rewrite_expr(&cond_expr);
+        let else_path = node.else_branch.as_ref().map_or(Path::Empty, Path::Expr);
+        self.rest.push(Rest::Paths(vec![Path::Block(&node.then_branch), else_path]));
         self.apply(&mentions::of_expr(&node.cond));
-        self.rest.truncate(self.rest.len() - pushed);
+        self.rest.pop();
         let after_cond = self.init.clone();
         self.push_scope(quote!(if #cond), false);
-        if let syn::Expr::Let(_) | syn::Expr::Binary(_) = &node.cond {
-            for pat in let_patterns(&node.cond) {
-                let borrows = let_scrutinee(&node.cond, pat).and_then(|scrutinee| self.borrowed_local(scrutinee));
+        if let syn::Expr::Let(_) | syn::Expr::Binary(_) = &cond_expr {
+            for pat in let_patterns(&cond_expr) {
+                let borrows = let_scrutinee(&cond_expr, pat).and_then(|scrutinee| self.borrowed_local(scrutinee));
                 self.declare_pattern(pat, Init::Yes, borrows);
             }
         }
+        self.bind_rebound(rebound);
         self.stmts(&node.then_branch.stmts, sink.clone());
         let scope = self.end_scope();
         self.jump(merge, None);
@@ -1209,18 +1253,6 @@ impl<'a> Emitter<'a> {
         self.begin(merge, TokenStream::new(), false);
     }
 
-    /// The branches of an `if` as expressions (for liveness while its condition runs).
-    fn branch_exprs(&self, node: &'a ir::If) -> Vec<&'a Expr> {
-        let mut out: Vec<&'a Expr> = node.then_branch.stmts.iter().filter_map(|stmt| match stmt {
-            Stmt::Expr(expr, _) => Some(expr),
-            _ => None,
-        }).collect();
-        if let Some(else_branch) = &node.else_branch {
-            out.push(else_branch);
-        }
-        out
-    }
-
     /// An `else` branch: a block's statements, or an `else if`.
     fn expr_in_branch(&mut self, expr: &'a Expr, sink: Sink) {
         match expr {
@@ -1236,20 +1268,20 @@ impl<'a> Emitter<'a> {
         self.pinned.push(origin);
         let scrutinee = self.rewrite_expr(&node.scrutinee);
         let borrows = self.borrowed_local(&node.scrutinee);
-        let arms: Vec<Rest<'a>> = node.arms.iter().map(|arm| Rest::Stmts(&arm.body.stmts[..])).collect();
-        let pushed = arms.len();
-        self.rest.extend(arms);
+        self.rest.push(Rest::Paths(node.arms.iter().map(Path::Arm).collect()));
         self.apply(&mentions::of_expr(&node.scrutinee));
-        self.rest.truncate(self.rest.len() - pushed);
+        self.rest.pop();
         let after_scrutinee = self.init.clone();
         self.push_level(quote!(match #scrutinee));
         for arm in &node.arms {
             self.restore_init(&after_scrutinee);
             self.reachable = true;
             let attrs = &arm.attrs;
-            let pat = self.rewriter().pat(&arm.pat);
+            let (arm_pat, rebound) = self.rebinding(&arm.pat);
+            let pat = self.rewriter().pat(&arm_pat);
             self.push_scope(quote!(#(#attrs)* #pat =>), false);
-            self.declare_pattern(&arm.pat, Init::Yes, borrows);
+            self.declare_pattern(&arm_pat, Init::Yes, if rebound.is_empty() { borrows } else { None });
+            self.bind_rebound(rebound);
             self.stmts(&arm.body.stmts, sink.clone());
             let scope = self.end_scope();
             self.jump(merge, None);
@@ -1288,70 +1320,11 @@ impl<'a> Emitter<'a> {
     }
 }
 
-/// Is the value `name` holds now read by these statements (`Some(true)`), overwritten
-/// before any read (`Some(false)`), or neither (`None`: not mentioned, or hidden by a new
-/// binding first)?
-fn stmts_mention(stmts: &[Stmt], name: &str) -> Option<bool> {
-    for stmt in stmts {
-        if let Some(first) = first_plain_mention(stmt, name) {
-            // `x = value;` first: the value `x` held before is never read.
-            return Some(!(first.kind == Kind::Assign && !first.conditional));
-        }
-        if stmt_mentions(stmt, name) {
-            return Some(true);
-        }
-        if binds(stmt, name) {
-            // Hidden by a new binding until the end of this block.
-            return None;
-        }
-    }
-    None
-}
-
 /// A hidden local holding a `let`'s initializer, as a value rather than a place: what the
 /// pattern leaves unbound (`_`, `(x, _)`) drops at the end of the `let`, as it would from the
 /// initializer itself, not with the hidden local.
 fn as_value(hidden: &Ident) -> syn::Expr {
     syn::parse_quote!(::core::convert::identity(#hidden))
-}
-
-/// Is `stmt` a `let` that binds `name`?
-fn binds(stmt: &Stmt, name: &str) -> bool {
-    let Stmt::Let(node) = stmt else { return false };
-    pattern_binds(&node.pat, name)
-}
-
-fn pattern_binds(pat: &syn::Pat, name: &str) -> bool {
-    let mut bindings = Vec::new();
-    pattern_bindings(pat, &mut bindings);
-    bindings.iter().any(|binding| binding.ident == name)
-}
-
-/// The first mention of `name` in a statement of plain code.
-fn first_plain_mention(stmt: &Stmt, name: &str) -> Option<Mention> {
-    let found = match stmt {
-        Stmt::Expr(Expr::Plain(expr), _) => mentions::of_expr(expr),
-        Stmt::Verbatim(stmt) => mentions::of_stmt(stmt),
-        _ => return None,
-    };
-    found.into_iter().find(|mention| mention.name == name)
-}
-
-fn stmt_awaits(stmt: &Stmt) -> bool {
-    match stmt {
-        Stmt::Let(node) => node.init.as_ref().is_some_and(expr_awaits),
-        Stmt::Expr(expr, _) => expr_awaits(expr),
-        Stmt::Verbatim(_) => false,
-    }
-}
-
-/// Constructs without a `source` contain awaits; blocks exist only around awaits.
-fn expr_awaits(expr: &Expr) -> bool {
-    match expr {
-        Expr::Plain(_) => false,
-        Expr::Await(_) | Expr::Block(_) => true,
-        other => other.source().is_none(),
-    }
 }
 
 /// `f(..)`, `Self::f(..)`, `self.f(..)`, or one of them in `Box::pin(..)`, where `f` is
@@ -1388,54 +1361,6 @@ fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident) -> Option<&'e sy
         }
     }
     None
-}
-
-fn stmt_mentions(stmt: &Stmt, name: &str) -> bool {
-    let expr_mentions = |expr: &Expr| expr_mentions(expr, name);
-    match stmt {
-        Stmt::Let(node) => {
-            node.init.as_ref().is_some_and(expr_mentions)
-                || node.diverge.as_ref().is_some_and(|block| mentions::of_block(block).iter().any(|m| m.name == name))
-        }
-        Stmt::Expr(expr, _) => expr_mentions(expr),
-        Stmt::Verbatim(stmt) => mentions::of_stmt(stmt).iter().any(|m| m.name == name),
-    }
-}
-
-/// Does `expr` name the variable that `name` means here? Not after a binding inside it
-/// hides that variable (the temporaries of a statement in a loop are bound again on each
-/// iteration, for one).
-fn expr_mentions(expr: &Expr, name: &str) -> bool {
-    let syn_mentions = |expr: &syn::Expr| mentions::of_expr(expr).iter().any(|m| m.name == name);
-    let block_mentions = |block: &Block| {
-        for stmt in &block.stmts {
-            if stmt_mentions(stmt, name) {
-                return true;
-            }
-            if binds(stmt, name) {
-                return false;
-            }
-        }
-        false
-    };
-    match expr {
-        Expr::Plain(expr) => syn_mentions(expr),
-        Expr::Await(node) => syn_mentions(&node.operand),
-        Expr::Block(block) => block_mentions(block),
-        Expr::If(node) => {
-            syn_mentions(&node.cond)
-                || block_mentions(&node.then_branch)
-                || node.else_branch.as_ref().is_some_and(|expr| expr_mentions(expr, name))
-        }
-        Expr::Match(node) => {
-            syn_mentions(&node.scrutinee)
-                || node.arms.iter().any(|arm| {
-                    (!pattern_binds(&arm.pat, name) && block_mentions(&arm.body))
-                        || matches!(&arm.pat, syn::Pat::Guard(guard) if mentions::of_expr(&guard.guard).iter().any(|m| m.name == name))
-                })
-        }
-        Expr::Loop(node) => block_mentions(&node.body),
-    }
 }
 
 /// A literal or a reference: no destructor to run.
@@ -1519,25 +1444,24 @@ fn operand_borrows(operand: &syn::Expr) -> Vec<(Ident, Span, Option<bool>)> {
     finder.0
 }
 
-/// The patterns of the `let`s in an `if` condition (`let P = e`, or a `&&` chain of them).
-fn let_patterns(cond: &syn::Expr) -> Vec<&syn::Pat> {
-    match cond {
-        syn::Expr::Let(node) => vec![&node.pat],
-        syn::Expr::Binary(node) if matches!(node.op, syn::BinOp::And(_)) => {
-            let mut pats = let_patterns(&node.left);
-            pats.extend(let_patterns(&node.right));
-            pats
-        }
-        syn::Expr::Paren(node) => let_patterns(&node.expr),
-        _ => Vec::new(),
-    }
-}
-
 fn let_scrutinee<'e>(cond: &'e syn::Expr, pat: &syn::Pat) -> Option<&'e syn::Expr> {
     match cond {
         syn::Expr::Let(node) if std::ptr::eq(&*node.pat, pat) => Some(&node.expr),
         syn::Expr::Binary(node) => let_scrutinee(&node.left, pat).or_else(|| let_scrutinee(&node.right, pat)),
         syn::Expr::Paren(node) => let_scrutinee(&node.expr, pat),
         _ => None,
+    }
+}
+
+/// The `let`s of an `if` condition (`let P = e`, or a `&&` chain of them).
+fn collect_lets<'e>(cond: &'e mut syn::Expr, out: &mut Vec<&'e mut syn::ExprLet>) {
+    match cond {
+        syn::Expr::Let(node) => out.push(node),
+        syn::Expr::Binary(node) if matches!(node.op, syn::BinOp::And(_)) => {
+            collect_lets(&mut node.left, out);
+            collect_lets(&mut node.right, out);
+        }
+        syn::Expr::Paren(node) => collect_lets(&mut node.expr, out),
+        _ => {}
     }
 }

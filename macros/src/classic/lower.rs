@@ -56,6 +56,15 @@ impl Lower {
         value
     }
 
+    /// `lower` in a scope of its own for temporaries (a statement, a condition, an operand
+    /// of `&&` or `||`): what it borrows ends with it.
+    fn own_temporaries<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = std::mem::replace(&mut self.hoisting, false);
+        let value = lower(self);
+        self.hoisting = outer;
+        value
+    }
+
     /// While hoisting, a temporary in a borrowed position (computed by now) gets its local,
     /// unless it is computed from one that did (`make().name().len()` hoists `make()` only:
     /// what a method chain returns from a temporary usually borrows it, and has no
@@ -69,6 +78,38 @@ impl Lower {
             self.hoisted.extend(path.path.get_ident().map(ToString::to_string));
         }
         local
+    }
+
+    /// `(a, b, c).1` or `Pair { a, b }.a` while hoisting: each field gets a local of its own,
+    /// declared last field first, so that the ones not taken drop at the end of the
+    /// statement in the order the temporary would drop them (a partly moved temporary cannot
+    /// be saved whole). Returns the local holding `member`.
+    fn hoist_literal_fields(&mut self, base: &syn::Expr, member: &syn::Member, pre: &mut Vec<Stmt>) -> Option<syn::Expr> {
+        let mut literal = base;
+        while let syn::Expr::Paren(inner) = literal {
+            literal = &inner.expr;
+        }
+        let members: Vec<syn::Member> = match literal {
+            syn::Expr::Tuple(tuple) if !tuple.elems.is_empty() => {
+                (0..tuple.elems.len()).map(|index| syn::Member::Unnamed(syn::Index::from(index))).collect()
+            }
+            syn::Expr::Struct(node) if node.rest.is_none() && node.dot2_token.is_none() => {
+                node.fields.iter().map(|field| field.member.clone()).collect()
+            }
+            _ => return None,
+        };
+        if !members.contains(member) {
+            return None;
+        }
+        let whole = self.spill(base.clone(), pre);
+        let mut taken = None;
+        for field in members.iter().rev() {
+            let local = self.spill(parse_quote!(#whole.#field), pre);
+            if field == member {
+                taken = Some(local);
+            }
+        }
+        taken
     }
 
     /// Is the receiver chain of `expr` rooted at a hoisted temporary?
@@ -109,6 +150,10 @@ impl Lower {
     }
 
     fn stmt(&mut self, stmt: &syn::Stmt, out: &mut Vec<Stmt>) {
+        self.own_temporaries(|this| this.stmt_in_scope(stmt, out));
+    }
+
+    fn stmt_in_scope(&mut self, stmt: &syn::Stmt, out: &mut Vec<Stmt>) {
         match stmt {
             syn::Stmt::Local(local) => self.local(local, out),
             syn::Stmt::Expr(expr, semi) => {
@@ -396,6 +441,10 @@ impl Lower {
     /// An `if` or `while` condition: awaits in a plain condition are computed first; in a
     /// `let` chain only the first `let`'s scrutinee may await.
     fn condition(&mut self, cond: &syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
+        self.own_temporaries(|this| this.condition_in_scope(cond, pre))
+    }
+
+    fn condition_in_scope(&mut self, cond: &syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
         if !has_await(cond) {
             return cond.clone();
         }
@@ -415,7 +464,14 @@ impl Lower {
                 );
                 cond.clone()
             }
-            _ => self.anf(cond, pre),
+            _ => {
+                // The condition is a scope of its own for temporaries: what it computes
+                // before its awaits ends with it, in a block of its own.
+                let mut inner = Vec::new();
+                let value = self.anf(cond, &mut inner);
+                inner.push(Stmt::Expr(Expr::Plain(value), false));
+                self.spill_value(Expr::Block(Box::new(Block::plain(inner))), pre, cond.span())
+            }
         }
     }
 
@@ -441,14 +497,14 @@ impl Lower {
             }
             syn::Expr::Group(node) => self.anf(&node.expr, pre),
             syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) && !has_await(&node.right) => {
-                // The right side may not run: what it borrows is its own (a terminating scope).
+                // Both operands are scopes of their own for temporaries.
                 let mut node = node.clone();
-                *node.left = self.anf(&node.left, pre);
+                *node.left = self.own_temporaries(|this| this.anf(&node.left, pre));
                 syn::Expr::Binary(node)
             }
             syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) => {
                 // `a && b` is `if a { b } else { false }`; `a || b` is `if a { true } else { b }`.
-                let left = self.anf(&node.left, pre);
+                let left = self.own_temporaries(|this| this.anf(&node.left, pre));
                 let right = Expr::Block(Box::new(self.expr_block(&node.right)));
                 let constant = |value: bool| {
                     let lit: syn::Expr = parse_quote!(#value);
@@ -509,6 +565,11 @@ impl Lower {
             syn::Expr::Field(node) => {
                 let mut node = node.clone();
                 let base = self.anf(&node.base, pre);
+                if self.hoisting {
+                    if let Some(field) = self.hoist_literal_fields(&base, &node.member, pre) {
+                        return field;
+                    }
+                }
                 *node.base = self.hoist_if_temporary(base, pre);
                 syn::Expr::Field(node)
             }
@@ -723,7 +784,8 @@ fn has_borrowed_temporary(expr: &syn::Expr) -> bool {
         syn::Expr::Index(node) => borrowed(&node.expr) || has_borrowed_temporary(&node.index),
         syn::Expr::MethodCall(node) => borrowed(&node.receiver) || node.args.iter().any(has_borrowed_temporary),
         syn::Expr::Call(node) => has_borrowed_temporary(&node.func) || node.args.iter().any(has_borrowed_temporary),
-        syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) => has_borrowed_temporary(&node.left),
+        // Both operands of `&&` and `||` are scopes of their own for temporaries.
+        syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) => false,
         syn::Expr::Binary(node) => has_borrowed_temporary(&node.left) || has_borrowed_temporary(&node.right),
         syn::Expr::Assign(node) => has_borrowed_temporary(&node.left) || has_borrowed_temporary(&node.right),
         syn::Expr::Unary(node) => has_borrowed_temporary(&node.expr),

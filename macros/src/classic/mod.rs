@@ -14,6 +14,7 @@ mod awaits;
 mod bindings;
 mod emit;
 mod ir;
+mod liveness;
 mod lower;
 mod mentions;
 mod rewrite;

@@ -230,7 +230,9 @@ impl VisitMut for Rewriter<'_> {
                 let span = node.break_token.span;
                 let store = match (&self.targets[target].sink, node.expr.as_ref()) {
                     (_, None) => quote!(),
-                    (Sink::Discard, Some(value)) => quote_spanned!(span=> ::core::mem::drop(#value);),
+                    // Dropped here, as the value of a loop whose statement ends with it (`drop` would
+                    // lint on a `Copy` value, which the plain function never does).
+                    (Sink::Discard, Some(value)) => quote_spanned!(span=> let _ = { #value };),
                     (Sink::Assign(_, field), Some(value)) => {
                         let sm = Ident::new("__sm", proc_macro2::Span::mixed_site());
                         quote_spanned!(span=> #sm.#field = ::core::option::Option::Some(#value);)

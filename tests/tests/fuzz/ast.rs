@@ -47,9 +47,8 @@ pub struct Block {
 #[derive(Clone, Debug)]
 pub enum Stmt {
     Let(Pat, Expr),
-    /// `name op= value;` on a `mut` u32 local. Never a plain `name = value;`: the classic
-    /// lowering takes a local used by value on one path and not read again for moved there,
-    /// and then cannot assign it (a known bug, see the README, "The differential fuzzer").
+    /// `name op= value;` on a `mut` u32 local, or `name = value;` (`Op::Set`) on a `mut`
+    /// local of any type, moved or not (the old value drops, if there is one).
     Assign(String, Op, Expr),
     /// `value;`
     Expr(Expr),
@@ -82,6 +81,8 @@ pub enum Op {
     Eq,
     And,
     Or,
+    /// `=`, in `Stmt::Assign` only.
+    Set,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,17 +131,16 @@ pub enum Expr {
     Method(Box<Expr>, Method, Box<Expr>),
     /// `weigh(&name)`: borrows a `Loud` local for the call.
     Weigh(String),
+    /// `weigh(&Loud::new("label"))`: a temporary that lives to the end of the statement.
+    WeighNew(String),
     /// `name.is_ok()`: borrows a `Result` local.
     IsOk(String),
-    /// `Pair { a, b }.a` (`first`) or `.b`: the other field is a temporary, never a `Loud`
-    /// (see `Tuple`).
+    /// `Pair { a, b }.a` (`first`) or `.b`: the other field is a temporary.
     PairField(Box<Expr>, Box<Expr>, bool),
     /// `(e, ..)`: only as what a `let` destructures (or awaits first).
     Tuple(Vec<Expr>),
     /// `(e, ..).index`: the other elements are temporaries, which live to the end of the
-    /// statement; never a `Loud`, since the classic lowering drops a temporary when it
-    /// computes its operand, before a later await of the statement (a known difference, see
-    /// the README, "The differential fuzzer").
+    /// statement (past the awaits after it).
     TupleField(Vec<Expr>, usize),
     /// `[a, b, c][(index % 3) as usize]`
     Index(Vec<Expr>, Box<Expr>),

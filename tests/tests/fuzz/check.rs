@@ -26,6 +26,9 @@ struct Var {
     /// How many loops enclose its declaration: a value declared outside a loop cannot move
     /// inside it (the next iteration would find it moved).
     loop_depth: usize,
+    /// How many jump targets enclose its declaration: an assignment makes it usable again
+    /// only where no `break` can skip the assignment and still reach a use.
+    target_depth: usize,
 }
 
 /// A variable as code at the current point sees it.
@@ -57,12 +60,6 @@ pub(super) struct Checker {
     scopes: Vec<Vec<Var>>,
     targets: Vec<Target>,
     loop_depth: usize,
-}
-
-/// Can be a temporary that lives to the end of its statement: not a `Loud`, whose drop the
-/// classic lowering moves before a later await of the statement (see `ast::Expr::TupleField`).
-fn temporary(ty: &Ty) -> bool {
-    matches!(ty, Ty::U32 | Ty::Bool | Ty::Res)
 }
 
 /// The common type of two branches: `!` gives way to the other.
@@ -114,8 +111,15 @@ impl Checker {
     }
 
     pub(super) fn declare(&mut self, name: &str, ty: Ty, mutable: bool) {
-        let loop_depth = self.loop_depth;
-        self.scopes.last_mut().expect("a scope").push(Var { name: name.to_owned(), ty, mutable, moved: false, loop_depth });
+        let (loop_depth, target_depth) = (self.loop_depth, self.targets.len());
+        self.scopes.last_mut().expect("a scope").push(Var {
+            name: name.to_owned(),
+            ty,
+            mutable,
+            moved: false,
+            loop_depth,
+            target_depth,
+        });
     }
 
     fn lookup(&mut self, name: &str) -> Result<&mut Var> {
@@ -231,6 +235,19 @@ impl Checker {
                 }
                 Ok(Ty::Unit)
             }
+            Stmt::Assign(name, Op::Set, value) => {
+                // The value is evaluated before the place; the old value, if any, drops.
+                let ty = self.value(value)?;
+                let target_depth = self.targets.len();
+                let var = self.lookup(name)?;
+                if !var.mutable || var.ty != ty || matches!(ty, Ty::Tuple(_)) {
+                    return Err(format!("cannot assign to `{name}`"));
+                }
+                if var.target_depth == target_depth {
+                    var.moved = false;
+                }
+                Ok(Ty::Unit)
+            }
             Stmt::Assign(name, op, value) => {
                 // The value is evaluated before the place.
                 self.operand(value, &Ty::U32)?;
@@ -277,6 +294,7 @@ impl Checker {
                     Op::Add | Op::Mul | Op::Xor | Op::BitOr | Op::BitAnd => (Ty::U32, Ty::U32),
                     Op::Lt | Op::Eq => (Ty::U32, Ty::Bool),
                     Op::And | Op::Or => (Ty::Bool, Ty::Bool),
+                    Op::Set => return Err("`=` as an operator".to_owned()),
                 };
                 self.operand(left, &operands)?;
                 if matches!(op, Op::And | Op::Or) {
@@ -322,6 +340,7 @@ impl Checker {
                 self.borrow_var(name, &Ty::Loud)?;
                 Ok(Ty::U32)
             }
+            Expr::WeighNew(_) => Ok(Ty::U32),
             Expr::IsOk(name) => {
                 self.borrow_var(name, &Ty::Res)?;
                 Ok(Ty::Bool)
@@ -330,8 +349,8 @@ impl Checker {
                 let a = self.value(a)?;
                 let b = self.value(b)?;
                 let (taken, other) = if *first { (a, b) } else { (b, a) };
-                if matches!(taken, Ty::Tuple(_)) || !temporary(&other) {
-                    return Err("a tuple or a `Loud` in a pair".to_owned());
+                if matches!(taken, Ty::Tuple(_)) || matches!(other, Ty::Tuple(_)) {
+                    return Err("a tuple in a pair".to_owned());
                 }
                 Ok(taken)
             }
@@ -344,10 +363,6 @@ impl Checker {
             }
             Expr::TupleField(items, index) => {
                 let Ty::Tuple(types) = self.expr(&Expr::Tuple(items.clone()))? else { unreachable!("a tuple") };
-                let others = types.iter().enumerate().filter(|(position, _)| position != index);
-                if !others.clone().all(|(_, ty)| temporary(ty)) {
-                    return Err("a `Loud` temporary".to_owned());
-                }
                 types.get(*index).cloned().ok_or_else(|| "tuple index out of range".to_owned())
             }
             Expr::Index(items, index) => {

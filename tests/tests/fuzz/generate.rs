@@ -79,7 +79,7 @@ impl<'r> Generator<'r> {
                     1 => (Ty::Res, Expr::Err(name.clone())),
                     _ => (Ty::U32, Expr::Lit(self.below(8) as u32)),
                 };
-                let mutable = ty == Ty::U32 && self.chance(50);
+                let mutable = matches!(ty, Ty::U32 | Ty::Loud) && self.chance(50);
                 Param { name, ty, mutable, arg }
             })
             .collect();
@@ -150,14 +150,18 @@ impl<'r> Generator<'r> {
         let may_nest = self.block_depth < MAX_BLOCK_DEPTH;
         match self.below(100) {
             0..=24 => self.let_stmt(),
-            25..=34 => match self.pick_var(|var| var.ty == Ty::U32 && var.mutable) {
-                Some(name) if !self.counters.contains(&name) => {
-                    // Compound only: see `ast::Stmt::Assign`.
-                    let op = [Op::Add, Op::Xor, Op::BitOr, Op::Mul][self.below(4)];
-                    let value = self.expr(&Ty::U32, MAX_EXPR_DEPTH);
+            25..=34 => match self.pick_assignable() {
+                Some((name, ty)) => {
+                    // A plain `=` on any type (moved or not); a compound one on `u32`.
+                    let op = if ty == Ty::U32 && self.chance(60) {
+                        [Op::Add, Op::Xor, Op::BitOr, Op::Mul][self.below(4)]
+                    } else {
+                        Op::Set
+                    };
+                    let value = self.expr(&ty, MAX_EXPR_DEPTH);
                     Stmt::Assign(name, op, value)
                 }
-                _ => self.let_stmt(),
+                None => self.let_stmt(),
             },
             35..=44 => {
                 let label = self.fresh("n");
@@ -241,16 +245,38 @@ impl<'r> Generator<'r> {
             }
             _ => {
                 let init = self.expr(&ty, MAX_EXPR_DEPTH);
-                Stmt::Let(Pat::Bind(self.binding(ty == Ty::U32)), init)
+                Stmt::Let(Pat::Bind(self.binding(matches!(ty, Ty::U32 | Ty::Loud))), init)
             }
         }
     }
 
-    /// A new name. Never the name of a visible variable: the classic lowering gets shadowing
-    /// wrong in several shapes still (known bugs, see the README, "The differential fuzzer"), so the generator
-    /// leaves it to the hand-written tests and `fuzz_regressions.rs`.
+    /// A name to bind: a new one, or one in four times the name of a visible variable, which
+    /// the new binding hides (of any type, moved or not; never a loop counter).
     fn binding(&mut self, may_mutate: bool) -> Binding {
-        Binding { name: self.fresh("v"), mutable: may_mutate && self.chance(50) }
+        let mutable = may_mutate && self.chance(50);
+        if self.chance(25) {
+            let counters = self.counters.clone();
+            let visible: Vec<String> =
+                self.env.visible().into_iter().map(|var| var.name).filter(|name| !counters.contains(name)).collect();
+            if !visible.is_empty() {
+                let name = visible[self.below(visible.len())].clone();
+                return Binding { name, mutable };
+            }
+        }
+        Binding { name: self.fresh("v"), mutable }
+    }
+
+    /// A `mut` variable that is not a loop counter, with its type.
+    fn pick_assignable(&mut self) -> Option<(String, Ty)> {
+        let counters = self.counters.clone();
+        let candidates: Vec<(String, Ty)> = self
+            .env
+            .visible()
+            .into_iter()
+            .filter(|var| var.mutable && matches!(var.ty, Ty::U32 | Ty::Loud) && !counters.contains(&var.name))
+            .map(|var| (var.name, var.ty))
+            .collect();
+        (!candidates.is_empty()).then(|| candidates[self.below(candidates.len())].clone())
     }
 
     fn pick_var(&mut self, wanted: impl Fn(&check::Visible) -> bool) -> Option<String> {
@@ -298,7 +324,7 @@ impl<'r> Generator<'r> {
             36..=37 if self.block_depth < MAX_BLOCK_DEPTH => return self.labelled(ty),
             38..=41 if *ty != Ty::Bool => {
                 // A projection: the rest of the literal is a temporary.
-                let other = [Ty::U32, Ty::Res][self.below(2)].clone();
+                let other = [Ty::U32, Ty::Res, Ty::Loud][self.below(3)].clone();
                 return if self.chance(50) {
                     let first = self.expr(ty, sub);
                     let second = self.expr(&other, sub);
@@ -312,7 +338,14 @@ impl<'r> Generator<'r> {
             42..=44 => {
                 let index = self.below(3);
                 let items = (0..3)
-                    .map(|position| if position == index { self.expr(ty, sub) } else { self.expr(&Ty::U32, sub) })
+                    .map(|position| {
+                        if position == index {
+                            self.expr(ty, sub)
+                        } else {
+                            let other = if self.chance(30) { Ty::Loud } else { Ty::U32 };
+                            self.expr(&other, sub)
+                        }
+                    })
                     .collect();
                 return Expr::TupleField(items, index);
             }
@@ -410,8 +443,8 @@ impl<'r> Generator<'r> {
                     Expr::Await(leaf, label, Box::new(Expr::Lit(self.below(8) as u32)))
                 }
                 _ => match self.pick_var(|var| var.ty == Ty::Loud && var.borrowable) {
-                    Some(name) => Expr::Weigh(name),
-                    None => Expr::Lit(self.below(8) as u32),
+                    Some(name) if self.chance(60) => Expr::Weigh(name),
+                    _ => Expr::WeighNew(self.fresh("t")),
                 },
             },
             Ty::Bool => match roll {

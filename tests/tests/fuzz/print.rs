@@ -95,6 +95,11 @@ impl Printer {
                 self.expr(init, Context::Free);
                 self.out.push(';');
             }
+            Stmt::Assign(name, Op::Set, value) => {
+                write!(self.out, "{name} = ").unwrap();
+                self.expr(value, Context::Free);
+                self.out.push(';');
+            }
             Stmt::Assign(name, op, value) => {
                 write!(self.out, "{name} {}= ", binary_op(*op)).unwrap();
                 self.expr(value, Context::Free);
@@ -215,6 +220,7 @@ impl Printer {
                 self.out.push(')');
             }
             Expr::Weigh(name) => write!(self.out, "weigh(&{name})").unwrap(),
+            Expr::WeighNew(label) => write!(self.out, "weigh(&Loud::new(\"{label}\"))").unwrap(),
             Expr::IsOk(name) => write!(self.out, "{name}.is_ok()").unwrap(),
             Expr::PairField(a, b, first) => {
                 self.out.push_str("Pair { a: ");
@@ -388,5 +394,6 @@ fn binary_op(op: Op) -> &'static str {
         Op::Eq => "==",
         Op::And => "&&",
         Op::Or => "||",
+        Op::Set => unreachable!("`=` is printed by `Stmt::Assign`"),
     }
 }

@@ -1,0 +1,346 @@
+//! Liveness across awaits: does code that may run after the current point read the value a
+//! local holds now, name the local at all, or await?
+//!
+//! The walk in `emit` keeps the code still to run as a stack of [`Rest`]s, innermost last.
+//! The answers are about the local's *current value*: an unconditional assignment before any
+//! read ends it ([`Use::Overwritten`]), and so does a `let` that hides the name. The walk relies
+//! on them being exact in one direction: a local used by value and read later must be `Copy`
+//! (or rustc rejects the plain `async fn` too), so a read on any path keeps it alive.
+
+use super::bindings::pattern_bindings;
+use super::ir::{Arm, Block, Expr, Stmt};
+use super::mentions::{self, Kind, Mention};
+
+/// Code that runs after the current point, in an enclosing construct.
+pub(crate) enum Rest<'a> {
+    /// The statements after the current one in an enclosing block.
+    Stmts(&'a [Stmt]),
+    /// An enclosing loop's body, which runs again.
+    LoopBody(&'a Block),
+    /// The paths of a construct whose head is being applied, one of which runs: the branches
+    /// of an `if` (`None` for a missing `else`) or the arms of a `match`.
+    Paths(Vec<Path<'a>>),
+}
+
+pub(crate) enum Path<'a> {
+    Block(&'a Block),
+    Expr(&'a Expr),
+    Arm(&'a Arm),
+    /// A missing `else`: nothing runs.
+    Empty,
+}
+
+/// What happens first, on the paths from a point, to the value a local holds there.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Use {
+    /// Read (or moved) on some path.
+    Read,
+    /// Assigned on every path before any read.
+    Overwritten,
+    /// Not mentioned, or hidden by a new binding, on the paths seen so far; what follows the
+    /// construct decides.
+    Unused,
+}
+
+/// Is the current value of `name` read by the code still to run? `rebound` lists the
+/// entries of `rest` where the name means another binding (the statements after a `let` of
+/// that name whose initializer is running).
+pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bool {
+    for (index, rest) in rest.iter().enumerate().rev() {
+        if rebound.contains(&index) {
+            continue;
+        }
+        match rest_use(rest, name) {
+            Use::Read => return true,
+            Use::Overwritten => return false,
+            Use::Unused => {}
+        }
+    }
+    false
+}
+
+/// Does the code still to run name `name` at all (before a binding hides it)?
+pub(crate) fn named_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bool {
+    for (index, rest) in rest.iter().enumerate().rev() {
+        if rebound.contains(&index) {
+            continue;
+        }
+        let stmts = match rest {
+            Rest::Stmts(stmts) => *stmts,
+            Rest::LoopBody(block) => &block.stmts[..],
+            Rest::Paths(paths) => {
+                if paths.iter().any(|path| path_mentions(path, name)) {
+                    return true;
+                }
+                continue;
+            }
+        };
+        for stmt in stmts {
+            if stmt_mentions(stmt, name) {
+                return true;
+            }
+            if binds(stmt, name) {
+                return false;
+            }
+        }
+    }
+    false
+}
+
+/// May the code still to run start a new state (an await, or a construct that the walk may
+/// split: every construct that stands as a statement)?
+pub(crate) fn transition_later(rest: &[Rest<'_>]) -> bool {
+    let construct = |expr: &Expr| !matches!(expr, Expr::Plain(_));
+    let stmt_transitions = |stmt: &Stmt| match stmt {
+        Stmt::Let(node) => node.init.as_ref().is_some_and(construct),
+        Stmt::Expr(expr, _) => construct(expr),
+        Stmt::Verbatim(_) => false,
+    };
+    rest.iter().any(|rest| match rest {
+        Rest::Stmts(stmts) => stmts.iter().any(stmt_transitions),
+        Rest::LoopBody(_) => true,
+        Rest::Paths(paths) => paths.iter().any(|path| match path {
+            Path::Block(block) => block.stmts.iter().any(stmt_transitions),
+            Path::Expr(expr) => construct(expr),
+            Path::Arm(arm) => arm.body.stmts.iter().any(stmt_transitions),
+            Path::Empty => false,
+        }),
+    })
+}
+
+fn rest_use(rest: &Rest<'_>, name: &str) -> Use {
+    match rest {
+        Rest::Stmts(stmts) => stmts_use(stmts, name),
+        Rest::LoopBody(block) => stmts_use(&block.stmts, name),
+        Rest::Paths(paths) => paths_use(paths, name),
+    }
+}
+
+/// One of the paths runs: read if any reads, overwritten if all overwrite.
+fn paths_use(paths: &[Path<'_>], name: &str) -> Use {
+    let uses: Vec<Use> = paths.iter().map(|path| path_use(path, name)).collect();
+    if uses.contains(&Use::Read) {
+        Use::Read
+    } else if !uses.is_empty() && uses.iter().all(|found| *found == Use::Overwritten) {
+        Use::Overwritten
+    } else {
+        Use::Unused
+    }
+}
+
+fn path_use(path: &Path<'_>, name: &str) -> Use {
+    match path {
+        Path::Block(block) => stmts_use(&block.stmts, name),
+        Path::Expr(expr) => expr_use(expr, name),
+        Path::Arm(arm) => {
+            if guard_mentions(arm, name) {
+                Use::Read
+            } else if pattern_binds(&arm.pat, name) {
+                Use::Unused
+            } else {
+                stmts_use(&arm.body.stmts, name)
+            }
+        }
+        Path::Empty => Use::Unused,
+    }
+}
+
+fn path_mentions(path: &Path<'_>, name: &str) -> bool {
+    match path {
+        Path::Block(block) => block_mentions(block, name),
+        Path::Expr(expr) => expr_mentions(expr, name),
+        Path::Arm(arm) => guard_mentions(arm, name) || (!pattern_binds(&arm.pat, name) && block_mentions(&arm.body, name)),
+        Path::Empty => false,
+    }
+}
+
+/// Statements in order. An assignment after a statement that may `break` or `continue` does
+/// not settle it: the jump skips it, to code the enclosing `Rest`s describe.
+fn stmts_use(stmts: &[Stmt], name: &str) -> Use {
+    let mut may_have_jumped = false;
+    for stmt in stmts {
+        match stmt_use(stmt, name) {
+            Use::Read => return Use::Read,
+            Use::Overwritten if may_have_jumped => return Use::Unused,
+            Use::Overwritten => return Use::Overwritten,
+            Use::Unused => {}
+        }
+        if binds(stmt, name) {
+            return Use::Unused;
+        }
+        may_have_jumped |= stmt_may_jump(stmt);
+    }
+    Use::Unused
+}
+
+fn stmt_use(stmt: &Stmt, name: &str) -> Use {
+    match stmt {
+        Stmt::Let(node) => {
+            let init = node.init.as_ref().map_or(Use::Unused, |init| expr_use(init, name));
+            let diverge_reads = node.diverge.as_ref().is_some_and(|block| mentions::of_block(block).iter().any(|m| m.name == name));
+            if diverge_reads && init == Use::Unused { Use::Read } else { init }
+        }
+        Stmt::Expr(expr, _) => expr_use(expr, name),
+        Stmt::Verbatim(stmt) => first_use(&mentions::of_stmt(stmt), name),
+    }
+}
+
+fn expr_use(expr: &Expr, name: &str) -> Use {
+    match expr {
+        Expr::Plain(expr) => first_use(&mentions::of_expr(expr), name),
+        Expr::Await(node) => first_use(&mentions::of_expr(&node.operand), name),
+        Expr::Block(block) => stmts_use(&block.stmts, name),
+        Expr::If(node) => match first_use(&mentions::of_expr(&node.cond), name) {
+            Use::Unused => {
+                let hidden = let_patterns(&node.cond).into_iter().any(|pat| pattern_binds(pat, name));
+                let then_path = if hidden { Path::Empty } else { Path::Block(&node.then_branch) };
+                let else_path = node.else_branch.as_ref().map_or(Path::Empty, Path::Expr);
+                paths_use(&[then_path, else_path], name)
+            }
+            found => found,
+        },
+        Expr::Match(node) => match first_use(&mentions::of_expr(&node.scrutinee), name) {
+            Use::Unused => paths_use(&node.arms.iter().map(Path::Arm).collect::<Vec<_>>(), name),
+            found => found,
+        },
+        // `while` and `for` are `loop`s whose body starts with the test: the first pass is
+        // the one that decides.
+        Expr::Loop(node) => stmts_use(&node.body.stmts, name),
+    }
+}
+
+/// The first mention of `name` in plain code decides (`x = value;` first: the value `x`
+/// held before is never read).
+fn first_use(found: &[Mention], name: &str) -> Use {
+    match found.iter().find(|mention| mention.name == name) {
+        None => Use::Unused,
+        Some(first) if first.kind == Kind::Assign && !first.conditional => Use::Overwritten,
+        Some(_) => Use::Read,
+    }
+}
+
+/// Is `stmt` a `let` that binds `name`?
+pub(crate) fn binds(stmt: &Stmt, name: &str) -> bool {
+    let Stmt::Let(node) = stmt else { return false };
+    pattern_binds(&node.pat, name)
+}
+
+pub(crate) fn pattern_binds(pat: &syn::Pat, name: &str) -> bool {
+    let mut bindings = Vec::new();
+    pattern_bindings(pat, &mut bindings);
+    bindings.iter().any(|binding| binding.ident == name)
+}
+
+fn guard_mentions(arm: &Arm, name: &str) -> bool {
+    matches!(&arm.pat, syn::Pat::Guard(guard) if mentions::of_expr(&guard.guard).iter().any(|m| m.name == name))
+}
+
+fn stmt_mentions(stmt: &Stmt, name: &str) -> bool {
+    match stmt {
+        Stmt::Let(node) => {
+            node.init.as_ref().is_some_and(|init| expr_mentions(init, name))
+                || node.diverge.as_ref().is_some_and(|block| mentions::of_block(block).iter().any(|m| m.name == name))
+        }
+        Stmt::Expr(expr, _) => expr_mentions(expr, name),
+        Stmt::Verbatim(stmt) => mentions::of_stmt(stmt).iter().any(|m| m.name == name),
+    }
+}
+
+fn block_mentions(block: &Block, name: &str) -> bool {
+    for stmt in &block.stmts {
+        if stmt_mentions(stmt, name) {
+            return true;
+        }
+        if binds(stmt, name) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Does `expr` name the variable that `name` means here? Not after a binding inside it
+/// hides that variable (the temporaries of a statement in a loop are bound again on each
+/// iteration, for one).
+pub(crate) fn expr_mentions(expr: &Expr, name: &str) -> bool {
+    let syn_mentions = |expr: &syn::Expr| mentions::of_expr(expr).iter().any(|m| m.name == name);
+    match expr {
+        Expr::Plain(expr) => syn_mentions(expr),
+        Expr::Await(node) => syn_mentions(&node.operand),
+        Expr::Block(block) => block_mentions(block, name),
+        Expr::If(node) => {
+            syn_mentions(&node.cond)
+                || block_mentions(&node.then_branch, name)
+                || node.else_branch.as_ref().is_some_and(|expr| expr_mentions(expr, name))
+        }
+        Expr::Match(node) => {
+            syn_mentions(&node.scrutinee) || node.arms.iter().any(|arm| path_mentions(&Path::Arm(arm), name))
+        }
+        Expr::Loop(node) => block_mentions(&node.body, name),
+    }
+}
+
+/// May this statement leave its block by `break` or `continue`?
+fn stmt_may_jump(stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Let(node) => {
+            node.init.as_ref().is_some_and(expr_may_jump)
+                || node.diverge.as_ref().is_some_and(|block| block.stmts.iter().any(|stmt| syn_stmt_jumps(stmt)))
+        }
+        Stmt::Expr(expr, _) => expr_may_jump(expr),
+        Stmt::Verbatim(stmt) => syn_stmt_jumps(stmt),
+    }
+}
+
+fn expr_may_jump(expr: &Expr) -> bool {
+    let block_jumps = |block: &Block| block.stmts.iter().any(stmt_may_jump);
+    match expr {
+        Expr::Plain(expr) => syn_jumps(expr),
+        Expr::Await(node) => syn_jumps(&node.operand),
+        Expr::Block(block) => block_jumps(block),
+        Expr::If(node) => {
+            syn_jumps(&node.cond) || block_jumps(&node.then_branch) || node.else_branch.as_ref().is_some_and(expr_may_jump)
+        }
+        Expr::Match(node) => syn_jumps(&node.scrutinee) || node.arms.iter().any(|arm| block_jumps(&arm.body)),
+        Expr::Loop(node) => block_jumps(&node.body),
+    }
+}
+
+struct Jumps(bool);
+
+impl<'ast> syn::visit::Visit<'ast> for Jumps {
+    fn visit_expr_break(&mut self, _: &'ast syn::ExprBreak) {
+        self.0 = true;
+    }
+    fn visit_expr_continue(&mut self, _: &'ast syn::ExprContinue) {
+        self.0 = true;
+    }
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+fn syn_jumps(expr: &syn::Expr) -> bool {
+    let mut jumps = Jumps(false);
+    syn::visit::Visit::visit_expr(&mut jumps, expr);
+    jumps.0
+}
+
+fn syn_stmt_jumps(stmt: &syn::Stmt) -> bool {
+    let mut jumps = Jumps(false);
+    syn::visit::Visit::visit_stmt(&mut jumps, stmt);
+    jumps.0
+}
+
+/// The patterns of the `let`s in an `if` condition (`let P = e`, or a `&&` chain of them).
+pub(crate) fn let_patterns(cond: &syn::Expr) -> Vec<&syn::Pat> {
+    match cond {
+        syn::Expr::Let(node) => vec![&node.pat],
+        syn::Expr::Binary(node) if matches!(node.op, syn::BinOp::And(_)) => {
+            let mut pats = let_patterns(&node.left);
+            pats.extend(let_patterns(&node.right));
+            pats
+        }
+        syn::Expr::Paren(node) => let_patterns(&node.expr),
+        _ => Vec::new(),
+    }
+}
