@@ -121,12 +121,17 @@ impl Level {
     }
 }
 
-/// Do these tokens contain the identifier `name`?
+/// Do these tokens name the variable `name` (not a field of that name: `__sm.name`)?
 fn names(tokens: &TokenStream, name: &str) -> bool {
-    tokens.clone().into_iter().any(|token| match token {
-        proc_macro2::TokenTree::Ident(ident) => ident == name,
-        proc_macro2::TokenTree::Group(group) => names(&group.stream(), name),
-        _ => false,
+    let mut after_dot = false;
+    tokens.clone().into_iter().any(|token| {
+        let found = match &token {
+            proc_macro2::TokenTree::Ident(ident) => !after_dot && ident == name,
+            proc_macro2::TokenTree::Group(group) => names(&group.stream(), name),
+            _ => false,
+        };
+        after_dot = matches!(&token, proc_macro2::TokenTree::Punct(punct) if punct.as_char() == '.');
+        found
     })
 }
 
@@ -809,7 +814,17 @@ impl<'a> Emitter<'a> {
         match &node.init {
             None => {
                 let pat = &node.pat;
-                self.emit(quote!(#(#attrs)* let #pat;));
+                let declaration = quote!(#(#attrs)* let #pat;);
+                match pat {
+                    // Kept only if this state's code names it: without a type, rustc infers
+                    // it from an assignment, which may be in another state.
+                    syn::Pat::Ident(ident) if ident.subpat.is_none() => {
+                        let level = self.segment.levels.last_mut().expect("a level is open");
+                        let position = level.body.clone().into_iter().count();
+                        level.uninit.push((position, ident.ident.clone(), declaration));
+                    }
+                    _ => self.emit(declaration),
+                }
                 self.declare_pattern(&node.pat, Init::No, None);
             }
             Some(Expr::Await(awaited_node)) => {
@@ -1269,7 +1284,7 @@ impl<'a> Emitter<'a> {
         let scrutinee = self.rewrite_expr(&node.scrutinee);
         let borrows = self.borrowed_local(&node.scrutinee);
         self.rest.push(Rest::Paths(node.arms.iter().map(Path::Arm).collect()));
-        self.apply(&mentions::of_expr(&node.scrutinee));
+        self.apply(&mentions::of_scrutinee(&node.scrutinee, node.arms.iter().map(|arm| &arm.pat)));
         self.rest.pop();
         let after_scrutinee = self.init.clone();
         self.push_level(quote!(match #scrutinee));

@@ -73,11 +73,29 @@ impl Lower {
         if !self.hoisting || !is_temporary(&expr) || self.borrows_hoisted(&expr) {
             return expr;
         }
-        let local = self.spill(expr, pre);
-        if let syn::Expr::Path(path) = &local {
-            self.hoisted.extend(path.path.get_ident().map(ToString::to_string));
-        }
-        local
+        self.hoist(expr, pre)
+    }
+
+    /// A temporary of the statement: declared at the start of the statement's block, so that
+    /// it drops after the operands computed for the statement's awaits (which Rust drops
+    /// first when the statement is cut short, by a panic or by cancellation), and assigned
+    /// where it is computed.
+    fn hoist(&mut self, expr: syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
+        let span = expr.span();
+        let mut temp = self.temp("t");
+        temp.set_span(Span::mixed_site().located_at(span));
+        let declared = pre
+            .iter()
+            .take_while(|stmt| matches!(stmt, Stmt::Let(node) if node.init.is_none() && self.is_hoisted(&node.pat)))
+            .count();
+        pre.insert(declared, Stmt::Let(Let { attrs: Vec::new(), pat: parse_quote!(#temp), init: None, diverge: None, span }));
+        pre.push(Stmt::Expr(Expr::Plain(parse_quote_spanned!(span=> #temp = #expr)), true));
+        self.hoisted.insert(temp.to_string());
+        parse_quote!(#temp)
+    }
+
+    fn is_hoisted(&self, pat: &syn::Pat) -> bool {
+        matches!(pat, syn::Pat::Ident(ident) if self.hoisted.contains(&ident.ident.to_string()))
     }
 
     /// `(a, b, c).1` or `Pair { a, b }.a` while hoisting: each field gets a local of its own,
@@ -104,7 +122,7 @@ impl Lower {
         let whole = self.spill(base.clone(), pre);
         let mut taken = None;
         for field in members.iter().rev() {
-            let local = self.spill(parse_quote!(#whole.#field), pre);
+            let local = self.hoist(parse_quote!(#whole.#field), pre);
             if field == member {
                 taken = Some(local);
             }
@@ -263,13 +281,43 @@ impl Lower {
         });
         let mut pre = Vec::new();
         let value = self.value(&init.expr, &mut pre);
-        let init = if pre.is_empty() {
-            value
-        } else {
+        if pre.is_empty() {
+            out.push(Stmt::Let(Let { attrs: local.attrs.clone(), pat: local.pat.clone(), init: Some(value), diverge, span }));
+            return;
+        }
+        let mut bindings = Vec::new();
+        super::bindings::pattern_bindings(&local.pat, &mut bindings);
+        let whole_value = matches!(&local.pat, syn::Pat::Ident(ident) if ident.subpat.is_none())
+            || matches!(&local.pat, syn::Pat::Type(typed) if matches!(&*typed.pat, syn::Pat::Ident(ident) if ident.subpat.is_none()));
+        if whole_value || diverge.is_some() || bindings.iter().any(|binding| binding.by_ref) {
             pre.push(Stmt::Expr(value, false));
-            Expr::Block(Box::new(Block::plain(pre)))
+            let init = Expr::Block(Box::new(Block::plain(pre)));
+            out.push(Stmt::Let(Let { attrs: local.attrs.clone(), pat: local.pat.clone(), init: Some(init), diverge, span }));
+            return;
+        }
+        // What the pattern leaves unbound drops at the end of the `let`, before the
+        // temporaries computed for its awaits: the pattern is matched inside the block that
+        // holds them, and the bindings leave it as a tuple.
+        // `let (a, _) = { pre; value };` is `let (a,) = { pre; let (a, _) = value; (a,) };`
+        let names: Vec<&syn::Ident> = bindings.iter().map(|binding| &binding.ident).collect();
+        let outer: syn::Pat = {
+            let items = bindings.iter().map(|binding| {
+                let ident = &binding.ident;
+                if binding.mutable { quote::quote!(mut #ident) } else { quote::quote!(#ident) }
+            });
+            parse_quote!((#(#items,)*))
         };
-        out.push(Stmt::Let(Let { attrs: local.attrs.clone(), pat: local.pat.clone(), init: Some(init), diverge, span }));
+        let pat = &local.pat;
+        pre.push(Stmt::Let(Let {
+            attrs: vec![parse_quote!(#[allow(unused_mut)])],
+            pat: parse_quote!(#pat),
+            init: Some(value),
+            diverge: None,
+            span,
+        }));
+        pre.push(Stmt::Expr(Expr::Plain(parse_quote!((#(#names,)*))), false));
+        let init = Expr::Block(Box::new(Block::plain(pre)));
+        out.push(Stmt::Let(Let { attrs: local.attrs.clone(), pat: outer, init: Some(init), diverge: None, span }));
     }
 
     /// `let P = e else { ..await.. };` is `let (a, b) = match e { P => (a, b), _ => { .. } };`

@@ -39,6 +39,14 @@ pub(crate) fn of_expr(expr: &syn::Expr) -> Vec<Mention> {
     collector.found
 }
 
+/// A `match` scrutinee: moved only if some arm binds by value.
+pub(crate) fn of_scrutinee<'p>(expr: &syn::Expr, mut patterns: impl Iterator<Item = &'p syn::Pat>) -> Vec<Mention> {
+    let mut collector = Collector::default();
+    let kind = if patterns.any(binds_by_value) { Kind::Move } else { Kind::Read };
+    collector.expr(expr, kind);
+    collector.found
+}
+
 pub(crate) fn of_stmt(stmt: &syn::Stmt) -> Vec<Mention> {
     let mut collector = Collector::default();
     collector.visit_stmt(stmt);
@@ -174,7 +182,9 @@ impl Collector {
                 });
             }
             syn::Expr::Match(node) => {
-                self.expr(&node.expr, Kind::Move);
+                // A place matched by patterns that bind nothing by value is not moved.
+                let moves = node.arms.iter().any(|arm| binds_by_value(&arm.pat));
+                self.expr(&node.expr, if moves { Kind::Move } else { Kind::Read });
                 self.conditionally(|this| {
                     for arm in &node.arms {
                         this.visit_pat(&arm.pat);
@@ -183,7 +193,7 @@ impl Collector {
                 });
             }
             syn::Expr::Let(node) => {
-                self.expr(&node.expr, Kind::Move);
+                self.expr(&node.expr, if binds_by_value(&node.pat) { Kind::Move } else { Kind::Read });
                 self.visit_pat(&node.pat);
             }
             syn::Expr::While(node) => self.conditionally(|this| {
@@ -226,7 +236,9 @@ impl<'ast> Visit<'ast> for Collector {
 
     fn visit_local(&mut self, local: &'ast syn::Local) {
         if let Some(init) = &local.init {
-            self.expr(&init.expr, Kind::Move);
+            // `let _ = place;` neither moves nor drops the place.
+            let kind = if matches!(local.pat, syn::Pat::Wild(_)) { Kind::Read } else { Kind::Move };
+            self.expr(&init.expr, kind);
             if let Some((_, diverge)) = &init.diverge {
                 self.conditionally(|this| this.expr(diverge, Kind::Move));
             }
@@ -261,4 +273,11 @@ impl<'ast> Visit<'ast> for Collector {
 
     /// Identifiers in patterns: constants and bindings alike are harmless reads.
     fn visit_pat(&mut self, _: &'ast syn::Pat) {}
+}
+
+/// Does this pattern bind anything by value (and so may move out of the place it matches)?
+fn binds_by_value(pat: &syn::Pat) -> bool {
+    let mut bindings = Vec::new();
+    super::bindings::pattern_bindings(pat, &mut bindings);
+    bindings.iter().any(|binding| !binding.by_ref)
 }
