@@ -190,8 +190,11 @@ pub(crate) struct Emitter<'a> {
     pub errors: Vec<syn::Error>,
     field_names: HashMap<String, usize>,
     next_hidden: usize,
-    /// Entry states of loop heads as seen in this walk (for the fixpoint).
+    /// Entry states of loop heads as seen in this walk, back edges included (for the
+    /// fixpoint).
     pub heads: HashMap<StateId, Vec<Init>>,
+    /// The loop heads begun, with the variables in scope there.
+    loop_heads: Vec<(StateId, Vec<VarId>)>,
     /// The `let`s whose initializers are being lowered: the index in `rest` of the
     /// statements after each, and the names it binds (which there mean the new bindings).
     initializing: Vec<(usize, Vec<String>)>,
@@ -239,6 +242,7 @@ impl<'a> Emitter<'a> {
             field_names,
             next_hidden: 0,
             heads: HashMap::new(),
+            loop_heads: Vec::new(),
             initializing: Vec::new(),
         }
     }
@@ -523,6 +527,7 @@ impl<'a> Emitter<'a> {
             }
             if let Some(entry) = &entry {
                 self.heads.insert(state, entry.clone());
+                self.loop_heads.push((state, in_scope.clone()));
             }
         }
         let Some(entry) = entry else {
@@ -705,8 +710,24 @@ impl<'a> Emitter<'a> {
         self.push_scope(quote!(), false);
         self.stmts(&block.stmts, Sink::Return);
         self.pop_scope();
+        self.join_back_edges();
         let segment = std::mem::replace(&mut self.segment, Segment { state: 0, order: 0, levels: Vec::new() });
         self.finish(segment);
+    }
+
+    /// A loop head's entry state joins every edge into it, the back edges the walk found
+    /// after beginning it included: the next round of the fixpoint starts from that.
+    fn join_back_edges(&mut self) {
+        for (state, in_scope) in std::mem::take(&mut self.loop_heads) {
+            let Some(entry) = self.heads.get_mut(&state) else { continue };
+            for (_, edge) in self.edges.iter().filter(|(target, _)| *target == state) {
+                for &id in &in_scope {
+                    if let (Some(joined), Some(&seen)) = (entry.get_mut(id), edge.get(id)) {
+                        *joined = joined.join(seen);
+                    }
+                }
+            }
+        }
     }
 
     /// State 0 takes a parameter out of the slot the stub filled.
@@ -1084,8 +1105,20 @@ impl<'a> Emitter<'a> {
     }
 
     fn plain(&mut self, source: &syn::Expr, sink: Sink) {
-        let rewritten = self.rewrite_expr(source);
-        let replaced = self.apply(&mentions::of_expr(source));
+        let mut rewritten = self.rewrite_expr(source);
+        let mut replaced = self.apply(&mentions::of_expr(source));
+        if let syn::Expr::Assign(assign) = &mut rewritten {
+            // `x = value` where `x` may still hold a value: the old one drops between
+            // computing the new one and the end of the statement (its temporaries), as
+            // Rust drops it: `x = match value { new => { old = None; new } }`.
+            let target = replaced.iter().position(|&id| matches!(&*assign.left, syn::Expr::Path(path) if path.path.is_ident(&self.vars[id].name)));
+            if let Some(position) = target {
+                let maybe = &self.vars[replaced.remove(position)].maybe;
+                let value = &assign.right;
+                let new = Ident::new("__new", Span::mixed_site());
+                *assign.right = syn::parse_quote!(match ::core::convert::identity(#value) { #new => { #maybe = ::core::option::Option::None; #new } });
+            }
+        }
         let diverges = matches!(source, syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_));
         let span = source.span();
         match (&sink, diverges) {
