@@ -209,14 +209,18 @@ fn expr_use(expr: &Expr, name: &str) -> Use {
     }
 }
 
-/// The first mention of `name` in plain code decides (`x = value;` first: the value `x`
-/// held before is never read).
+/// The mentions of `name` in plain code, in evaluation order: a read decides, and so does an
+/// assignment that surely runs (`x = value;` first: the value `x` held before is never
+/// read); an assignment that may not run (in a branch, in a loop) leaves it to what follows.
 fn first_use(found: &[Mention], name: &str) -> Use {
-    match found.iter().find(|mention| mention.name == name) {
-        None => Use::Unused,
-        Some(first) if first.kind == Kind::Assign && !first.conditional => Use::Overwritten,
-        Some(_) => Use::Read,
+    for mention in found.iter().filter(|mention| mention.name == name) {
+        match (mention.kind, mention.conditional) {
+            (Kind::Assign, false) => return Use::Overwritten,
+            (Kind::Assign, true) => {}
+            _ => return Use::Read,
+        }
     }
+    Use::Unused
 }
 
 /// Is `stmt` a `let` that binds `name`?

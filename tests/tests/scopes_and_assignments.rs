@@ -1,0 +1,303 @@
+//! Where values live and die around awaits: statement temporaries, assignments to locals that
+//! may have moved, shadowing and pattern bindings that hide live locals. Each function runs
+//! under both lowerings, to the end and dropped at every suspension, and the events (drops
+//! included) must match.
+
+// The functions keep what their shapes need, read or not.
+#![allow(unused_variables, unused_assignments)]
+
+use lowering_tests::fuzz::*;
+use lowering_tests::*;
+
+differential! {
+    // ----- temporaries live to the end of their statement ---------------------------------
+
+    pub async fn temporary_in_an_operand_before_an_await() -> u32 {
+        let x = mix(weigh(&Loud::new("t")), later("a", 1u32).await);
+        note("x", x);
+        x
+    }
+
+    pub async fn temporary_in_an_awaited_operand() -> u32 {
+        later("a", weigh(&Loud::new("t"))).await + 1
+    }
+
+    pub async fn temporary_in_a_for_iterable() -> u32 {
+        let mut total = 0;
+        for i in 0..weigh(&Loud::new("range")) % 4 {
+            total += later("a", i).await;
+        }
+        total
+    }
+
+    pub async fn temporary_in_a_match_scrutinee(c: bool) -> u32 {
+        match weigh(&Loud::new("scrutinee")) > 100 || c {
+            true => later("yes", 1u32).await,
+            false => later("no", 2u32).await,
+        }
+    }
+
+    pub async fn tuple_projection_keeps_the_rest(v: Loud) -> u32 {
+        let x = (3u32, v, Loud::new("other")).0 + later("a", 1u32).await;
+        note("after", x);
+        x
+    }
+
+    pub async fn struct_projection_keeps_the_rest() -> u32 {
+        consume(Pair { a: Loud::new("a"), b: Loud::new("b") }.b) + later("a", 1u32).await
+    }
+
+    pub async fn method_chain_on_a_temporary() -> usize {
+        Loud::new("chain").name().len() + later("a", 1usize).await
+    }
+
+    pub async fn condition_temporaries_end_with_the_condition(c: bool) -> u32 {
+        if (Loud::new("cond"), 2u32).1 == later("a", if c { 2u32 } else { 3u32 }).await {
+            later("then", 1u32).await
+        } else {
+            0
+        }
+    }
+
+    pub async fn lazy_operands_are_scopes_of_their_own(c: bool) -> bool {
+        let b = (weigh(&Loud::new("left")) == 0 || c) && later("a", true).await;
+        note("b", u32::from(b));
+        b
+    }
+
+    pub async fn unbound_parts_drop_before_the_temporaries() -> u32 {
+        let (x, _) = now("a", ((weigh(&Loud::new("t")), Loud::new("skipped"), 3u32).2, Loud::new("unbound"))).await;
+        x
+    }
+
+    pub async fn operands_drop_before_statement_temporaries(p: Loud) -> u32 {
+        note("n", consume((p, [2u32, weigh(&Loud::new("t")), 3u32][(later("a", 7u32).await % 3) as usize]).0));
+        4
+    }
+
+    // ----- assignments ----------------------------------------------------------------------
+
+    pub async fn assigning_a_copy_value_moved_on_one_path(mut p: u32) -> u32 {
+        match p {
+            4 | 13 => {}
+            _ => {
+                later("a", p).await;
+            }
+        };
+        p = 7;
+        later("b", p).await
+    }
+
+    pub async fn assigning_a_loud_moved_on_one_path(c: bool) -> u32 {
+        let mut v = Loud::new("v1");
+        if c {
+            consume(later("a", v).await);
+        }
+        note("before", 1);
+        v = Loud::new("v2");
+        note("after", 2);
+        later("b", 1u32).await;
+        weigh(&v)
+    }
+
+    pub async fn assigning_in_a_loop_after_a_move(mut p: Loud) -> u32 {
+        consume(p);
+        let mut k = 0u32;
+        loop {
+            if k == 3 {
+                break now("a", k).await;
+            }
+            k += 1;
+            p = Pair { a: Loud::new("a"), b: Loud::new("b") }.b;
+        }
+    }
+
+    pub async fn deferred_initialization_without_an_await(c: bool) -> u32 {
+        let x;
+        later("a", 1u32).await;
+        if c {
+            x = Loud::new("x1");
+        } else {
+            x = Loud::new("x2");
+        }
+        later("b", 1u32).await;
+        weigh(&x)
+    }
+
+    pub async fn a_block_that_always_returns(p: u32) -> Result<u32, String> {
+        ({
+            {
+                now("a", 0u32).await;
+                return Ok(p);
+            };
+            #[allow(unreachable_code)]
+            0u32
+        })
+        .min(0u32);
+        #[allow(unreachable_code)]
+        Ok(0)
+    }
+
+    pub async fn let_wildcard_of_a_place_moves_nothing(p: Loud) -> u32 {
+        for i in 0..2u32 {
+            let _ = p;
+            let p = i;
+            note("inner", p);
+        }
+        later("a", 4u32).await
+    }
+
+    // ----- shadowing ------------------------------------------------------------------------
+
+    pub async fn shadowing_in_the_same_scope_before_a_split(c: bool, p: Loud) -> u32 {
+        let v = Loud::new("v");
+        let v = 3u32;
+        if c {
+            consume(p);
+        } else {
+            note("else", 1);
+        }
+        note("v", v);
+        v
+    }
+
+    pub async fn shadowed_local_keeps_its_drop_order(p1: Loud, p3: Loud) -> Result<u32, String> {
+        let (p1, _) = now("a", (now("b", 7u32).await, Loud::new("unbound"))).await;
+        let x = weigh(&Loud::new("t")) + p1;
+        later("c", check("c", x)?).await;
+        Err(format!("end {}", weigh(&p3)))
+    }
+
+    pub async fn shadowing_a_moved_local(c: bool) -> u32 {
+        let v = Loud::new("outer");
+        if c {
+            consume(v);
+        }
+        {
+            let v = later("a", 2u32).await;
+            note("v", v);
+        }
+        3
+    }
+
+    pub async fn shadowing_in_a_let_initializer(p: Result<u32, String>) -> Result<u32, String> {
+        later("a", 1u32).await;
+        let p = mix(1, 2).min('inner: {
+            let p = ev("p", p)?;
+            break 'inner p;
+        });
+        later("b", 1u32).await;
+        Ok(p)
+    }
+
+    pub async fn shadowing_early_exit(c: bool) -> Result<u32, String> {
+        let v = Loud::new("outer");
+        {
+            let v = Loud::new("inner");
+            later("a", 1u32).await;
+            if c {
+                return Ok(weigh(&v));
+            }
+        }
+        later("b", 1u32).await;
+        Ok(weigh(&v))
+    }
+
+    pub async fn match_arm_hides_a_live_local(c: bool) -> u32 {
+        let x = Loud::new("outer");
+        match if c { Some(3u32) } else { None } {
+            Some(x) if x > 1 => {
+                later("a", x).await;
+            }
+            _ => {}
+        }
+        weigh(&x)
+    }
+
+    pub async fn for_binding_hides_a_live_local() -> u32 {
+        let x = Loud::new("outer");
+        for x in [Loud::new("a"), Loud::new("b")] {
+            later("a", weigh(&x)).await;
+        }
+        weigh(&x)
+    }
+
+    pub async fn if_let_hides_a_live_local(c: bool) -> u32 {
+        let mut x = Loud::new("outer");
+        if let Some(mut x) = if c { Some(3u32) } else { None } {
+            x += later("a", x).await;
+            note("x", x);
+        }
+        x = Loud::new("again");
+        weigh(&x)
+    }
+}
+
+#[test]
+fn temporaries_live_to_the_end_of_their_statement() {
+    same_at_every_suspension(classic::temporary_in_an_operand_before_an_await, runtime::temporary_in_an_operand_before_an_await);
+    same_at_every_suspension(classic::temporary_in_an_awaited_operand, runtime::temporary_in_an_awaited_operand);
+    same_at_every_suspension(classic::temporary_in_a_for_iterable, runtime::temporary_in_a_for_iterable);
+    same_at_every_suspension(classic::struct_projection_keeps_the_rest, runtime::struct_projection_keeps_the_rest);
+    same_at_every_suspension(classic::method_chain_on_a_temporary, runtime::method_chain_on_a_temporary);
+    same_at_every_suspension(classic::unbound_parts_drop_before_the_temporaries, runtime::unbound_parts_drop_before_the_temporaries);
+    same_at_every_suspension(
+        || classic::tuple_projection_keeps_the_rest(Loud::new("v")),
+        || runtime::tuple_projection_keeps_the_rest(Loud::new("v")),
+    );
+    same_at_every_suspension(
+        || classic::operands_drop_before_statement_temporaries(Loud::new("p")),
+        || runtime::operands_drop_before_statement_temporaries(Loud::new("p")),
+    );
+    for c in [false, true] {
+        same_at_every_suspension(|| classic::temporary_in_a_match_scrutinee(c), || runtime::temporary_in_a_match_scrutinee(c));
+        same_at_every_suspension(
+            || classic::condition_temporaries_end_with_the_condition(c),
+            || runtime::condition_temporaries_end_with_the_condition(c),
+        );
+        same_at_every_suspension(|| classic::lazy_operands_are_scopes_of_their_own(c), || runtime::lazy_operands_are_scopes_of_their_own(c));
+    }
+}
+
+#[test]
+fn assignments_to_locals_that_may_have_moved() {
+    for p in [4, 5] {
+        same_at_every_suspension(|| classic::assigning_a_copy_value_moved_on_one_path(p), || runtime::assigning_a_copy_value_moved_on_one_path(p));
+    }
+    for c in [false, true] {
+        same_at_every_suspension(|| classic::assigning_a_loud_moved_on_one_path(c), || runtime::assigning_a_loud_moved_on_one_path(c));
+        same_at_every_suspension(
+            || classic::deferred_initialization_without_an_await(c),
+            || runtime::deferred_initialization_without_an_await(c),
+        );
+    }
+    same_at_every_suspension(|| classic::assigning_in_a_loop_after_a_move(Loud::new("p")), || runtime::assigning_in_a_loop_after_a_move(Loud::new("p")));
+    let outcome = same_at_every_suspension(|| classic::a_block_that_always_returns(3), || runtime::a_block_that_always_returns(3));
+    assert_eq!(outcome, Outcome::Value(Ok(3)));
+    same_at_every_suspension(
+        || classic::let_wildcard_of_a_place_moves_nothing(Loud::new("p")),
+        || runtime::let_wildcard_of_a_place_moves_nothing(Loud::new("p")),
+    );
+}
+
+#[test]
+fn shadowing_keeps_hidden_locals_and_their_drop_order() {
+    for c in [false, true] {
+        same_at_every_suspension(
+            || classic::shadowing_in_the_same_scope_before_a_split(c, Loud::new("p")),
+            || runtime::shadowing_in_the_same_scope_before_a_split(c, Loud::new("p")),
+        );
+        same_at_every_suspension(|| classic::shadowing_a_moved_local(c), || runtime::shadowing_a_moved_local(c));
+        same_at_every_suspension(|| classic::shadowing_early_exit(c), || runtime::shadowing_early_exit(c));
+        same_at_every_suspension(|| classic::match_arm_hides_a_live_local(c), || runtime::match_arm_hides_a_live_local(c));
+        same_at_every_suspension(|| classic::if_let_hides_a_live_local(c), || runtime::if_let_hides_a_live_local(c));
+    }
+    same_at_every_suspension(
+        || classic::shadowed_local_keeps_its_drop_order(Loud::new("p1"), Loud::new("p3")),
+        || runtime::shadowed_local_keeps_its_drop_order(Loud::new("p1"), Loud::new("p3")),
+    );
+    for p in [Ok(4), Err(String::from("e"))] {
+        same_at_every_suspension(|| classic::shadowing_in_a_let_initializer(p.clone()), || runtime::shadowing_in_a_let_initializer(p.clone()));
+    }
+    same_at_every_suspension(classic::for_binding_hides_a_live_local, runtime::for_binding_hides_a_live_local);
+}
