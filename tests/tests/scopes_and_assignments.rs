@@ -125,7 +125,7 @@ differential! {
     }
 
     pub async fn a_block_that_always_returns(p: u32) -> Result<u32, String> {
-        ({
+        let _ = ({
             {
                 now("a", 0u32).await;
                 return Ok(p);

@@ -552,7 +552,15 @@ impl Lower {
             }
             syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) => {
                 // `a && b` is `if a { b } else { false }`; `a || b` is `if a { true } else { b }`.
-                let left = self.own_temporaries(|this| this.anf(&node.left, pre));
+                let mut left = self.own_temporaries(|this| this.anf(&node.left, pre));
+                // The condition of an `if` needs no parentheses (rustc would lint them), unless
+                // it holds a struct literal.
+                while let syn::Expr::Paren(inner) = &left {
+                    if has_struct_literal(&inner.expr) {
+                        break;
+                    }
+                    left = (*inner.expr).clone();
+                }
                 let right = Expr::Block(Box::new(self.expr_block(&node.right)));
                 let constant = |value: bool| {
                     let lit: syn::Expr = parse_quote!(#value);
@@ -597,7 +605,7 @@ impl Lower {
             syn::Expr::Call(node) => {
                 let mut node = node.clone();
                 let mut all: Vec<syn::Expr> = std::iter::once((*node.func).clone()).chain(node.args.iter().cloned()).collect();
-                all = self.operand_list(all, pre);
+                all = self.operand_list_moving(all, pre, |index| index > 0);
                 *node.func = all.remove(0);
                 node.args = all.into_iter().collect();
                 syn::Expr::Call(node)
@@ -605,7 +613,7 @@ impl Lower {
             syn::Expr::MethodCall(node) => {
                 let mut node = node.clone();
                 let mut all: Vec<syn::Expr> = std::iter::once((*node.receiver).clone()).chain(node.args.iter().cloned()).collect();
-                all = self.operand_list(all, pre);
+                all = self.operand_list_moving(all, pre, |index| index > 0);
                 *node.receiver = self.hoist_if_temporary(all.remove(0), pre);
                 node.args = all.into_iter().collect();
                 syn::Expr::MethodCall(node)
@@ -651,12 +659,12 @@ impl Lower {
             }
             syn::Expr::Tuple(node) => {
                 let mut node = node.clone();
-                node.elems = self.operand_list(node.elems.iter().cloned().collect(), pre).into_iter().collect();
+                node.elems = self.operand_list_moving(node.elems.iter().cloned().collect(), pre, |_| true).into_iter().collect();
                 syn::Expr::Tuple(node)
             }
             syn::Expr::Array(node) => {
                 let mut node = node.clone();
-                node.elems = self.operand_list(node.elems.iter().cloned().collect(), pre).into_iter().collect();
+                node.elems = self.operand_list_moving(node.elems.iter().cloned().collect(), pre, |_| true).into_iter().collect();
                 syn::Expr::Array(node)
             }
             syn::Expr::Repeat(node) => {
@@ -668,7 +676,7 @@ impl Lower {
                 let mut node = node.clone();
                 let mut all: Vec<syn::Expr> = node.fields.iter().map(|field| field.expr.clone()).collect();
                 all.extend(node.rest.as_deref().cloned());
-                let mut all = self.operand_list(all, pre).into_iter();
+                let mut all = self.operand_list_moving(all, pre, |_| true).into_iter();
                 for field in node.fields.iter_mut() {
                     field.expr = all.next().expect("one operand per field");
                 }
@@ -736,6 +744,14 @@ impl Lower {
     /// is computed into a temporary (with what it borrows hoisted: it runs before an await of
     /// the statement), unless reading it later gives the same value (a place, a literal).
     fn operand_list(&mut self, exprs: Vec<syn::Expr>, pre: &mut Vec<Stmt>) -> Vec<syn::Expr> {
+        self.operand_list_moving(exprs, pre, |_| false)
+    }
+
+    /// `operand_list` where the operands at `by_value` positions (call arguments, the parts
+    /// of a literal) are taken by value: a local named there moves into its temporary before
+    /// the awaits that follow, as Rust moves it (it drops with the statement's operands if
+    /// the statement is cut short).
+    fn operand_list_moving(&mut self, exprs: Vec<syn::Expr>, pre: &mut Vec<Stmt>, by_value: impl Fn(usize) -> bool) -> Vec<syn::Expr> {
         let Some(last) = exprs.iter().rposition(|expr| self.needs(expr)) else { return exprs };
         exprs
             .into_iter()
@@ -743,7 +759,8 @@ impl Lower {
             .map(|(index, expr)| {
                 if index < last {
                     let expr = self.hoisting_temporaries(|this| this.anf(&expr, pre));
-                    if is_stable(&expr) { expr } else { self.spill(expr, pre) }
+                    let local = matches!(&expr, syn::Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some_and(|ident| !starts_uppercase(ident)));
+                    if is_stable(&expr) && !(local && by_value(index)) { expr } else { self.spill(expr, pre) }
                 } else if index == last {
                     self.anf(&expr, pre)
                 } else {
@@ -881,4 +898,21 @@ fn is_constant(expr: &syn::Expr) -> bool {
         syn::Expr::Repeat(node) => is_constant(&node.expr),
         _ => false,
     }
+}
+
+/// `MAX` or `None` rather than a local.
+fn starts_uppercase(ident: &syn::Ident) -> bool {
+    ident.to_string().trim_start_matches("r#").starts_with(|c: char| c.is_uppercase())
+}
+
+fn has_struct_literal(expr: &syn::Expr) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_expr_struct(&mut self, _: &'ast syn::ExprStruct) {
+            self.0 = true;
+        }
+    }
+    let mut finder = Finder(false);
+    syn::visit::Visit::visit_expr(&mut finder, expr);
+    finder.0
 }

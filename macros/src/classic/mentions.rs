@@ -99,13 +99,34 @@ struct Collector {
     found: Vec<Mention>,
     /// Depth of branches, loops and closures around the current expression.
     conditional: u32,
+    /// Names bound inside the code being scanned (a `let` in a block, a match arm's pattern,
+    /// a closure's parameters): mentions of them there are not mentions of the locals
+    /// outside that have the same names.
+    bound: Vec<String>,
 }
 
 impl Collector {
     fn push(&mut self, name: String, kind: Kind) {
+        if self.bound.contains(&name) {
+            return;
+        }
         // `emit` calls the receiver `__self` (a closure cannot bind `self`).
         let name = if name == "self" { SELF_LOCAL.to_owned() } else { name };
         self.found.push(Mention { name, kind, conditional: self.conditional > 0 });
+    }
+
+    /// Run `f` with the names `pat` binds hidden, then show them again.
+    fn binding(&mut self, pat: &syn::Pat, f: impl FnOnce(&mut Self)) {
+        let mark = self.bound.len();
+        self.bind(pat);
+        f(self);
+        self.bound.truncate(mark);
+    }
+
+    fn bind(&mut self, pat: &syn::Pat) {
+        let mut bindings = Vec::new();
+        super::bindings::pattern_bindings(pat, &mut bindings);
+        self.bound.extend(bindings.into_iter().map(|binding| binding.ident.to_string()));
     }
 
     fn conditionally(&mut self, f: impl FnOnce(&mut Self)) {
@@ -175,7 +196,12 @@ impl Collector {
             syn::Expr::If(node) => {
                 self.expr(&node.cond, Kind::Move);
                 self.conditionally(|this| {
+                    let mark = this.bound.len();
+                    for pat in super::liveness::let_patterns(&node.cond) {
+                        this.bind(pat);
+                    }
                     this.visit_block(&node.then_branch);
+                    this.bound.truncate(mark);
                     if let Some((_, else_branch)) = &node.else_branch {
                         this.expr(else_branch, Kind::Move);
                     }
@@ -187,8 +213,13 @@ impl Collector {
                 self.expr(&node.expr, if moves { Kind::Move } else { Kind::Read });
                 self.conditionally(|this| {
                     for arm in &node.arms {
-                        this.visit_pat(&arm.pat);
-                        this.expr(&arm.body, Kind::Move);
+                        this.binding(&arm.pat, |this| {
+                            // A guard sees the arm's bindings.
+                            if let syn::Pat::Guard(guard) = &arm.pat {
+                                this.expr(&guard.guard, Kind::Move);
+                            }
+                            this.expr(&arm.body, Kind::Move);
+                        });
                     }
                 });
             }
@@ -202,12 +233,15 @@ impl Collector {
             }),
             syn::Expr::ForLoop(node) => {
                 self.expr(&node.expr, Kind::Move);
-                self.conditionally(|this| this.visit_block(&node.body));
+                self.conditionally(|this| this.binding(&node.pat, |this| this.visit_block(&node.body)));
             }
             syn::Expr::Loop(node) => self.conditionally(|this| this.visit_block(&node.body)),
             syn::Expr::Closure(node) => {
                 let kind = if node.capture.is_some() { Kind::Move } else { Kind::Read };
-                let mut inner = Collector::default();
+                let mut inner = Collector { bound: self.bound.clone(), ..Collector::default() };
+                for input in &node.inputs {
+                    inner.bind(input);
+                }
                 inner.expr(&node.body, Kind::Move);
                 let captured = node.capture.is_some();
                 for mention in inner.found {
@@ -217,7 +251,7 @@ impl Collector {
             }
             syn::Expr::Async(node) => {
                 let kind = if node.capture.is_some() { Kind::Move } else { Kind::Read };
-                let mut inner = Collector::default();
+                let mut inner = Collector { bound: self.bound.clone(), ..Collector::default() };
                 inner.visit_block(&node.block);
                 for mention in inner.found {
                     self.found.push(Mention { name: mention.name, kind, conditional: self.conditional > 0 });
@@ -234,6 +268,15 @@ impl<'ast> Visit<'ast> for Collector {
         self.expr(expr, Kind::Move);
     }
 
+    /// A `let` binds its names for the rest of its block.
+    fn visit_block(&mut self, block: &'ast syn::Block) {
+        let mark = self.bound.len();
+        for stmt in &block.stmts {
+            self.visit_stmt(stmt);
+        }
+        self.bound.truncate(mark);
+    }
+
     fn visit_local(&mut self, local: &'ast syn::Local) {
         if let Some(init) = &local.init {
             // `let _ = place;` neither moves nor drops the place.
@@ -243,7 +286,7 @@ impl<'ast> Visit<'ast> for Collector {
                 self.conditionally(|this| this.expr(diverge, Kind::Move));
             }
         }
-        self.visit_pat(&local.pat);
+        self.bind(&local.pat);
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
