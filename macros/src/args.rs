@@ -40,7 +40,10 @@ impl Parse for Args {
                     syn::Error::new(error.span(), "expected `crate = \"path::to::lowering\"`")
                 })?;
                 let path: LitStr = input.parse().map_err(|error| {
-                    syn::Error::new(error.span(), "expected a path in a string, as in `crate = \"my_reexport::lowering\"`")
+                    syn::Error::new(
+                        error.span(),
+                        "expected a path in a string, as in `crate = \"my_reexport::lowering\"`",
+                    )
                 })?;
                 if krate.is_some() {
                     return Err(syn::Error::new(keyword.span, "`crate` is given twice"));
@@ -63,11 +66,21 @@ impl Parse for Args {
                                 "the lowering mode is given twice; pick one of `classic` and `runtime`",
                             ));
                         }
-                        mode = Some((if word == "classic" { Mode::Classic } else { Mode::Runtime }, word.span()));
+                        mode = Some((
+                            if word == "classic" {
+                                Mode::Classic
+                            } else {
+                                Mode::Runtime
+                            },
+                            word.span(),
+                        ));
                     }
                     "value_task" => {
                         if value_task.is_some() {
-                            return Err(syn::Error::new(word.span(), "`value_task` is given twice"));
+                            return Err(syn::Error::new(
+                                word.span(),
+                                "`value_task` is given twice",
+                            ));
                         }
                         value_task = Some(word.span());
                     }
@@ -88,7 +101,10 @@ impl Parse for Args {
             }
         }
         let Some((mode, _)) = mode else {
-            return Err(syn::Error::new(Span::call_site(), format!("missing lowering mode: {USAGE}")));
+            return Err(syn::Error::new(
+                Span::call_site(),
+                format!("missing lowering mode: {USAGE}"),
+            ));
         };
         Ok(Args {
             mode,

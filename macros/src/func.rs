@@ -83,13 +83,19 @@ impl Function {
             ReceiverKind::Reference(_, _, None) => ReceiverShape::Shared,
             ReceiverKind::Reference(_, _, Some(_)) => ReceiverShape::Exclusive,
             ReceiverKind::Typed(_, ty) => match &**ty {
-                Type::Reference(reference) if reference.mutability.is_some() => ReceiverShape::Exclusive,
+                Type::Reference(reference) if reference.mutability.is_some() => {
+                    ReceiverShape::Exclusive
+                }
                 Type::Reference(_) => ReceiverShape::Shared,
                 _ => ReceiverShape::Value,
             },
             _ => ReceiverShape::Value,
         };
-        Some(Receiver { mutable: receiver.mutability.is_some(), kind, span: receiver.self_token.span })
+        Some(Receiver {
+            mutable: receiver.mutability.is_some(),
+            kind,
+            span: receiver.self_token.span,
+        })
     }
 
     pub(crate) fn params(&self) -> Vec<Param> {
@@ -97,16 +103,25 @@ impl Function {
         for (index, input) in self.sig.inputs.iter().enumerate() {
             let FnArg::Typed(typed) = input else { continue };
             let (stub_name, pattern, mutable) = match &*typed.pat {
-                Pat::Ident(PatIdent { by_ref: None, mutability, ident, subpat: None, .. }) => {
-                    (ident.clone(), None, mutability.is_some())
-                }
+                Pat::Ident(PatIdent {
+                    by_ref: None,
+                    mutability,
+                    ident,
+                    subpat: None,
+                    ..
+                }) => (ident.clone(), None, mutability.is_some()),
                 pattern => (
                     Ident::new(&format!("__arg{index}"), Span::mixed_site()),
                     Some(pattern.clone()),
                     false,
                 ),
             };
-            params.push(Param { stub_name, pattern, mutable, ty: (*typed.ty).clone() });
+            params.push(Param {
+                stub_name,
+                pattern,
+                mutable,
+                ty: (*typed.ty).clone(),
+            });
         }
         params
     }

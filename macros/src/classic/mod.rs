@@ -1,24 +1,18 @@
 //! `#[lowering(classic)]`: the state machine C#'s compiler would generate.
 //!
-//! The pipeline, one module per step:
+//! A small compiler, one module per step:
 //!
-//! - [`lower`]: the body as a tree in which every await stands at statement level and every
-//!   construct around one is explicit ([`ir`]); awaits inside the standard macros are found
-//!   by [`std_macros`], awaits anywhere by [`awaits`].
-//! - [`emit`]: a walk over that tree that tracks which locals are initialized ([`mentions`]
-//!   says how code uses them), splits the body into one segment per state, and rejects
-//!   borrows the state machine cannot hold; [`rewrite`] adapts user code to `move_next`.
+//! - [`parse`]: the body as a tree in which every await stands at statement level, in Rust's
+//!   evaluation order, and every construct around one is explicit.
+//! - [`analyse`]: how code uses each local, whether its value is read after a point, and
+//!   which borrows of the state machine's own data an await would hold.
+//! - [`generate`]: one walk over the tree that tracks which locals are initialized and writes
+//!   one code segment per state of `move_next`.
 //! - [`expand`] (here): the stub, the state-machine struct and the call to the builder.
 
-mod awaits;
-mod bindings;
-mod emit;
-mod ir;
-mod liveness;
-mod lower;
-mod mentions;
-mod rewrite;
-mod std_macros;
+mod analyse;
+mod generate;
+mod parse;
 
 use std::collections::HashMap;
 
@@ -31,7 +25,9 @@ use crate::args::{Args, Mode};
 use crate::func::{Function, ReceiverShape};
 use crate::record;
 
-use self::emit::{Config, Emitter, Init};
+use self::analyse::mentions;
+use self::generate::emit::{self, Config, Emitter, Init};
+use self::parse::{ir, lower};
 
 /// How many times the walk may repeat to settle the entry states of loop heads. Each round
 /// can only turn a state into `Maybe`, so a handful suffices.
@@ -50,7 +46,9 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         function: &function.sig.ident,
         option_return: returns_option(&output),
         unit_return: matches!(&output, syn::Type::Tuple(tuple) if tuple.elems.is_empty()),
-        self_ident: receiver.as_ref().map(|_| Ident::new(mentions::SELF_LOCAL, Span::mixed_site())),
+        self_ident: receiver
+            .as_ref()
+            .map(|_| Ident::new(mentions::SELF_LOCAL, Span::mixed_site())),
         assumed: HashMap::new(),
     };
     let mut rounds = 0;
@@ -70,7 +68,11 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     }
 
     let name = &function.sig.ident;
-    let machine = format_ident!("{}StateMachine", camel_case(&name.to_string()), span = name.span());
+    let machine = format_ident!(
+        "{}StateMachine",
+        camel_case(&name.to_string()),
+        span = name.span()
+    );
 
     // Fields in reverse declaration order: dropping a suspended state machine drops its
     // locals (and first the awaiter in flight) in reverse declaration order. Each field's
@@ -81,7 +83,12 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         .iter()
         .filter(|var| var.slotted)
         .map(|var| (var.seq, var.field.clone(), None))
-        .chain(walked.awaiters.iter().map(|awaiter| (awaiter.seq, awaiter.field.clone(), awaiter.recursive)))
+        .chain(
+            walked
+                .awaiters
+                .iter()
+                .map(|awaiter| (awaiter.seq, awaiter.field.clone(), awaiter.recursive)),
+        )
         .collect();
     fields.sort_by(|a, b| b.0.cmp(&a.0));
     let generics: Vec<Ident> = (0..fields.iter().filter(|field| field.2.is_none()).count())
@@ -95,10 +102,14 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         .iter()
         .map(|(_, _, recursive)| match recursive {
             None => {
-                let generic = next_generic.next().expect("one type parameter per inferred field");
+                let generic = next_generic
+                    .next()
+                    .expect("one type parameter per inferred field");
                 quote!(#generic)
             }
-            Some(_) if args.value_task => quote!(#krate::ValueTaskAwaiter<#output, #machine<#(#generics),*>>),
+            Some(_) if args.value_task => {
+                quote!(#krate::ValueTaskAwaiter<#output, #machine<#(#generics),*>>)
+            }
             Some(_) => quote!(#krate::TaskAwaiter<#output, #machine<#(#generics),*>>),
         })
         .collect();
@@ -110,20 +121,33 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     for var in walked.vars.iter().filter(|var| var.param) {
         let value = if var.name == mentions::SELF_LOCAL {
             // The user's own `self` token: `self` is hygienic.
-            let span = receiver.as_ref().map_or_else(Span::call_site, |receiver| receiver.span);
+            let span = receiver
+                .as_ref()
+                .map_or_else(Span::call_site, |receiver| receiver.span);
             Ident::new("self", span).to_token_stream_plain()
         } else {
             var.name.to_token_stream_plain()
         };
-        initial.insert(var.field.to_string(), quote!(::core::option::Option::Some(#value)));
+        initial.insert(
+            var.field.to_string(),
+            quote!(::core::option::Option::Some(#value)),
+        );
     }
     let inits = field_names.iter().map(|field| {
-        initial.get(&field.to_string()).cloned().unwrap_or_else(|| quote!(::core::option::Option::None))
+        initial
+            .get(&field.to_string())
+            .cloned()
+            .unwrap_or_else(|| quote!(::core::option::Option::None))
     });
 
     let mut sig = function.sig.clone();
     sig.asyncness = None;
-    for (input, param) in sig.inputs.iter_mut().filter(|input| matches!(input, syn::FnArg::Typed(_))).zip(&params) {
+    for (input, param) in sig
+        .inputs
+        .iter_mut()
+        .filter(|input| matches!(input, syn::FnArg::Typed(_)))
+        .zip(&params)
+    {
         if let syn::FnArg::Typed(typed) = input {
             let stub_name = &param.stub_name;
             *typed.pat = syn::parse_quote!(#stub_name);
@@ -208,10 +232,19 @@ struct Walked {
     heads: HashMap<u32, Vec<Init>>,
 }
 
-fn walk(config: &Config<'_>, body: &ir::Block, function: &Function, params: &[crate::func::Param]) -> Walked {
+fn walk(
+    config: &Config<'_>,
+    body: &ir::Block,
+    function: &Function,
+    params: &[crate::func::Param],
+) -> Walked {
     let mut emitter = Emitter::new(config);
     if let Some(receiver) = function.receiver() {
-        let id = emitter.declare(Ident::new(mentions::SELF_LOCAL, Span::mixed_site()), receiver.mutable, Init::Yes);
+        let id = emitter.declare(
+            Ident::new(mentions::SELF_LOCAL, Span::mixed_site()),
+            receiver.mutable,
+            Init::Yes,
+        );
         let var = emitter.var_mut(id);
         var.no_drop = receiver.kind != ReceiverShape::Value;
         var.exclusive_ref = receiver.kind == ReceiverShape::Exclusive;
@@ -230,7 +263,10 @@ fn walk(config: &Config<'_>, body: &ir::Block, function: &Function, params: &[cr
                     _ => None,
                 },
             },
-            Some(pattern) => emit::Param::Pattern { pat: pattern.clone(), hidden: param.stub_name.clone() },
+            Some(pattern) => emit::Param::Pattern {
+                pat: pattern.clone(),
+                hidden: param.stub_name.clone(),
+            },
         });
     }
     emitter.body(body, specs);
@@ -268,7 +304,10 @@ fn check_signature(function: &Function) -> syn::Result<()> {
         }
     }
     if let Some(variadic) = &function.sig.variadic {
-        return Err(syn::Error::new(variadic.span(), "classic lowering: variadic functions are not supported"));
+        return Err(syn::Error::new(
+            variadic.span(),
+            "classic lowering: variadic functions are not supported",
+        ));
     }
     Ok(())
 }

@@ -57,7 +57,11 @@ pub(crate) struct Rewriter<'a> {
 }
 
 impl<'a> Rewriter<'a> {
-    pub(crate) fn new(self_ident: Option<&'a Ident>, option_return: bool, targets: &'a [JumpTarget]) -> Self {
+    pub(crate) fn new(
+        self_ident: Option<&'a Ident>,
+        option_return: bool,
+        targets: &'a [JumpTarget],
+    ) -> Self {
         Rewriter {
             self_ident,
             option_return,
@@ -125,7 +129,9 @@ impl<'a> Rewriter<'a> {
                 if self.local_labels.contains(&name) {
                     return None;
                 }
-                self.targets.iter().rposition(|target| target.label.as_deref() == Some(&name))
+                self.targets
+                    .iter()
+                    .rposition(|target| target.label.as_deref() == Some(&name))
             }
             None => {
                 if self.loop_depth > 0 {
@@ -146,13 +152,16 @@ impl<'a> Rewriter<'a> {
     }
 
     fn rename_self_in_tokens(&self, tokens: TokenStream) -> TokenStream {
-        let Some(self_ident) = self.self_ident else { return tokens };
+        let Some(self_ident) = self.self_ident else {
+            return tokens;
+        };
         let mut out = Vec::new();
         let mut iter = tokens.into_iter().peekable();
         while let Some(token) = iter.next() {
             match token {
                 TokenTree::Ident(ident) if ident == "self" => {
-                    let is_path = matches!(iter.peek(), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                    let is_path =
+                        matches!(iter.peek(), Some(TokenTree::Punct(p)) if p.as_char() == ':');
                     if is_path {
                         out.push(TokenTree::Ident(ident));
                     } else {
@@ -162,7 +171,10 @@ impl<'a> Rewriter<'a> {
                     }
                 }
                 TokenTree::Group(group) => {
-                    let mut new = Group::new(group.delimiter(), self.rename_self_in_tokens(group.stream()));
+                    let mut new = Group::new(
+                        group.delimiter(),
+                        self.rename_self_in_tokens(group.stream()),
+                    );
                     new.set_span(group.span());
                     out.push(TokenTree::Group(new));
                 }
@@ -220,8 +232,14 @@ impl VisitMut for Rewriter<'_> {
                 if let Some(value) = node.expr.as_mut() {
                     self.visit_expr_mut(value);
                 }
-                let Some(target) = self.target(node.label.as_ref(), false) else { return };
-                let jump = Jump { target, is_continue: false, has_value: node.expr.is_some() };
+                let Some(target) = self.target(node.label.as_ref(), false) else {
+                    return;
+                };
+                let jump = Jump {
+                    target,
+                    is_continue: false,
+                    has_value: node.expr.is_some(),
+                };
                 if self.scanning {
                     self.found.push(jump);
                     return;
@@ -245,8 +263,14 @@ impl VisitMut for Rewriter<'_> {
                 *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #store #code }));
             }
             syn::Expr::Continue(node) => {
-                let Some(target) = self.target(node.label.as_ref(), true) else { return };
-                let jump = Jump { target, is_continue: true, has_value: false };
+                let Some(target) = self.target(node.label.as_ref(), true) else {
+                    return;
+                };
+                let jump = Jump {
+                    target,
+                    is_continue: true,
+                    has_value: false,
+                };
                 if self.scanning {
                     self.found.push(jump);
                     return;
@@ -272,7 +296,10 @@ impl VisitMut for Rewriter<'_> {
                 self.loop_depth -= 1;
             }
             syn::Expr::Block(node) if node.label.is_some() => {
-                let label = node.label.as_ref().map(|label| label.name.ident.to_string());
+                let label = node
+                    .label
+                    .as_ref()
+                    .map(|label| label.name.ident.to_string());
                 self.local_labels.extend(label);
                 visit_mut::visit_expr_mut(self, expr);
                 self.local_labels.pop();
@@ -289,7 +316,7 @@ impl VisitMut for Rewriter<'_> {
     fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
         // A standard macro's arguments are expressions: a `return`, `?`, `break` or
         // `continue` among them is rewritten like any other.
-        if let Some(Ok(mut parsed)) = super::std_macros::parse(mac) {
+        if let Some(Ok(mut parsed)) = crate::classic::parse::std_macros::parse(mac) {
             for expr in parsed.exprs_mut() {
                 self.visit_expr_mut(expr);
             }

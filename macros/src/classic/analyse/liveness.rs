@@ -7,9 +7,9 @@
 //! on them being exact in one direction: a local used by value and read later must be `Copy`
 //! (or rustc rejects the plain `async fn` too), so a read on any path keeps it alive.
 
-use super::bindings::pattern_bindings;
-use super::ir::{Arm, Block, Expr, Stmt};
 use super::mentions::{self, Kind, Mention};
+use crate::classic::parse::bindings::pattern_bindings;
+use crate::classic::parse::ir::{Arm, Block, Expr, Stmt};
 
 /// Code that runs after the current point, in an enclosing construct.
 pub(crate) enum Rest<'a> {
@@ -149,7 +149,10 @@ fn path_mentions(path: &Path<'_>, name: &str) -> bool {
     match path {
         Path::Block(block) => block_mentions(block, name),
         Path::Expr(expr) => expr_mentions(expr, name),
-        Path::Arm(arm) => guard_mentions(arm, name) || (!pattern_binds(&arm.pat, name) && block_mentions(&arm.body, name)),
+        Path::Arm(arm) => {
+            guard_mentions(arm, name)
+                || (!pattern_binds(&arm.pat, name) && block_mentions(&arm.body, name))
+        }
         Path::Empty => false,
     }
 }
@@ -176,9 +179,19 @@ fn stmts_use(stmts: &[Stmt], name: &str) -> Use {
 fn stmt_use(stmt: &Stmt, name: &str) -> Use {
     match stmt {
         Stmt::Let(node) => {
-            let init = node.init.as_ref().map_or(Use::Unused, |init| expr_use(init, name));
-            let diverge_reads = node.diverge.as_ref().is_some_and(|block| mentions::of_block(block).iter().any(|m| m.name == name));
-            if diverge_reads && init == Use::Unused { Use::Read } else { init }
+            let init = node
+                .init
+                .as_ref()
+                .map_or(Use::Unused, |init| expr_use(init, name));
+            let diverge_reads = node
+                .diverge
+                .as_ref()
+                .is_some_and(|block| mentions::of_block(block).iter().any(|m| m.name == name));
+            if diverge_reads && init == Use::Unused {
+                Use::Read
+            } else {
+                init
+            }
         }
         Stmt::Expr(expr, _) => expr_use(expr, name),
         Stmt::Verbatim(stmt) => first_use(&mentions::of_stmt(stmt), name),
@@ -192,8 +205,14 @@ fn expr_use(expr: &Expr, name: &str) -> Use {
         Expr::Block(block) => stmts_use(&block.stmts, name),
         Expr::If(node) => match first_use(&mentions::of_expr(&node.cond), name) {
             Use::Unused => {
-                let hidden = let_patterns(&node.cond).into_iter().any(|pat| pattern_binds(pat, name));
-                let then_path = if hidden { Path::Empty } else { Path::Block(&node.then_branch) };
+                let hidden = let_patterns(&node.cond)
+                    .into_iter()
+                    .any(|pat| pattern_binds(pat, name));
+                let then_path = if hidden {
+                    Path::Empty
+                } else {
+                    Path::Block(&node.then_branch)
+                };
                 let else_path = node.else_branch.as_ref().map_or(Path::Empty, Path::Expr);
                 paths_use(&[then_path, else_path], name)
             }
@@ -242,8 +261,13 @@ fn guard_mentions(arm: &Arm, name: &str) -> bool {
 fn stmt_mentions(stmt: &Stmt, name: &str) -> bool {
     match stmt {
         Stmt::Let(node) => {
-            node.init.as_ref().is_some_and(|init| expr_mentions(init, name))
-                || node.diverge.as_ref().is_some_and(|block| mentions::of_block(block).iter().any(|m| m.name == name))
+            node.init
+                .as_ref()
+                .is_some_and(|init| expr_mentions(init, name))
+                || node
+                    .diverge
+                    .as_ref()
+                    .is_some_and(|block| mentions::of_block(block).iter().any(|m| m.name == name))
         }
         Stmt::Expr(expr, _) => expr_mentions(expr, name),
         Stmt::Verbatim(stmt) => mentions::of_stmt(stmt).iter().any(|m| m.name == name),
@@ -274,10 +298,17 @@ pub(crate) fn expr_mentions(expr: &Expr, name: &str) -> bool {
         Expr::If(node) => {
             syn_mentions(&node.cond)
                 || block_mentions(&node.then_branch, name)
-                || node.else_branch.as_ref().is_some_and(|expr| expr_mentions(expr, name))
+                || node
+                    .else_branch
+                    .as_ref()
+                    .is_some_and(|expr| expr_mentions(expr, name))
         }
         Expr::Match(node) => {
-            syn_mentions(&node.scrutinee) || node.arms.iter().any(|arm| path_mentions(&Path::Arm(arm), name))
+            syn_mentions(&node.scrutinee)
+                || node
+                    .arms
+                    .iter()
+                    .any(|arm| path_mentions(&Path::Arm(arm), name))
         }
         Expr::Loop(node) => block_mentions(&node.body, name),
     }
@@ -288,7 +319,10 @@ fn stmt_may_jump(stmt: &Stmt) -> bool {
     match stmt {
         Stmt::Let(node) => {
             node.init.as_ref().is_some_and(expr_may_jump)
-                || node.diverge.as_ref().is_some_and(|block| block.stmts.iter().any(|stmt| syn_stmt_jumps(stmt)))
+                || node
+                    .diverge
+                    .as_ref()
+                    .is_some_and(|block| block.stmts.iter().any(|stmt| syn_stmt_jumps(stmt)))
         }
         Stmt::Expr(expr, _) => expr_may_jump(expr),
         Stmt::Verbatim(stmt) => syn_stmt_jumps(stmt),
@@ -302,9 +336,13 @@ fn expr_may_jump(expr: &Expr) -> bool {
         Expr::Await(node) => syn_jumps(&node.operand),
         Expr::Block(block) => block_jumps(block),
         Expr::If(node) => {
-            syn_jumps(&node.cond) || block_jumps(&node.then_branch) || node.else_branch.as_ref().is_some_and(expr_may_jump)
+            syn_jumps(&node.cond)
+                || block_jumps(&node.then_branch)
+                || node.else_branch.as_ref().is_some_and(expr_may_jump)
         }
-        Expr::Match(node) => syn_jumps(&node.scrutinee) || node.arms.iter().any(|arm| block_jumps(&arm.body)),
+        Expr::Match(node) => {
+            syn_jumps(&node.scrutinee) || node.arms.iter().any(|arm| block_jumps(&arm.body))
+        }
         Expr::Loop(node) => block_jumps(&node.body),
     }
 }

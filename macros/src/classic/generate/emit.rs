@@ -20,11 +20,12 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::ir::{self, Block, Expr, Stmt};
-use super::liveness::{self, Path, Rest, let_patterns};
-use super::mentions::{self, Kind, Mention};
 use super::rewrite::{Jump, JumpTarget, Rewriter, Sink};
-use super::bindings::{Binding, pattern_bindings, rename_bindings};
+use crate::classic::analyse::borrows::{self, borrow_root};
+use crate::classic::analyse::liveness::{self, Path, Rest, let_patterns};
+use crate::classic::analyse::mentions::{self, Kind, Mention};
+use crate::classic::parse::bindings::{Binding, pattern_bindings, rename_bindings};
+use crate::classic::parse::ir::{self, Block, Expr, Stmt};
 
 pub(crate) type VarId = usize;
 pub(crate) type StateId = u32;
@@ -105,12 +106,20 @@ struct Level {
 
 impl Level {
     fn new(head: TokenStream, body: TokenStream) -> Self {
-        Level { head, body, uninit: Vec::new() }
+        Level {
+            head,
+            body,
+            uninit: Vec::new(),
+        }
     }
 
     /// The level's code: its body, with the declarations it uses.
     fn code(self) -> TokenStream {
-        let used: Vec<bool> = self.uninit.iter().map(|(_, name, _)| names(&self.body, &name.to_string())).collect();
+        let used: Vec<bool> = self
+            .uninit
+            .iter()
+            .map(|(_, name, _)| names(&self.body, &name.to_string()))
+            .collect();
         let mut tokens: Vec<proc_macro2::TokenTree> = self.body.into_iter().collect();
         for ((position, _, declaration), used) in self.uninit.into_iter().zip(used).rev() {
             if used {
@@ -130,7 +139,8 @@ fn names(tokens: &TokenStream, name: &str) -> bool {
             proc_macro2::TokenTree::Group(group) => names(&group.stream(), name),
             _ => false,
         };
-        after_dot = matches!(&token, proc_macro2::TokenTree::Punct(punct) if punct.as_char() == '.');
+        after_dot =
+            matches!(&token, proc_macro2::TokenTree::Punct(punct) if punct.as_char() == '.');
         found
     })
 }
@@ -143,7 +153,11 @@ struct TargetInfo {
 
 pub(crate) enum Param {
     /// `x: T`; `reference` is `Some(is_mut)` for a reference type.
-    Plain { name: Ident, mutable: bool, reference: Option<bool> },
+    Plain {
+        name: Ident,
+        mutable: bool,
+        reference: Option<bool>,
+    },
     /// A pattern, bound from the hidden parameter `hidden`.
     Pattern { pat: syn::Pat, hidden: Ident },
 }
@@ -224,8 +238,16 @@ impl<'a> Emitter<'a> {
             config,
             vars: Vec::new(),
             init: Vec::new(),
-            scopes: vec![Scope { vars: Vec::new(), unsafety: false, renamed: Vec::new() }],
-            segment: Segment { state: 0, order: 0, levels: vec![Level::new(TokenStream::new(), TokenStream::new())] },
+            scopes: vec![Scope {
+                vars: Vec::new(),
+                unsafety: false,
+                renamed: Vec::new(),
+            }],
+            segment: Segment {
+                state: 0,
+                order: 0,
+                levels: vec![Level::new(TokenStream::new(), TokenStream::new())],
+            },
             begun: 0,
             parked: Vec::new(),
             pinned: Vec::new(),
@@ -259,7 +281,11 @@ impl<'a> Emitter<'a> {
         };
         let count = self.field_names.entry(base.to_owned()).or_insert(0);
         *count += 1;
-        let name = if *count == 1 { base.to_owned() } else { format!("{base}_{count}") };
+        let name = if *count == 1 {
+            base.to_owned()
+        } else {
+            format!("{base}_{count}")
+        };
         if syn::parse_str::<Ident>(&name).is_ok() {
             Ident::new(&name, Span::call_site())
         } else if matches!(name.as_str(), "Self" | "super" | "crate" | "self") {
@@ -291,7 +317,11 @@ impl<'a> Emitter<'a> {
         });
         self.next_seq += 1;
         self.init.push(init);
-        self.scopes.last_mut().expect("a scope is open").vars.push(id);
+        self.scopes
+            .last_mut()
+            .expect("a scope is open")
+            .vars
+            .push(id);
         id
     }
 
@@ -301,7 +331,10 @@ impl<'a> Emitter<'a> {
 
     fn hidden(&mut self, prefix: &str) -> Ident {
         self.next_hidden += 1;
-        Ident::new(&format!("__{prefix}{}", self.next_hidden), Span::mixed_site())
+        Ident::new(
+            &format!("__{prefix}{}", self.next_hidden),
+            Span::mixed_site(),
+        )
     }
 
     fn lookup(&self, name: &str) -> Option<VarId> {
@@ -347,14 +380,15 @@ impl<'a> Emitter<'a> {
         liveness::named_later(&self.rest, &name, &self.rebound(&name))
     }
 
-
     /// Update initialization states after code with these mentions ran. Returns the
     /// locals that were only maybe initialized and are assigned now: the value they may still
     /// hold (in their hidden `Option`) drops with the assignment (`drop_replaced`).
     fn apply(&mut self, mentions: &[Mention]) -> Vec<VarId> {
         let mut replaced = Vec::new();
         for mention in mentions {
-            let Some(id) = self.lookup(&mention.name) else { continue };
+            let Some(id) = self.lookup(&mention.name) else {
+                continue;
+            };
             match mention.kind {
                 Kind::Assign if !mention.conditional => {
                     if self.init[id] == Init::Maybe {
@@ -385,11 +419,18 @@ impl<'a> Emitter<'a> {
     // ----- segments ------------------------------------------------------------------------
 
     fn emit(&mut self, tokens: TokenStream) {
-        self.segment.levels.last_mut().expect("a level is open").body.extend(tokens);
+        self.segment
+            .levels
+            .last_mut()
+            .expect("a level is open")
+            .body
+            .extend(tokens);
     }
 
     fn push_level(&mut self, head: TokenStream) {
-        self.segment.levels.push(Level::new(head, TokenStream::new()));
+        self.segment
+            .levels
+            .push(Level::new(head, TokenStream::new()));
     }
 
     fn pop_level(&mut self) {
@@ -400,7 +441,11 @@ impl<'a> Emitter<'a> {
     }
 
     fn push_scope(&mut self, head: TokenStream, unsafety: bool) {
-        self.scopes.push(Scope { vars: Vec::new(), unsafety, renamed: Vec::new() });
+        self.scopes.push(Scope {
+            vars: Vec::new(),
+            unsafety,
+            renamed: Vec::new(),
+        });
         self.push_level(head);
     }
 
@@ -441,7 +486,12 @@ impl<'a> Emitter<'a> {
             let mut level = segment.levels.pop().expect("checked");
             let head = std::mem::take(&mut level.head);
             let body = level.code();
-            segment.levels.last_mut().expect("checked").body.extend(quote!(#head { #body }));
+            segment
+                .levels
+                .last_mut()
+                .expect("checked")
+                .body
+                .extend(quote!(#head { #body }));
         }
         let body = segment.levels.pop().expect("the root level").code();
         self.segments.push((segment.order, segment.state, body));
@@ -449,11 +499,19 @@ impl<'a> Emitter<'a> {
 
     /// Code that saves what is alive in `scopes[..depth]` and moves to `target`. Records the
     /// edge for the target's entry states.
-    fn jump_code(&mut self, target: StateId, depth: usize, await_span: Option<Span>) -> TokenStream {
+    fn jump_code(
+        &mut self,
+        target: StateId,
+        depth: usize,
+        await_span: Option<Span>,
+    ) -> TokenStream {
         let sm = sm();
         let mut saves = TokenStream::new();
         let mut edge = self.init.clone();
-        let in_scope: Vec<VarId> = self.scopes[..depth].iter().flat_map(|scope| scope.vars.clone()).collect();
+        let in_scope: Vec<VarId> = self.scopes[..depth]
+            .iter()
+            .flat_map(|scope| scope.vars.clone())
+            .collect();
         for &id in &in_scope {
             let var = &self.vars[id];
             let span = await_span.unwrap_or(var.span);
@@ -465,7 +523,9 @@ impl<'a> Emitter<'a> {
                         edge[id] = Init::No;
                         continue;
                     }
-                    if let (Some(await_span), Some((borrowed, borrow_span))) = (await_span, var.borrows) {
+                    if let (Some(await_span), Some((borrowed, borrow_span))) =
+                        (await_span, var.borrows)
+                    {
                         if self.init[borrowed] != Init::No && in_scope.contains(&borrowed) {
                             self.borrow_error(id, borrowed, borrow_span, await_span);
                         }
@@ -473,7 +533,9 @@ impl<'a> Emitter<'a> {
                     let var = &mut self.vars[id];
                     var.slotted = true;
                     let (field, name) = (&var.field, &var.name);
-                    saves.extend(quote_spanned!(span=> #sm.#field = ::core::option::Option::Some(#name);));
+                    saves.extend(
+                        quote_spanned!(span=> #sm.#field = ::core::option::Option::Some(#name);),
+                    );
                 }
                 Init::Maybe => {
                     let var = &mut self.vars[id];
@@ -501,7 +563,11 @@ impl<'a> Emitter<'a> {
     /// Start the segment of `state`, at the current scope depth, entered by the edges
     /// recorded so far. `prologue` runs before anything is restored.
     fn begin(&mut self, state: StateId, prologue: TokenStream, loop_head: bool) -> bool {
-        let in_scope: Vec<VarId> = self.scopes.iter().flat_map(|scope| scope.vars.clone()).collect();
+        let in_scope: Vec<VarId> = self
+            .scopes
+            .iter()
+            .flat_map(|scope| scope.vars.clone())
+            .collect();
         let mut entry: Option<Vec<Init>> = None;
         let var_count = self.vars.len();
         for (_, edge) in self.edges.iter().filter(|(target, _)| *target == state) {
@@ -518,7 +584,8 @@ impl<'a> Emitter<'a> {
             });
         }
         if loop_head {
-            if let (Some(entry), Some(assumed)) = (entry.as_mut(), self.config.assumed.get(&state)) {
+            if let (Some(entry), Some(assumed)) = (entry.as_mut(), self.config.assumed.get(&state))
+            {
                 for &id in &in_scope {
                     if let Some(&assumed) = assumed.get(id) {
                         entry[id] = entry[id].join(assumed);
@@ -537,7 +604,11 @@ impl<'a> Emitter<'a> {
         };
         let old = std::mem::replace(
             &mut self.segment,
-            Segment { state, order: self.begun + 1, levels: vec![Level::new(TokenStream::new(), prologue)] },
+            Segment {
+                state,
+                order: self.begun + 1,
+                levels: vec![Level::new(TokenStream::new(), prologue)],
+            },
         );
         self.begun += 1;
         if self.pinned.contains(&old.state) {
@@ -549,7 +620,11 @@ impl<'a> Emitter<'a> {
             self.init[id] = entry[id];
         }
         let sm = sm();
-        let scopes: Vec<(bool, Vec<VarId>)> = self.scopes.iter().map(|scope| (scope.unsafety, scope.vars.clone())).collect();
+        let scopes: Vec<(bool, Vec<VarId>)> = self
+            .scopes
+            .iter()
+            .map(|scope| (scope.unsafety, scope.vars.clone()))
+            .collect();
         for (depth, (unsafety, vars)) in scopes.into_iter().enumerate() {
             if depth > 0 {
                 let head = if unsafety { quote!(unsafe) } else { quote!() };
@@ -606,7 +681,11 @@ impl<'a> Emitter<'a> {
     /// down to `depth`.
     fn back_to(&mut self, origin: StateId, depth: usize) {
         if self.segment.state != origin {
-            let position = self.parked.iter().rposition(|segment| segment.state == origin).expect("the origin is parked");
+            let position = self
+                .parked
+                .iter()
+                .rposition(|segment| segment.state == origin)
+                .expect("the origin is parked");
             let origin = self.parked.remove(position);
             let current = std::mem::replace(&mut self.segment, origin);
             self.finish(current);
@@ -616,33 +695,31 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn borrow_error(&mut self, holder: VarId, borrowed: VarId, borrow_span: Span, await_span: Span) {
+    fn borrow_error(
+        &mut self,
+        holder: VarId,
+        borrowed: VarId,
+        borrow_span: Span,
+        await_span: Span,
+    ) {
         let holder = self.vars[holder].name.to_string();
         let borrowed = self.vars[borrowed].name.to_string();
-        let message = if holder.starts_with("__iter") {
-            format!(
-                "classic lowering: this `for` loop iterates over a borrow of the local `{borrowed}` \
-                 and awaits, and a classic state machine cannot hold a reference into its own \
-                 fields (C# rejects the same shape: CS9217); iterate over `{borrowed}` by value \
-                 (`for item in {borrowed}`, or over a clone), or collect what the loop needs first"
-            )
-        } else {
-            format!(
-            "classic lowering: `{holder}` borrows the local `{borrowed}` across this await, and a \
-             classic state machine cannot hold a reference into its own fields (C# rejects the \
-             same shape: CS9217); clone `{borrowed}` or move it into `{holder}`, or restructure \
-             so that the borrow ends before the await"
-            )
-        };
-        let mut error = syn::Error::new(await_span, message);
-        error.combine(syn::Error::new(borrow_span, format!("`{borrowed}` is borrowed here")));
-        self.errors.push(error);
+        self.errors.push(borrows::held_across_await(
+            &holder,
+            &borrowed,
+            borrow_span,
+            await_span,
+        ));
     }
 
     // ----- the walk ------------------------------------------------------------------------
 
     fn rewriter(&self) -> Rewriter<'_> {
-        Rewriter::new(self.config.self_ident.as_ref(), self.config.option_return, &self.targets)
+        Rewriter::new(
+            self.config.self_ident.as_ref(),
+            self.config.option_return,
+            &self.targets,
+        )
     }
 
     /// The code for the jumps user code makes out of split loops.
@@ -691,7 +768,11 @@ impl<'a> Emitter<'a> {
         }
         for param in params {
             match param {
-                Param::Plain { name, mutable, reference } => {
+                Param::Plain {
+                    name,
+                    mutable,
+                    reference,
+                } => {
                     let id = self.declare(name, mutable, Init::Yes);
                     if let Some(exclusive) = reference {
                         self.vars[id].no_drop = true;
@@ -711,7 +792,14 @@ impl<'a> Emitter<'a> {
         self.stmts(&block.stmts, Sink::Return);
         self.pop_scope();
         self.join_back_edges();
-        let segment = std::mem::replace(&mut self.segment, Segment { state: 0, order: 0, levels: Vec::new() });
+        let segment = std::mem::replace(
+            &mut self.segment,
+            Segment {
+                state: 0,
+                order: 0,
+                levels: Vec::new(),
+            },
+        );
         self.finish(segment);
     }
 
@@ -719,7 +807,9 @@ impl<'a> Emitter<'a> {
     /// after beginning it included: the next round of the fixpoint starts from that.
     fn join_back_edges(&mut self) {
         for (state, in_scope) in std::mem::take(&mut self.loop_heads) {
-            let Some(entry) = self.heads.get_mut(&state) else { continue };
+            let Some(entry) = self.heads.get_mut(&state) else {
+                continue;
+            };
             for (_, edge) in self.edges.iter().filter(|(target, _)| *target == state) {
                 for &id in &in_scope {
                     if let (Some(joined), Some(&seen)) = (entry.get_mut(id), edge.get(id)) {
@@ -764,7 +854,9 @@ impl<'a> Emitter<'a> {
         if tail.is_none() && self.reachable {
             match sink {
                 Sink::Return if !self.config.unit_return => {
-                    self.emit(quote!(::core::unreachable!("lowering: the end of a body that diverges")));
+                    self.emit(quote!(::core::unreachable!(
+                        "lowering: the end of a body that diverges"
+                    )));
                     self.reachable = false;
                 }
                 _ => self.deliver(quote!(()), &sink, Span::call_site()),
@@ -823,7 +915,10 @@ impl<'a> Emitter<'a> {
         if node.init.is_some() && !self.rest.is_empty() {
             let mut bindings = Vec::new();
             pattern_bindings(&node.pat, &mut bindings);
-            let names = bindings.iter().map(|binding| binding.ident.to_string()).collect();
+            let names = bindings
+                .iter()
+                .map(|binding| binding.ident.to_string())
+                .collect();
             self.initializing.push((self.rest.len() - 1, names));
         }
         self.let_stmt_inner(node);
@@ -842,7 +937,9 @@ impl<'a> Emitter<'a> {
                     syn::Pat::Ident(ident) if ident.subpat.is_none() => {
                         let level = self.segment.levels.last_mut().expect("a level is open");
                         let position = level.body.clone().into_iter().count();
-                        level.uninit.push((position, ident.ident.clone(), declaration));
+                        level
+                            .uninit
+                            .push((position, ident.ident.clone(), declaration));
                     }
                     _ => self.emit(declaration),
                 }
@@ -886,17 +983,30 @@ impl<'a> Emitter<'a> {
     }
 
     /// `let pat = init else { diverge };` with an await-free `init`.
-    fn bind_let(&mut self, attrs: &[syn::Attribute], pat: &syn::Pat, init: &syn::Expr, diverge: Option<&syn::Block>, span: Span) {
+    fn bind_let(
+        &mut self,
+        attrs: &[syn::Attribute],
+        pat: &syn::Pat,
+        init: &syn::Expr,
+        diverge: Option<&syn::Block>,
+        span: Span,
+    ) {
         let rewritten = self.rewrite_expr(init);
         let diverge_code = diverge.map(|block| {
-            let expr: syn::Expr = syn::Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: block.clone() });
+            let expr: syn::Expr = syn::Expr::Block(syn::ExprBlock {
+                attrs: Vec::new(),
+                label: None,
+                block: block.clone(),
+            });
             let rewritten = self.rewrite_expr(&expr);
             quote!(else #rewritten)
         });
         let mut found = mentions::of_expr(init);
         if matches!(pat, syn::Pat::Wild(_)) {
             // `let _ = x;` does not move `x`.
-            found.retain(|mention| !(mention.kind == Kind::Move && matches!(init, syn::Expr::Path(_))));
+            found.retain(|mention| {
+                !(mention.kind == Kind::Move && matches!(init, syn::Expr::Path(_)))
+            });
         }
         if let Some(block) = diverge {
             found.extend(mentions::of_block(block).into_iter().map(|mut mention| {
@@ -906,7 +1016,11 @@ impl<'a> Emitter<'a> {
         }
         let replaced = self.apply(&found);
         // From here on, the statements after the `let` name its bindings.
-        if self.initializing.last().is_some_and(|(index, _)| Some(*index) == self.rest.len().checked_sub(1)) {
+        if self
+            .initializing
+            .last()
+            .is_some_and(|(index, _)| Some(*index) == self.rest.len().checked_sub(1))
+        {
             self.initializing.pop();
         }
         let shadowed = self.shadowed_by(pat);
@@ -927,7 +1041,11 @@ impl<'a> Emitter<'a> {
                 let alias = self.hidden("shadowed");
                 let name = std::mem::replace(&mut self.vars[id].name, alias);
                 self.vars[id].hidden = true;
-                self.scopes.last_mut().expect("a scope is open").renamed.push((id, name));
+                self.scopes
+                    .last_mut()
+                    .expect("a scope is open")
+                    .renamed
+                    .push((id, name));
             }
             self.begin(state, TokenStream::new(), false);
             self.init[init_var] = Init::No;
@@ -969,18 +1087,27 @@ impl<'a> Emitter<'a> {
     fn rebinding(&mut self, pat: &syn::Pat) -> (syn::Pat, Vec<(Binding, Ident)>) {
         let mut bindings = Vec::new();
         pattern_bindings(pat, &mut bindings);
-        bindings.retain(|binding| self.lookup(&binding.ident.to_string()).is_some_and(|id| self.init[id] != Init::No));
+        bindings.retain(|binding| {
+            self.lookup(&binding.ident.to_string())
+                .is_some_and(|id| self.init[id] != Init::No)
+        });
         let rebound: Vec<(Binding, Ident)> = bindings
             .into_iter()
             .map(|binding| {
                 let hidden = self.hidden("bound");
-                let hidden = Ident::new(&hidden.to_string(), Span::mixed_site().located_at(binding.ident.span()));
+                let hidden = Ident::new(
+                    &hidden.to_string(),
+                    Span::mixed_site().located_at(binding.ident.span()),
+                );
                 (binding, hidden)
             })
             .collect();
         let mut pat = pat.clone();
         if !rebound.is_empty() {
-            let renames: Vec<(Ident, Ident)> = rebound.iter().map(|(binding, hidden)| (binding.ident.clone(), hidden.clone())).collect();
+            let renames: Vec<(Ident, Ident)> = rebound
+                .iter()
+                .map(|(binding, hidden)| (binding.ident.clone(), hidden.clone()))
+                .collect();
             rename_bindings(&mut pat, &renames);
         }
         (pat, rebound)
@@ -1004,7 +1131,11 @@ impl<'a> Emitter<'a> {
     fn bind_rebound(&mut self, rebound: Vec<(Binding, Ident)>) {
         for (binding, hidden) in rebound {
             let ident = &binding.ident;
-            let pat: syn::Pat = if binding.mutable { syn::parse_quote!(mut #ident) } else { syn::parse_quote!(#ident) };
+            let pat: syn::Pat = if binding.mutable {
+                syn::parse_quote!(mut #ident)
+            } else {
+                syn::parse_quote!(#ident)
+            };
             let init: syn::Expr = syn::parse_quote!(#hidden);
             self.bind_let(&[], &pat, &init, None, ident.span());
             if binding.by_ref {
@@ -1021,18 +1152,29 @@ impl<'a> Emitter<'a> {
         let mut bindings = Vec::new();
         pattern_bindings(pat, &mut bindings);
         for binding in bindings {
-            let Some(id) = self.lookup(&binding.ident.to_string()) else { continue };
+            let Some(id) = self.lookup(&binding.ident.to_string()) else {
+                continue;
+            };
             if live.contains(&id) || self.init[id] != Init::No {
                 continue;
             }
             let alias = self.hidden("hidden");
             let name = std::mem::replace(&mut self.vars[id].name, alias);
             self.vars[id].hidden = true;
-            self.scopes.last_mut().expect("a scope is open").renamed.push((id, name));
+            self.scopes
+                .last_mut()
+                .expect("a scope is open")
+                .renamed
+                .push((id, name));
         }
     }
 
-    fn declare_pattern(&mut self, pat: &syn::Pat, init: Init, borrows: Option<(VarId, Span)>) -> Vec<VarId> {
+    fn declare_pattern(
+        &mut self,
+        pat: &syn::Pat,
+        init: Init,
+        borrows: Option<(VarId, Span)>,
+    ) -> Vec<VarId> {
         let mut bindings = Vec::new();
         pattern_bindings(pat, &mut bindings);
         bindings
@@ -1064,12 +1206,16 @@ impl<'a> Emitter<'a> {
     /// assign one that is not surely initialized on some of them, so that each path must
     /// save its own set of locals?
     fn must_split(&self, expr: &Expr) -> bool {
-        let Some(source) = expr.source() else { return true };
+        let Some(source) = expr.source() else {
+            return true;
+        };
         if matches!(expr, Expr::Plain(_)) {
             return false;
         }
         mentions::of_expr(source).iter().any(|mention| {
-            let Some(id) = self.lookup(&mention.name) else { return false };
+            let Some(id) = self.lookup(&mention.name) else {
+                return false;
+            };
             match mention.kind {
                 Kind::Move => {
                     mention.conditional
@@ -1119,7 +1265,10 @@ impl<'a> Emitter<'a> {
                 *assign.right = syn::parse_quote!(match ::core::convert::identity(#value) { #new => { #maybe = ::core::option::Option::None; #new } });
             }
         }
-        let diverges = matches!(source, syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_));
+        let diverges = matches!(
+            source,
+            syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_)
+        );
         let span = source.span();
         match (&sink, diverges) {
             (_, true) => {
@@ -1145,7 +1294,11 @@ impl<'a> Emitter<'a> {
         self.apply(&mentions::of_expr(&node.operand));
         let state = self.new_state();
         let field = self.field_name(&format!("awaiter_{state}"));
-        self.awaiters.push(Awaiter { field: field.clone(), seq: self.next_seq, recursive });
+        self.awaiters.push(Awaiter {
+            field: field.clone(),
+            seq: self.next_seq,
+            recursive,
+        });
         self.next_seq += 1;
         let sm = sm();
         let krate = self.config.krate;
@@ -1172,31 +1325,20 @@ impl<'a> Emitter<'a> {
     /// An await whose operand borrows a local (`read(&mut buf).await`), or reborrows a
     /// `&mut` the state machine keeps, cannot be saved.
     fn check_operand_borrows(&mut self, operand: &syn::Expr, await_span: Span) {
-        for (root, span, explicit) in operand_borrows(operand) {
-            let Some(id) = self.lookup(&root.to_string()) else { continue };
-            let var = &self.vars[id];
-            let saved = self.init[id] == Init::Yes && (!var.no_drop || self.mentioned_later(&root.to_string()));
-            let message = if var.exclusive_ref && saved && self.mentioned_later(&root.to_string()) {
-                format!(
-                    "classic lowering: this await reborrows `{root}`, a `&mut` reference the state \
-                     machine keeps for later, and a suspended state machine cannot lend out one of \
-                     its own fields (C# rejects `ref` parameters in async methods for the same \
-                     reason: CS1988); take the value by ownership and return it, or end the use \
-                     of `{root}` with this await"
-                )
-            } else if explicit == Some(true) && saved && !var.no_drop && !var.exclusive_ref {
-                format!(
-                    "classic lowering: this await holds a borrow of the local `{root}`, and a \
-                     classic state machine cannot hold a reference into its own fields (C# \
-                     rejects the same shape: CS9217); move `{root}` into the call and get it \
-                     back from its result, or clone it"
-                )
-            } else {
+        for (root, span, explicit) in borrows::operand_borrows(operand) {
+            let Some(id) = self.lookup(&root.to_string()) else {
                 continue;
             };
-            let mut error = syn::Error::new(await_span, message);
-            error.combine(syn::Error::new(span, format!("`{root}` is borrowed here")));
-            self.errors.push(error);
+            let var = &self.vars[id];
+            let read_later = self.mentioned_later(&root.to_string());
+            let saved = self.init[id] == Init::Yes && (!var.no_drop || read_later);
+            if var.exclusive_ref && saved && read_later {
+                self.errors
+                    .push(borrows::exclusive_reborrow(&root, span, await_span));
+            } else if explicit == Some(true) && saved && !var.no_drop && !var.exclusive_ref {
+                self.errors
+                    .push(borrows::operand_borrows_local(&root, span, await_span));
+            }
         }
     }
 
@@ -1204,7 +1346,11 @@ impl<'a> Emitter<'a> {
         if block.label.is_some() || self.hides_outer_local(block) {
             return self.block_with_exit(block, sink);
         }
-        let head = if block.unsafety.is_some() { quote!(unsafe) } else { quote!() };
+        let head = if block.unsafety.is_some() {
+            quote!(unsafe)
+        } else {
+            quote!()
+        };
         self.push_scope(head, block.unsafety.is_some());
         self.stmts(&block.stmts, sink);
         self.pop_scope();
@@ -1218,7 +1364,9 @@ impl<'a> Emitter<'a> {
             let Stmt::Let(node) = stmt else { return false };
             let mut bindings = Vec::new();
             pattern_bindings(&node.pat, &mut bindings);
-            bindings.iter().any(|binding| self.lookup(&binding.ident.to_string()).is_some())
+            bindings
+                .iter()
+                .any(|binding| self.lookup(&binding.ident.to_string()).is_some())
         })
     }
 
@@ -1227,9 +1375,20 @@ impl<'a> Emitter<'a> {
     fn block_with_exit(&mut self, block: &'a Block, sink: Sink) {
         let depth = self.scopes.len();
         let exit = self.new_state();
-        let label = block.label.as_ref().map(|label| label.name.ident.to_string());
-        self.targets.push(JumpTarget { label, is_loop: false, sink: sink.clone() });
-        self.target_info.push(TargetInfo { head: None, exit, depth });
+        let label = block
+            .label
+            .as_ref()
+            .map(|label| label.name.ident.to_string());
+        self.targets.push(JumpTarget {
+            label,
+            is_loop: false,
+            sink: sink.clone(),
+        });
+        self.target_info.push(TargetInfo {
+            head: None,
+            exit,
+            depth,
+        });
         let origin = self.segment.state;
         let level_depth = self.segment.levels.len();
         self.pinned.push(origin);
@@ -1260,14 +1419,16 @@ impl<'a> Emitter<'a> {
         let (cond_expr, rebound) = self.rebinding_in_condition(&node.cond);
         let cond = self.rewrite_expr(&cond_expr);
         let else_path = node.else_branch.as_ref().map_or(Path::Empty, Path::Expr);
-        self.rest.push(Rest::Paths(vec![Path::Block(&node.then_branch), else_path]));
+        self.rest
+            .push(Rest::Paths(vec![Path::Block(&node.then_branch), else_path]));
         self.apply(&mentions::of_expr(&node.cond));
         self.rest.pop();
         let after_cond = self.init.clone();
         self.push_scope(quote!(if #cond), false);
         if let syn::Expr::Let(_) | syn::Expr::Binary(_) = &cond_expr {
             for pat in let_patterns(&cond_expr) {
-                let borrows = let_scrutinee(&cond_expr, pat).and_then(|scrutinee| self.borrowed_local(scrutinee));
+                let borrows = let_scrutinee(&cond_expr, pat)
+                    .and_then(|scrutinee| self.borrowed_local(scrutinee));
                 self.declare_pattern(pat, Init::Yes, borrows);
             }
         }
@@ -1304,7 +1465,9 @@ impl<'a> Emitter<'a> {
     /// An `else` branch: a block's statements, or an `else if`.
     fn expr_in_branch(&mut self, expr: &'a Expr, sink: Sink) {
         match expr {
-            Expr::Block(block) if block.label.is_none() && block.unsafety.is_none() => self.stmts(&block.stmts, sink),
+            Expr::Block(block) if block.label.is_none() && block.unsafety.is_none() => {
+                self.stmts(&block.stmts, sink)
+            }
             other => self.expr(other, sink),
         }
     }
@@ -1316,8 +1479,12 @@ impl<'a> Emitter<'a> {
         self.pinned.push(origin);
         let scrutinee = self.rewrite_expr(&node.scrutinee);
         let borrows = self.borrowed_local(&node.scrutinee);
-        self.rest.push(Rest::Paths(node.arms.iter().map(Path::Arm).collect()));
-        self.apply(&mentions::of_scrutinee(&node.scrutinee, node.arms.iter().map(|arm| &arm.pat)));
+        self.rest
+            .push(Rest::Paths(node.arms.iter().map(Path::Arm).collect()));
+        self.apply(&mentions::of_scrutinee(
+            &node.scrutinee,
+            node.arms.iter().map(|arm| &arm.pat),
+        ));
         self.rest.pop();
         let after_scrutinee = self.init.clone();
         self.push_level(quote!(match #scrutinee));
@@ -1328,7 +1495,11 @@ impl<'a> Emitter<'a> {
             let (arm_pat, rebound) = self.rebinding(&arm.pat);
             let pat = self.rewriter().pat(&arm_pat);
             self.push_scope(quote!(#(#attrs)* #pat =>), false);
-            self.declare_pattern(&arm_pat, Init::Yes, if rebound.is_empty() { borrows } else { None });
+            self.declare_pattern(
+                &arm_pat,
+                Init::Yes,
+                if rebound.is_empty() { borrows } else { None },
+            );
             self.bind_rebound(rebound);
             self.stmts(&arm.body.stmts, sink.clone());
             let scope = self.end_scope();
@@ -1346,9 +1517,20 @@ impl<'a> Emitter<'a> {
         let depth = self.scopes.len();
         let head = self.new_state();
         let exit = self.new_state();
-        let label = node.label.as_ref().map(|label| label.name.ident.to_string());
-        self.targets.push(JumpTarget { label, is_loop: true, sink: sink.clone() });
-        self.target_info.push(TargetInfo { head: Some(head), exit, depth });
+        let label = node
+            .label
+            .as_ref()
+            .map(|label| label.name.ident.to_string());
+        self.targets.push(JumpTarget {
+            label,
+            is_loop: true,
+            sink: sink.clone(),
+        });
+        self.target_info.push(TargetInfo {
+            head: Some(head),
+            exit,
+            depth,
+        });
         self.rest.push(Rest::LoopBody(&node.body));
         self.jump(head, None);
         if self.begin(head, TokenStream::new(), true) {
@@ -1381,7 +1563,12 @@ fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident) -> Option<&'e sy
     let is_self_call = |expr: &syn::Expr| match expr {
         syn::Expr::Call(call) => match &*call.func {
             syn::Expr::Path(path) => {
-                let segments: Vec<String> = path.path.segments.iter().map(|segment| segment.ident.to_string()).collect();
+                let segments: Vec<String> = path
+                    .path
+                    .segments
+                    .iter()
+                    .map(|segment| segment.ident.to_string())
+                    .collect();
                 match segments.as_slice() {
                     [name] => function == name,
                     [owner, name] => owner == "Self" && function == name,
@@ -1391,7 +1578,8 @@ fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident) -> Option<&'e sy
             _ => false,
         },
         syn::Expr::MethodCall(call) => {
-            call.method == *function && matches!(&*call.receiver, syn::Expr::Path(path) if path.path.is_ident("self"))
+            call.method == *function
+                && matches!(&*call.receiver, syn::Expr::Path(path) if path.path.is_ident("self"))
         }
         _ => false,
     };
@@ -1400,7 +1588,12 @@ fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident) -> Option<&'e sy
     }
     if let syn::Expr::Call(call) = operand {
         if let syn::Expr::Path(path) = &*call.func {
-            let segments: Vec<String> = path.path.segments.iter().map(|segment| segment.ident.to_string()).collect();
+            let segments: Vec<String> = path
+                .path
+                .segments
+                .iter()
+                .map(|segment| segment.ident.to_string())
+                .collect();
             let boxed = matches!(segments.as_slice(), [a, b] if a == "Box" && b == "pin")
                 || matches!(segments.as_slice(), [.., a, b] if a == "Box" && b == "pin");
             if boxed && call.args.len() == 1 && is_self_call(&call.args[0]) {
@@ -1421,81 +1614,12 @@ fn is_no_drop(init: &syn::Expr) -> bool {
     }
 }
 
-/// The variable `expr` borrows directly (`&v`, `&mut v.f[i]`, `v.iter()`, `v.as_str()`, ...),
-/// with the span of the borrow.
-fn borrow_root(expr: &syn::Expr) -> Option<(Ident, Span)> {
-    fn place_root(expr: &syn::Expr) -> Option<Ident> {
-        match expr {
-            syn::Expr::Path(path) if path.qself.is_none() => path.path.get_ident().cloned(),
-            syn::Expr::Field(node) => place_root(&node.base),
-            syn::Expr::Index(node) => place_root(&node.expr),
-            syn::Expr::Paren(node) => place_root(&node.expr),
-            _ => None,
-        }
-    }
-    match expr {
-        syn::Expr::Reference(node) => place_root(&node.expr).map(|root| (root, expr.span())),
-        syn::Expr::Paren(node) => borrow_root(&node.expr),
-        syn::Expr::MethodCall(node) if is_borrowing_method(&node.method.to_string()) => {
-            place_root(&node.receiver).map(|root| (root, expr.span()))
-        }
-        syn::Expr::Call(node) if node.args.len() == 1 && is_into_iter_call(&node.func) => borrow_root(&node.args[0]),
-        _ => None,
-    }
-}
-
-fn is_into_iter_call(func: &syn::Expr) -> bool {
-    matches!(func, syn::Expr::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "into_iter"))
-}
-
-/// Methods of the standard collections that return a borrow of their receiver.
-fn is_borrowing_method(method: &str) -> bool {
-    matches!(
-        method,
-        "iter" | "iter_mut" | "as_str" | "as_slice" | "as_mut_slice" | "as_bytes" | "as_ref" | "as_mut" | "as_deref"
-            | "as_deref_mut" | "chars" | "bytes" | "lines" | "split_whitespace" | "keys" | "values" | "values_mut"
-            | "windows" | "chunks" | "drain" | "borrow" | "borrow_mut" | "lock" | "get_mut" | "first" | "last"
-            | "first_mut" | "last_mut"
-    )
-}
-
-/// The locals an await operand names: `&mut v` (`Some(true)`), `&v` (`Some(false)`), or
-/// plainly (`None`, which matters for `&mut` parameters, reborrowed implicitly).
-///
-/// Only `&mut v` is reported as a borrow the awaiter holds: a future made from `&v` may or
-/// may not keep it (`with_cancellation(f, &token)` clones the token), and where it does,
-/// rustc rejects the expansion at the user's line.
-fn operand_borrows(operand: &syn::Expr) -> Vec<(Ident, Span, Option<bool>)> {
-    struct Finder(Vec<(Ident, Span, Option<bool>)>);
-    impl<'ast> syn::visit::Visit<'ast> for Finder {
-        fn visit_expr(&mut self, expr: &'ast syn::Expr) {
-            match expr {
-                syn::Expr::Reference(node) => {
-                    if let Some((root, _)) = borrow_root(expr) {
-                        self.0.push((root, node.span(), Some(node.mutability.is_some())));
-                        return;
-                    }
-                    syn::visit::visit_expr(self, expr)
-                }
-                syn::Expr::Path(path) if path.qself.is_none() => {
-                    if let Some(ident) = path.path.get_ident() {
-                        self.0.push((ident.clone(), ident.span(), None));
-                    }
-                }
-                syn::Expr::Closure(_) | syn::Expr::Async(_) => {}
-                _ => syn::visit::visit_expr(self, expr),
-            }
-        }
-    }
-    let mut finder = Finder(Vec::new());
-    syn::visit::Visit::visit_expr(&mut finder, operand);
-    finder.0
-}
-
 fn let_scrutinee<'e>(cond: &'e syn::Expr, pat: &syn::Pat) -> Option<&'e syn::Expr> {
     match cond {
         syn::Expr::Let(node) if std::ptr::eq(&*node.pat, pat) => Some(&node.expr),
-        syn::Expr::Binary(node) => let_scrutinee(&node.left, pat).or_else(|| let_scrutinee(&node.right, pat)),
+        syn::Expr::Binary(node) => {
+            let_scrutinee(&node.left, pat).or_else(|| let_scrutinee(&node.right, pat))
+        }
         syn::Expr::Paren(node) => let_scrutinee(&node.expr, pat),
         _ => None,
     }

@@ -17,7 +17,9 @@ pub(crate) fn in_tokens(tokens: &TokenStream) -> Option<Span> {
     let mut previous_dot = false;
     for token in tokens.clone() {
         match &token {
-            TokenTree::Ident(ident) if previous_dot && ident == "await" => return Some(ident.span()),
+            TokenTree::Ident(ident) if previous_dot && ident == "await" => {
+                return Some(ident.span());
+            }
             TokenTree::Group(group) => {
                 if let Some(span) = in_tokens(&group.stream()) {
                     return Some(span);
@@ -48,7 +50,10 @@ impl<'ast> Visit<'ast> for Finder {
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
         match std_macros::parse(mac) {
             // A standard macro whose arguments parse: look at them as expressions.
-            Some(Ok(parsed)) => parsed.exprs().into_iter().for_each(|expr| self.visit_expr(expr)),
+            Some(Ok(parsed)) => parsed
+                .exprs()
+                .into_iter()
+                .for_each(|expr| self.visit_expr(expr)),
             // Any other macro: a `.await` among its tokens is this function's (and `lower`
             // reports that it cannot be lowered).
             _ => {

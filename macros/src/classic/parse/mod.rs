@@ -1,0 +1,9 @@
+//! Parse: from the `syn` body to the lowered tree (`ir`), with every await at statement level
+//! in Rust's evaluation order (`lower`), the standard macros taken apart (`std_macros`), and
+//! the awaits (`awaits`) and pattern bindings (`bindings`) found where they hide.
+
+pub(crate) mod awaits;
+pub(crate) mod bindings;
+pub(crate) mod ir;
+pub(crate) mod lower;
+pub(crate) mod std_macros;
