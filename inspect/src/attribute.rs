@@ -35,15 +35,8 @@ pub struct Attributor {
 impl Attributor {
     pub fn new(crate_name: &str, records: &[Record], bodies: &[Body]) -> Self {
         Attributor {
-            paths: records
-                .iter()
-                .enumerate()
-                .map(|(index, record)| (record.path(), index))
-                .collect(),
-            roles: bodies
-                .iter()
-                .map(|body| ((body.record, body.inner.clone()), body.role))
-                .collect(),
+            paths: records.iter().enumerate().map(|(index, record)| (record.path(), index)).collect(),
+            roles: bodies.iter().map(|body| ((body.record, body.inner.clone()), body.role)).collect(),
             crate_prefix: format!("{crate_name}::"),
         }
     }
@@ -71,8 +64,7 @@ impl Attributor {
             return None;
         }
         let record = self.first_mentioned(name)?;
-        let is_poll = name.ends_with(" as core::future::future::Future>::poll")
-            && own.starts_with(RUNTIME_CRATE);
+        let is_poll = name.ends_with(" as core::future::future::Future>::poll") && own.starts_with(RUNTIME_CRATE);
         Some((record, if is_poll { Role::Poll } else { Role::Machinery }))
     }
 
@@ -103,10 +95,7 @@ impl Attributor {
             let end = name[start..]
                 .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | ':' | '{' | '}' | '#')))
                 .map_or(name.len(), |length| start + length);
-            if boundary
-                && let Some((record, _)) =
-                    self.record_prefix(name[start..end].trim_end_matches(':'))
-            {
+            if boundary && let Some((record, _)) = self.record_prefix(name[start..end].trim_end_matches(':')) {
                 return Some(record);
             }
             from = end.max(start + 1);
@@ -170,27 +159,18 @@ mod tests {
         let sm = "k::classic::f::FStateMachine<lowering::awaiter::TaskAwaiter<u64, k::classic::g::GStateMachine<u64>>>";
         assert_eq!(attributor.attribute("k::classic::f"), Some((0, Role::Stub)));
         assert_eq!(
-            attributor.attribute(&format!("<k::classic::f::{{closure#0}} as core::ops::function::FnOnce<(&mut {sm},)>>::call_once")),
+            attributor.attribute(&format!(
+                "<k::classic::f::{{closure#0}} as core::ops::function::FnOnce<(&mut {sm},)>>::call_once"
+            )),
             Some((0, Role::MoveNext))
         );
         assert_eq!(
-            attributor.attribute(&format!(
-                "<lowering::task::Task<u64, {sm}> as core::future::future::Future>::poll"
-            )),
+            attributor.attribute(&format!("<lowering::task::Task<u64, {sm}> as core::future::future::Future>::poll")),
             Some((0, Role::Poll))
         );
-        assert_eq!(
-            attributor.attribute(&format!("core::ptr::drop_in_place::<{sm}>")),
-            Some((0, Role::Machinery))
-        );
-        assert_eq!(
-            attributor.attribute(&format!("futures_executor::local_pool::block_on::<{sm}>")),
-            None
-        );
-        assert_eq!(
-            attributor.attribute("k::classic::f::__LOWERING_RECORD"),
-            Some((0, Role::Record))
-        );
+        assert_eq!(attributor.attribute(&format!("core::ptr::drop_in_place::<{sm}>")), Some((0, Role::Machinery)));
+        assert_eq!(attributor.attribute(&format!("futures_executor::local_pool::block_on::<{sm}>")), None);
+        assert_eq!(attributor.attribute("k::classic::f::__LOWERING_RECORD"), Some((0, Role::Record)));
         assert_eq!(attributor.attribute("k::classic::fg"), None);
     }
 }

@@ -67,41 +67,27 @@ pub fn locate(manifest: Option<&Path>, package: Option<&str>) -> Result<Package>
         .exec()
         .context(|| format!("cargo metadata for {}", manifest.display()))?;
     let found = match package {
-        Some(name) => metadata.packages.iter().find(|candidate| {
-            candidate.name.as_str() == name && metadata.workspace_members.contains(&candidate.id)
-        }),
+        Some(name) => metadata
+            .packages
+            .iter()
+            .find(|candidate| candidate.name.as_str() == name && metadata.workspace_members.contains(&candidate.id)),
         None => metadata.root_package(),
     };
     let found = found.context(|| match package {
         Some(name) => format!(
             "no package `{name}` in the workspace of {} (packages: {})",
             manifest.display(),
-            metadata
-                .workspace_packages()
-                .iter()
-                .map(|p| p.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            metadata.workspace_packages().iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
         ),
-        None => format!(
-            "{} is a virtual manifest: name a package with -p",
-            manifest.display()
-        ),
+        None => format!("{} is a virtual manifest: name a package with -p", manifest.display()),
     })?;
     let library = found
         .targets
         .iter()
-        .find(|target| {
-            target
-                .kind
-                .iter()
-                .any(|kind| matches!(kind, TargetKind::Lib | TargetKind::RLib))
-        })
+        .find(|target| target.kind.iter().any(|kind| matches!(kind, TargetKind::Lib | TargetKind::RLib)))
         .context(|| format!("package `{}` has no library target to inspect", found.name))?;
-    let has_stacks_example = found
-        .targets
-        .iter()
-        .any(|target| target.name == STACKS_EXAMPLE && target.kind.contains(&TargetKind::Example));
+    let has_stacks_example =
+        found.targets.iter().any(|target| target.name == STACKS_EXAMPLE && target.kind.contains(&TargetKind::Example));
     let runtime_dir = metadata
         .packages
         .iter()
@@ -114,10 +100,7 @@ pub fn locate(manifest: Option<&Path>, package: Option<&str>) -> Result<Package>
         runtime_dir,
         crate_name: library.name.replace('-', "_"),
         manifest_path: found.manifest_path.clone().into_std_path_buf(),
-        inspect_dir: metadata
-            .target_directory
-            .join("lowering-inspect")
-            .into_std_path_buf(),
+        inspect_dir: metadata.target_directory.join("lowering-inspect").into_std_path_buf(),
         has_stacks_example,
     })
 }
@@ -169,22 +152,12 @@ pub fn emit(package: &Package) -> Result<Emitted> {
         command
             .args(["--release", "--lib", "--"])
             .arg(&emit)
-            .args([
-                "-C",
-                "symbol-mangling-version=v0",
-                "-C",
-                "debuginfo=2",
-                "-C",
-                "codegen-units=1",
-            ])
+            .args(["-C", "symbol-mangling-version=v0", "-C", "debuginfo=2", "-C", "codegen-units=1"])
             .env(WRAPPER_RECORD_ENV, &record)
             .env(WRAPPER_MARK_ENV, &emit);
         command
     };
-    let what = format!(
-        "{} (release, emitting MIR, LLVM IR, object and assembly)",
-        package.name
-    );
+    let what = format!("{} (release, emitting MIR, LLVM IR, object and assembly)", package.name);
     let mut artifacts = run_cargo(command(), &what)?;
 
     // cargo does not know about the `--emit` files: if they (or the record) went missing
@@ -193,10 +166,7 @@ pub fn emit(package: &Package) -> Result<Emitted> {
     if !complete(&[&mir, &llvm_ir, &object, &asm, &record]) {
         let mut clean = cargo(package, "clean");
         clean.args(["--release", "-p", &package.name]);
-        run_cargo(
-            clean,
-            &format!("cleaning {} (emitted files were missing)", package.name),
-        )?;
+        run_cargo(clean, &format!("cleaning {} (emitted files were missing)", package.name))?;
         artifacts = run_cargo(command(), &what)?;
         if !complete(&[&mir, &llvm_ir, &object, &asm, &record]) {
             return Err(Error::new(format!(
@@ -209,24 +179,11 @@ pub fn emit(package: &Package) -> Result<Emitted> {
     let rlib = artifacts
         .into_iter()
         .find(|artifact| artifact.package == package.name && artifact.is_lib)
-        .and_then(|artifact| {
-            artifact
-                .files
-                .into_iter()
-                .find(|file| file.extension().is_some_and(|ext| ext == "rlib"))
-        })
+        .and_then(|artifact| artifact.files.into_iter().find(|file| file.extension().is_some_and(|ext| ext == "rlib")))
         .context(|| format!("cargo reported no rlib for {}", package.name))?;
-    let text =
-        std::fs::read_to_string(&record).context(|| format!("reading {}", record.display()))?;
+    let text = std::fs::read_to_string(&record).context(|| format!("reading {}", record.display()))?;
     let rustc = serde_json::from_str(&text).context(|| format!("parsing {}", record.display()))?;
-    Ok(Emitted {
-        mir,
-        llvm_ir,
-        object,
-        asm,
-        rlib,
-        rustc,
-    })
+    Ok(Emitted { mir, llvm_ir, object, asm, rlib, rustc })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -251,11 +208,7 @@ pub fn build_stacks_example(package: &Package, profile: Profile) -> Result<PathB
     if profile == Profile::Release {
         command.arg("--release");
     }
-    let what = format!(
-        "{} example {STACKS_EXAMPLE} ({})",
-        package.name,
-        profile.name()
-    );
+    let what = format!("{} example {STACKS_EXAMPLE} ({})", package.name, profile.name());
     run_cargo(command, &what)?
         .into_iter()
         .find_map(|artifact| artifact.executable)
@@ -266,11 +219,7 @@ pub fn build_stacks_example(package: &Package, profile: Profile) -> Result<PathB
 /// Every build in that dir uses the same wrapper, so that no build invalidates another.
 fn cargo(package: &Package, subcommand: &str) -> Command {
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    command
-        .arg(subcommand)
-        .arg("--manifest-path")
-        .arg(&package.manifest_path)
-        .args(["-p", &package.name]);
+    command.arg(subcommand).arg("--manifest-path").arg(&package.manifest_path).args(["-p", &package.name]);
     if subcommand != "clean" {
         command.arg("--message-format=json");
     }
@@ -280,9 +229,7 @@ fn cargo(package: &Package, subcommand: &str) -> Command {
     // release profile and none invalidates another.
     command.env("CARGO_PROFILE_RELEASE_DEBUG", "line-tables-only");
     if let Ok(me) = std::env::current_exe() {
-        command
-            .env("RUSTC_WORKSPACE_WRAPPER", me)
-            .env(WRAPPER_ENV, "1");
+        command.env("RUSTC_WORKSPACE_WRAPPER", me).env(WRAPPER_ENV, "1");
     }
     command
 }
@@ -318,12 +265,8 @@ fn run_cargo(mut command: Command, what: &str) -> Result<Vec<Artifact>> {
     });
     let (done, ticks) = mpsc::channel::<()>();
     let ticker = std::thread::spawn(move || {
-        while let Err(mpsc::RecvTimeoutError::Timeout) = ticks.recv_timeout(Duration::from_secs(10))
-        {
-            eprintln!(
-                "inspect:   still building ({}s)",
-                started.elapsed().as_secs()
-            );
+        while let Err(mpsc::RecvTimeoutError::Timeout) = ticks.recv_timeout(Duration::from_secs(10)) {
+            eprintln!("inspect:   still building ({}s)", started.elapsed().as_secs());
         }
     });
 
@@ -333,24 +276,12 @@ fn run_cargo(mut command: Command, what: &str) -> Result<Vec<Artifact>> {
         match message {
             Ok(Message::CompilerArtifact(artifact)) => {
                 if !artifact.fresh {
-                    eprintln!(
-                        "inspect:   compiled {} ({:.1}s)",
-                        artifact.target.name,
-                        started.elapsed().as_secs_f64()
-                    );
+                    eprintln!("inspect:   compiled {} ({:.1}s)", artifact.target.name, started.elapsed().as_secs_f64());
                 }
                 artifacts.push(Artifact {
                     package: artifact.package_id.repr.clone(),
-                    is_lib: artifact
-                        .target
-                        .kind
-                        .iter()
-                        .any(|kind| matches!(kind, TargetKind::Lib | TargetKind::RLib)),
-                    files: artifact
-                        .filenames
-                        .into_iter()
-                        .map(|path| path.into_std_path_buf())
-                        .collect(),
+                    is_lib: artifact.target.kind.iter().any(|kind| matches!(kind, TargetKind::Lib | TargetKind::RLib)),
+                    files: artifact.filenames.into_iter().map(|path| path.into_std_path_buf()).collect(),
                     executable: artifact.executable.map(|path| path.into_std_path_buf()),
                 });
             }
@@ -363,9 +294,7 @@ fn run_cargo(mut command: Command, what: &str) -> Result<Vec<Artifact>> {
             Err(error) => errors.push(format!("unreadable message from cargo: {error}")),
         }
     }
-    let status = child
-        .wait()
-        .context(|| format!("waiting for cargo ({what})"))?;
+    let status = child.wait().context(|| format!("waiting for cargo ({what})"))?;
     drop(done);
     let _ = ticker.join();
     let stderr = stderr.join().unwrap_or_default();
@@ -415,23 +344,16 @@ pub fn run_as_rustc_wrapper() -> Option<i32> {
     let status = match Command::new(&program).args(&args).status() {
         Ok(status) => status,
         Err(error) => {
-            eprintln!(
-                "inspect (as rustc wrapper): cannot run {}: {error}",
-                program.display()
-            );
+            eprintln!("inspect (as rustc wrapper): cannot run {}: {error}", program.display());
             return Some(1);
         }
     };
-    if let Some(record) =
-        record.filter(|_| status.success() && !mark.is_empty() && args.contains(&mark))
-    {
+    if let Some(record) = record.filter(|_| status.success() && !mark.is_empty() && args.contains(&mark)) {
         let invocation = RustcInvocation {
             program,
             args,
             cwd: std::env::current_dir().unwrap_or_default(),
-            env: std::env::vars()
-                .filter(|(key, _)| key.starts_with("CARGO") || key == "OUT_DIR")
-                .collect(),
+            env: std::env::vars().filter(|(key, _)| key.starts_with("CARGO") || key == "OUT_DIR").collect(),
             build_ms: started.elapsed().as_millis() as u64,
         };
         let written = serde_json::to_string(&invocation)
@@ -451,17 +373,8 @@ mod tests {
 
     #[test]
     fn package_ids_name_their_package() {
-        assert_eq!(
-            package_name_of("path+file:///work/main/workloads#0.1.0"),
-            "workloads"
-        );
-        assert_eq!(
-            package_name_of("path+file:///work/x#lowering-fixture@0.1.0"),
-            "lowering-fixture"
-        );
-        assert_eq!(
-            package_name_of("workloads 0.1.0 (path+file:///work/main/workloads)"),
-            "workloads"
-        );
+        assert_eq!(package_name_of("path+file:///work/main/workloads#0.1.0"), "workloads");
+        assert_eq!(package_name_of("path+file:///work/x#lowering-fixture@0.1.0"), "lowering-fixture");
+        assert_eq!(package_name_of("workloads 0.1.0 (path+file:///work/main/workloads)"), "workloads");
     }
 }

@@ -35,10 +35,7 @@ impl Types {
     }
 
     /// Types whose qualified name is `path` or `path<...>` (the instances of a generic type).
-    pub fn instances<'a>(
-        &'a self,
-        path: &'a str,
-    ) -> impl Iterator<Item = (&'a str, &'a TypeInfo)> + 'a {
+    pub fn instances<'a>(&'a self, path: &'a str) -> impl Iterator<Item = (&'a str, &'a TypeInfo)> + 'a {
         self.0.iter().filter_map(move |(name, info)| {
             let rest = name.strip_prefix(path)?;
             (rest.is_empty() || rest.starts_with('<')).then_some((name.as_str(), info))
@@ -67,30 +64,18 @@ type Reader<'a> = RelocateReader<EndianSlice<'a, RunTimeEndian>, Relocations<'a>
 
 /// Read every named type's size (and members or enumerators) from `file`'s DWARF.
 pub fn read_types(file: &object::File<'_>) -> Result<Types> {
-    let endian = if file.is_little_endian() {
-        RunTimeEndian::Little
-    } else {
-        RunTimeEndian::Big
-    };
-    let sections = gimli::DwarfSections::load(
-        |id| -> Result<(Cow<'_, [u8]>, object::read::RelocationMap)> {
-            match file.section_by_name(id.name()) {
-                Some(section) => Ok((
-                    section
-                        .uncompressed_data()
-                        .context(|| format!("reading {}", id.name()))?,
-                    relocation_map(file, &section),
-                )),
-                None => Ok((
-                    Cow::Borrowed(&[][..]),
-                    object::read::RelocationMap::default(),
-                )),
-            }
-        },
-    )?;
-    let dwarf = sections.borrow(|(data, relocations)| {
-        RelocateReader::new(EndianSlice::new(data, endian), Relocations(relocations))
-    });
+    let endian = if file.is_little_endian() { RunTimeEndian::Little } else { RunTimeEndian::Big };
+    let sections = gimli::DwarfSections::load(|id| -> Result<(Cow<'_, [u8]>, object::read::RelocationMap)> {
+        match file.section_by_name(id.name()) {
+            Some(section) => Ok((
+                section.uncompressed_data().context(|| format!("reading {}", id.name()))?,
+                relocation_map(file, &section),
+            )),
+            None => Ok((Cow::Borrowed(&[][..]), object::read::RelocationMap::default())),
+        }
+    })?;
+    let dwarf = sections
+        .borrow(|(data, relocations)| RelocateReader::new(EndianSlice::new(data, endian), Relocations(relocations)));
     let dwarf_error = |error: gimli::Error| Error::new(format!("reading DWARF: {error}"));
 
     let mut types = Types::default();
@@ -100,9 +85,7 @@ pub fn read_types(file: &object::File<'_>) -> Result<Types> {
         read_unit(&dwarf, &unit, &mut types).map_err(dwarf_error)?;
     }
     if types.0.is_empty() {
-        return Err(Error::new(
-            "the object has no DWARF types (was it built with -C debuginfo=2?)",
-        ));
+        return Err(Error::new("the object has no DWARF types (was it built with -C debuginfo=2?)"));
     }
     Ok(types)
 }
@@ -110,10 +93,7 @@ pub fn read_types(file: &object::File<'_>) -> Result<Types> {
 /// The relocations of a DWARF section that matter for reading it. Others (such as the
 /// TLS offsets in the location of a `thread_local!`) are left out: no fact read here
 /// depends on them.
-fn relocation_map(
-    file: &object::File<'_>,
-    section: &object::Section<'_, '_>,
-) -> object::read::RelocationMap {
+fn relocation_map(file: &object::File<'_>, section: &object::Section<'_, '_>) -> object::read::RelocationMap {
     let mut map = object::read::RelocationMap::default();
     for (offset, relocation) in section.relocations() {
         let _ = map.add(file, offset, relocation);
@@ -121,11 +101,7 @@ fn relocation_map(
     map
 }
 
-fn read_unit(
-    dwarf: &gimli::Dwarf<Reader<'_>>,
-    unit: &gimli::Unit<Reader<'_>>,
-    types: &mut Types,
-) -> gimli::Result<()> {
+fn read_unit(dwarf: &gimli::Dwarf<Reader<'_>>, unit: &gimli::Unit<Reader<'_>>, types: &mut Types) -> gimli::Result<()> {
     // The qualified path at each depth: namespaces and types (whose members and
     // enumerators are their children).
     let mut path: Vec<(isize, String)> = Vec::new();
@@ -141,12 +117,7 @@ fn read_unit(
             open = None;
         }
         let name = match entry.attr_value(gimli::DW_AT_name) {
-            Some(value) => Some(
-                dwarf
-                    .attr_string(unit, value)?
-                    .to_string_lossy()?
-                    .into_owned(),
-            ),
+            Some(value) => Some(dwarf.attr_string(unit, value)?.to_string_lossy()?.into_owned()),
             None => None,
         };
         match entry.tag() {
@@ -155,25 +126,14 @@ fn read_unit(
                     path.push((depth, name));
                 }
             }
-            gimli::DW_TAG_structure_type
-            | gimli::DW_TAG_union_type
-            | gimli::DW_TAG_enumeration_type => {
-                let (Some(name), Some(size)) = (
-                    name,
-                    entry
-                        .attr_value(gimli::DW_AT_byte_size)
-                        .and_then(|v| v.udata_value()),
-                ) else {
+            gimli::DW_TAG_structure_type | gimli::DW_TAG_union_type | gimli::DW_TAG_enumeration_type => {
+                let (Some(name), Some(size)) =
+                    (name, entry.attr_value(gimli::DW_AT_byte_size).and_then(|v| v.udata_value()))
+                else {
                     continue;
                 };
                 let qualified = qualify(&path, &name);
-                types
-                    .0
-                    .entry(qualified.clone())
-                    .or_insert_with(|| TypeInfo {
-                        size,
-                        ..TypeInfo::default()
-                    });
+                types.0.entry(qualified.clone()).or_insert_with(|| TypeInfo { size, ..TypeInfo::default() });
                 path.push((depth, name));
                 open = Some((depth, qualified));
             }

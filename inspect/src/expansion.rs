@@ -26,33 +26,19 @@ pub struct Expansion {
     pub count: u64,
 }
 
-pub fn measure(
-    invocation: &RustcInvocation,
-    names: &[String],
-    dir: &Path,
-) -> Result<Vec<Expansion>> {
+pub fn measure(invocation: &RustcInvocation, names: &[String], dir: &Path) -> Result<Vec<Expansion>> {
     std::fs::create_dir_all(dir).context(|| format!("creating {}", dir.display()))?;
-    let edition = invocation
-        .args
-        .iter()
-        .find_map(|arg| arg.strip_prefix("--edition="))
-        .unwrap_or("2021")
-        .to_owned();
+    let edition = invocation.args.iter().find_map(|arg| arg.strip_prefix("--edition=")).unwrap_or("2021").to_owned();
     let queue = Mutex::new(names.iter().collect::<Vec<_>>());
     let results = Mutex::new(Vec::new());
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(names.len().max(1));
-    eprintln!(
-        "inspect: expanding {} function names ({workers} at a time)",
-        names.len()
-    );
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(names.len().max(1));
+    eprintln!("inspect: expanding {} function names ({workers} at a time)", names.len());
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
                 while let Some(name) = queue.lock().ok().and_then(|mut queue| queue.pop()) {
-                    let outcome = expand(invocation, name, dir)
-                        .and_then(|text| split_by_lowering(name, &text, &edition));
+                    let outcome =
+                        expand(invocation, name, dir).and_then(|text| split_by_lowering(name, &text, &edition));
                     if let Ok(mut results) = results.lock() {
                         results.push(outcome);
                     }
@@ -79,11 +65,7 @@ fn expand(invocation: &RustcInvocation, name: &str, dir: &Path) -> Result<String
             skip_next = false;
             continue;
         }
-        let next = invocation
-            .args
-            .get(index + 1)
-            .map(String::as_str)
-            .unwrap_or("");
+        let next = invocation.args.get(index + 1).map(String::as_str).unwrap_or("");
         match arg.as_str() {
             "--emit" | "-o" | "--out-dir" => skip_next = true,
             "-C" if next.starts_with("incremental=") => skip_next = true,
@@ -94,10 +76,7 @@ fn expand(invocation: &RustcInvocation, name: &str, dir: &Path) -> Result<String
             other => args.push(other.to_owned()),
         }
     }
-    args.push(format!(
-        "--emit=dep-info={}",
-        out_dir.join("expansion.d").display()
-    ));
+    args.push(format!("--emit=dep-info={}", out_dir.join("expansion.d").display()));
     args.push("--out-dir".to_owned());
     args.push(out_dir.display().to_string());
     let output = Command::new(&invocation.program)
@@ -107,30 +86,21 @@ fn expand(invocation: &RustcInvocation, name: &str, dir: &Path) -> Result<String
         .env("LOWERING_SHOW_EXPANSION", name)
         .stdin(Stdio::null())
         .output()
-        .context(|| {
-            format!(
-                "running {} to expand `{name}`",
-                invocation.program.display()
-            )
-        })?;
+        .context(|| format!("running {} to expand `{name}`", invocation.program.display()))?;
     let printed: String = String::from_utf8_lossy(&output.stderr)
         .lines()
         .filter(|line| !line.starts_with("{\"$message_type\""))
         .map(|line| format!("{line}\n"))
         .collect();
     if !output.status.success() {
-        return Err(Error::new(format!(
-            "expanding `{name}` failed ({}):\n{printed}",
-            output.status
-        )));
+        return Err(Error::new(format!("expanding `{name}` failed ({}):\n{printed}", output.status)));
     }
     Ok(printed)
 }
 
 /// Format the printed expansions and sum their lines per lowering.
 fn split_by_lowering(name: &str, printed: &str, edition: &str) -> Result<Vec<Expansion>> {
-    let formatted =
-        rustfmt(printed, edition).context(|| format!("formatting the expansion of `{name}`"))?;
+    let formatted = rustfmt(printed, edition).context(|| format!("formatting the expansion of `{name}`"))?;
     let mut by_lowering: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     for item in top_level_items(&formatted) {
         let lowering = if item.contains("Lowering::Classic") {
@@ -146,12 +116,7 @@ fn split_by_lowering(name: &str, printed: &str, edition: &str) -> Result<Vec<Exp
     }
     Ok(by_lowering
         .into_iter()
-        .map(|(lowering, (lines, count))| Expansion {
-            function: name.to_owned(),
-            lowering,
-            lines,
-            count,
-        })
+        .map(|(lowering, (lines, count))| Expansion { function: name.to_owned(), lowering, lines, count })
         .collect())
 }
 
@@ -167,14 +132,9 @@ fn rustfmt(text: &str, edition: &str) -> Result<String> {
     let input = text.to_owned();
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let output = child.wait_with_output().context(|| "waiting for rustfmt")?;
-    writer
-        .join()
-        .map_err(|_| Error::new("writing to rustfmt"))?
-        .context(|| "writing to rustfmt")?;
+    writer.join().map_err(|_| Error::new("writing to rustfmt"))?.context(|| "writing to rustfmt")?;
     if !output.status.success() {
-        return Err(Error::new(
-            String::from_utf8_lossy(&output.stderr).into_owned(),
-        ));
+        return Err(Error::new(String::from_utf8_lossy(&output.stderr).into_owned()));
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
@@ -206,10 +166,7 @@ mod tests {
             return;
         };
         assert_eq!(
-            found
-                .iter()
-                .map(|e| (e.lowering.as_str(), e.count))
-                .collect::<Vec<_>>(),
+            found.iter().map(|e| (e.lowering.as_str(), e.count)).collect::<Vec<_>>(),
             [("classic", 1), ("runtime", 1)]
         );
     }

@@ -91,18 +91,11 @@ pub struct FunctionFacts {
 
 impl FunctionFacts {
     pub fn ir_instructions(&self) -> u64 {
-        self.llvm_ir
-            .iter()
-            .map(|function| function.instructions)
-            .sum()
+        self.llvm_ir.iter().map(|function| function.instructions).sum()
     }
 
     pub fn native_bytes(&self) -> u64 {
-        self.native
-            .iter()
-            .filter(|symbol| symbol.code)
-            .map(|symbol| symbol.bytes)
-            .sum()
+        self.native.iter().filter(|symbol| symbol.code).map(|symbol| symbol.bytes).sum()
     }
 }
 
@@ -161,21 +154,14 @@ pub fn gather(package: &Package) -> Result<Facts> {
         }
         built
     } else {
-        eprintln!(
-            "inspect: {} has no `{}` example: no diagnostics (D1-D4)",
-            package.name,
-            builds::STACKS_EXAMPLE
-        );
+        eprintln!("inspect: {} has no `{}` example: no diagnostics (D1-D4)", package.name, builds::STACKS_EXAMPLE);
         Vec::new()
     };
 
     let key = cache_key(&emitted, &examples);
     let cache = package.inspect_dir.join("facts.json");
     if let Some(facts) = read_cache(&cache, &key) {
-        eprintln!(
-            "inspect: artifacts unchanged, facts from {}",
-            cache.display()
-        );
+        eprintln!("inspect: artifacts unchanged, facts from {}", cache.display());
         return Ok(facts);
     }
     let facts = gather_fresh(package, &emitted, &examples)?;
@@ -219,17 +205,11 @@ fn read_file(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).context(|| format!("reading {}", path.display()))
 }
 
-fn gather_fresh(
-    package: &Package,
-    emitted: &Emitted,
-    examples: &[(Profile, PathBuf)],
-) -> Result<Facts> {
+fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, PathBuf)]) -> Result<Facts> {
     eprintln!("inspect: reading the artifacts of {}", package.name);
     let object_data = read_file(&emitted.object)?;
-    let object = object::File::parse(&*object_data)
-        .context(|| format!("parsing {}", emitted.object.display()))?;
-    let types = dwarf::read_types(&object)
-        .context(|| format!("reading DWARF of {}", emitted.object.display()))?;
+    let object = object::File::parse(&*object_data).context(|| format!("parsing {}", emitted.object.display()))?;
+    let types = dwarf::read_types(&object).context(|| format!("reading DWARF of {}", emitted.object.display()))?;
     let records = records::read(&object, &types)?;
     if records.is_empty() {
         return Err(Error::new(format!(
@@ -237,14 +217,12 @@ fn gather_fresh(
             package.name
         )));
     }
-    let mir_text =
-        String::from_utf8(read_file(&emitted.mir)?).context(|| "the MIR is not UTF-8")?;
+    let mir_text = String::from_utf8(read_file(&emitted.mir)?).context(|| "the MIR is not UTF-8")?;
     let bodies = mir::bodies(&mir_text, &records);
     drop(mir_text);
     let attributor = Attributor::new(&package.crate_name, &records, &bodies);
 
-    let ir_text =
-        String::from_utf8(read_file(&emitted.llvm_ir)?).context(|| "the LLVM IR is not UTF-8")?;
+    let ir_text = String::from_utf8(read_file(&emitted.llvm_ir)?).context(|| "the LLVM IR is not UTF-8")?;
     let definitions = llvm_ir::definitions(&ir_text);
     let aliases = llvm_ir::aliases(&ir_text);
     drop(ir_text);
@@ -284,10 +262,7 @@ fn gather_fresh(
         });
     }
     for (index, function) in functions.iter_mut().enumerate() {
-        function.shape = shape_of(
-            &function.record,
-            bodies.iter().filter(|body| body.record == index),
-        );
+        function.shape = shape_of(&function.record, bodies.iter().filter(|body| body.record == index));
     }
     for definition in definitions {
         if let Some((record, role)) = attributor.attribute(&definition.name)
@@ -333,23 +308,15 @@ fn gather_fresh(
     sizes_from_dwarf(&mut functions, &types, &attributor);
 
     let names: Vec<String> = {
-        let mut names: Vec<String> = records
-            .iter()
-            .map(|record| record.function.clone())
-            .collect();
+        let mut names: Vec<String> = records.iter().map(|record| record.function.clone()).collect();
         names.sort();
         names.dedup();
         names
     };
-    let expansions = expansion::measure(
-        &emitted.rustc,
-        &names,
-        &package.inspect_dir.join("expansion"),
-    )?;
+    let expansions = expansion::measure(&emitted.rustc, &names, &package.inspect_dir.join("expansion"))?;
     for expansion in &expansions {
         let mut matching = functions.iter_mut().filter(|function| {
-            function.record.function == expansion.function
-                && function.record.lowering == expansion.lowering
+            function.record.function == expansion.function && function.record.lowering == expansion.lowering
         });
         // Per function only where the name and lowering say which function it was.
         if let (Some(function), None) = (matching.next(), matching.next()) {
@@ -359,11 +326,7 @@ fn gather_fresh(
 
     let build_ms = emitted.rustc.build_ms;
     let variants = variant_totals(&functions, &expansions, build_ms);
-    let diagnostics = if examples.is_empty() {
-        None
-    } else {
-        Some(diagnose(package, examples, &records)?)
-    };
+    let diagnostics = if examples.is_empty() { None } else { Some(diagnose(package, examples, &records)?) };
 
     Ok(Facts {
         krate: CrateFacts {
@@ -379,11 +342,7 @@ fn gather_fresh(
         functions,
         variants,
         diagnostics,
-        files: Files {
-            mir: emitted.mir.clone(),
-            llvm_ir: emitted.llvm_ir.clone(),
-            asm: emitted.asm.clone(),
-        },
+        files: Files { mir: emitted.mir.clone(), llvm_ir: emitted.llvm_ir.clone(), asm: emitted.asm.clone() },
     })
 }
 
@@ -417,21 +376,14 @@ fn shape_of<'a>(record: &Record, bodies: impl Iterator<Item = &'a Body>) -> Stri
 /// future (`module::f::{async_fn_env#0}`), and the heap block of a suspended classic task
 /// (the `Arc` of the task core instantiated for the state machine). Generic functions have
 /// one type per instance: the largest is kept.
-fn sizes_from_dwarf(
-    functions: &mut [FunctionFacts],
-    types: &dwarf::Types,
-    attributor: &Attributor,
-) {
+fn sizes_from_dwarf(functions: &mut [FunctionFacts], types: &dwarf::Types, attributor: &Attributor) {
     for function in functions.iter_mut() {
         let path = function.record.path();
         let state_type = match &function.record.generated_type {
             Some(generated) => format!("{path}::{generated}"),
             None => format!("{path}::{{async_fn_env#0}}"),
         };
-        function.state_bytes = types
-            .instances(&state_type)
-            .map(|(_, info)| info.size)
-            .max();
+        function.state_bytes = types.instances(&state_type).map(|(_, info)| info.size).max();
     }
     let mut task_bytes: HashMap<usize, u64> = HashMap::new();
     for (name, info) in types.iter() {
@@ -461,11 +413,8 @@ fn variant_totals(
         if function.shape == "classic" {
             totals.generated_types += 1;
         }
-        totals.coroutine_bodies += function
-            .mir_bodies
-            .iter()
-            .filter(|body| body.role == Role::Coroutine)
-            .count() as u64;
+        totals.coroutine_bodies +=
+            function.mir_bodies.iter().filter(|body| body.role == Role::Coroutine).count() as u64;
         totals.text_bytes += function.native_bytes();
         totals.rlib_bytes += function.rlib_bytes;
     }
@@ -487,18 +436,10 @@ fn diagnose(
     examples: &[(Profile, PathBuf)],
     records: &[Record],
 ) -> Result<BTreeMap<String, Diagnostics>> {
-    let kinds = FrameKinds::new(
-        records,
-        &package.workspace_root,
-        package.runtime_dir.as_deref(),
-    );
+    let kinds = FrameKinds::new(records, &package.workspace_root, package.runtime_dir.as_deref());
     let mut by_build = BTreeMap::new();
     for (profile, executable) in examples {
-        eprintln!(
-            "inspect: running {} ({})",
-            executable.display(),
-            profile.name()
-        );
+        eprintln!("inspect: running {} ({})", executable.display(), profile.name());
         let output = Command::new(executable)
             // Relative paths in the stacks (`./src/..`) then start where `file!()`'s do.
             .current_dir(&package.workspace_root)
@@ -518,8 +459,7 @@ fn diagnose(
         let text = String::from_utf8_lossy(&output.stdout);
         let sections = stacks::sections(&text);
         let diagnostics = Diagnostics {
-            stacks: stacks::measure(&sections, &kinds)
-                .context(|| format!("stacks of the {} build", profile.name()))?,
+            stacks: stacks::measure(&sections, &kinds).context(|| format!("stacks of the {} build", profile.name()))?,
             panics: panics::panics(&sections, records, &kinds),
             errors: panics::errors(&sections),
         };

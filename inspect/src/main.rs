@@ -68,15 +68,10 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
     let mut options = Options::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
-        let mut value = |flag: &str| {
-            args.next()
-                .ok_or_else(|| Error::new(format!("{flag} needs a value\n\n{USAGE}")))
-        };
+        let mut value = |flag: &str| args.next().ok_or_else(|| Error::new(format!("{flag} needs a value\n\n{USAGE}")));
         match arg.as_str() {
             "check" => options.check = true,
-            "--manifest-path" => {
-                options.manifest_path = Some(PathBuf::from(value("--manifest-path")?))
-            }
+            "--manifest-path" => options.manifest_path = Some(PathBuf::from(value("--manifest-path")?)),
             "-p" | "--package" => options.package = Some(value("--package")?),
             "--json" => options.json = true,
             "--function" => options.function = Some(value("--function")?),
@@ -99,14 +94,10 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
     }
     match (&options.function, options.dump) {
         (Some(_), None) => {
-            return Err(Error::new(format!(
-                "--function needs --mir, --llvm-ir or --asm\n\n{USAGE}"
-            )));
+            return Err(Error::new(format!("--function needs --mir, --llvm-ir or --asm\n\n{USAGE}")));
         }
         (None, Some(_)) => {
-            return Err(Error::new(format!(
-                "--mir, --llvm-ir and --asm need --function NAME\n\n{USAGE}"
-            )));
+            return Err(Error::new(format!("--mir, --llvm-ir and --asm need --function NAME\n\n{USAGE}")));
         }
         _ => {}
     }
@@ -122,19 +113,15 @@ fn run(options: Options) -> Result<ExitCode> {
         let results = workloads::checks::run(&Variant::BOTH);
         print!("{}", workloads::checks::table(&results));
         let failed = results.iter().any(|result| !result.passed());
-        return Ok(if failed {
-            ExitCode::FAILURE
-        } else {
-            ExitCode::SUCCESS
-        });
+        return Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS });
     }
     let package = builds::locate(options.manifest_path.as_deref(), options.package.as_deref())?;
     let facts = facts::gather(&package)?;
     match (options.function, options.dump) {
         (Some(name), Some(kind)) => print!("{}", report::dump(&facts, &name, kind)?),
         _ if options.json => {
-            let json = serde_json::to_string_pretty(&report::json(&facts))
-                .map_err(|error| Error::new(error.to_string()))?;
+            let json =
+                serde_json::to_string_pretty(&report::json(&facts)).map_err(|error| Error::new(error.to_string()))?;
             println!("{json}");
         }
         _ => print!("{}", report::table(&facts)),

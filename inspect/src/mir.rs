@@ -91,17 +91,9 @@ pub fn bodies(text: &str, records: &[Record]) -> Vec<Body> {
             start += 1;
             continue;
         }
-        let end = (start..lines.len())
-            .find(|&index| lines[index] == "}")
-            .unwrap_or(lines.len() - 1);
-        if let Some(body) = header
-            .strip_prefix("fn ")
-            .and_then(|rest| parse_fn(rest, &lines[start..=end], records))
-        {
-            found.push(Body {
-                lines: (start, end),
-                ..body
-            });
+        let end = (start..lines.len()).find(|&index| lines[index] == "}").unwrap_or(lines.len() - 1);
+        if let Some(body) = header.strip_prefix("fn ").and_then(|rest| parse_fn(rest, &lines[start..=end], records)) {
+            found.push(Body { lines: (start, end), ..body });
         }
         start = end + 1;
     }
@@ -125,11 +117,7 @@ fn parse_fn(header: &str, body: &[&str], records: &[Record]) -> Option<Body> {
 
 /// What a body is, from its place below the function and its signature.
 fn role_of(record: &Record, inner: &str, arguments: &[&str]) -> Role {
-    let argument_types = || {
-        arguments
-            .iter()
-            .filter_map(|argument| argument.split_once(": ").map(|(_, ty)| ty))
-    };
+    let argument_types = || arguments.iter().filter_map(|argument| argument.split_once(": ").map(|(_, ty)| ty));
     if inner.contains("__LOWERING_RECORD") {
         Role::Record
     } else if inner.is_empty() {
@@ -147,13 +135,9 @@ fn role_of(record: &Record, inner: &str, arguments: &[&str]) -> Role {
 
 /// `Pin<&mut {async fn body of ..}>` and the like: the `self` of a coroutine's resume.
 fn is_coroutine_self(ty: &str) -> bool {
-    ty.strip_prefix("Pin<&mut ")
-        .or_else(|| ty.strip_prefix("std::pin::Pin<&mut "))
-        .is_some_and(|inner| {
-            inner.starts_with("{async")
-                || inner.starts_with("{coroutine")
-                || inner.starts_with("{gen")
-        })
+    ty.strip_prefix("Pin<&mut ").or_else(|| ty.strip_prefix("std::pin::Pin<&mut ")).is_some_and(|inner| {
+        inner.starts_with("{async") || inner.starts_with("{coroutine") || inner.starts_with("{gen")
+    })
 }
 
 /// Whether the type `ty` is `name` or `name<..>`, possibly path-qualified.
@@ -176,22 +160,17 @@ pub fn returns_generated_task(signature: &str, generated: &str) -> bool {
 
 /// Whether a stub returns an `async fn` body (the runtime lowering).
 pub fn returns_async_body(signature: &str) -> bool {
-    signature
-        .rsplit_once(") -> ")
-        .is_some_and(|(_, ret)| ret.starts_with("{async fn body of "))
+    signature.rsplit_once(") -> ").is_some_and(|(_, ret)| ret.starts_with("{async fn body of "))
 }
 
 /// The record whose function this MIR path is in, and the path below the function.
 fn owner(path: &str, records: &[Record]) -> Option<(usize, String)> {
     let segments = top_level_segments(path);
     records.iter().enumerate().find_map(|(index, record)| {
-        let at = segments
-            .iter()
-            .position(|segment| *segment == record.function)?;
+        let at = segments.iter().position(|segment| *segment == record.function)?;
         let module: Vec<&str> = record.module.split("::").collect();
         let prefix = &segments[..at];
-        (prefix.len() <= module.len() && module.ends_with(prefix))
-            .then(|| (index, segments[at + 1..].join("::")))
+        (prefix.len() <= module.len() && module.ends_with(prefix)).then(|| (index, segments[at + 1..].join("::")))
     })
 }
 
@@ -282,10 +261,7 @@ fn top_level_split(list: &str) -> Vec<&str> {
 /// Basic blocks (`bbN: {` and `bbN (cleanup): {`), statements (every line of a block but
 /// its terminator) and locals (the `let` declarations, `_0` included, plus the arguments).
 fn count(body: &[&str], arguments: usize) -> Counts {
-    let mut counts = Counts {
-        locals: arguments as u64,
-        ..Counts::default()
-    };
+    let mut counts = Counts { locals: arguments as u64, ..Counts::default() };
     let mut in_block = 0u64;
     for line in body {
         let trimmed = line.trim_start();
@@ -299,8 +275,7 @@ fn count(body: &[&str], arguments: usize) -> Counts {
             in_block = 0;
         } else if indent == 8 && counts.basic_blocks > 0 {
             in_block += 1;
-        } else if indent >= 4 && (trimmed.starts_with("let _") || trimmed.starts_with("let mut _"))
-        {
+        } else if indent >= 4 && (trimmed.starts_with("let _") || trimmed.starts_with("let mut _")) {
             counts.locals += 1;
         }
     }
@@ -313,12 +288,7 @@ mod tests {
 
     fn record(module: &str, function: &str, generated: Option<&str>) -> Record {
         Record {
-            lowering: if generated.is_some() {
-                "classic"
-            } else {
-                "runtime"
-            }
-            .to_owned(),
+            lowering: if generated.is_some() { "classic" } else { "runtime" }.to_owned(),
             module: module.to_owned(),
             function: function.to_owned(),
             generated_type: generated.map(str::to_owned),
@@ -370,48 +340,16 @@ fn other(_1: u64) -> u64 {
 
     #[test]
     fn bodies_are_attributed_by_path_and_signature() {
-        let records = [
-            record("krate::classic", "f", Some("FStateMachine")),
-            record("krate::runtime", "f", None),
-        ];
+        let records = [record("krate::classic", "f", Some("FStateMachine")), record("krate::runtime", "f", None)];
         let found = bodies(MIR, &records);
-        let summary: Vec<_> = found
-            .iter()
-            .map(|body| (body.record, body.inner.as_str(), body.role, body.counts))
-            .collect();
+        let summary: Vec<_> =
+            found.iter().map(|body| (body.record, body.inner.as_str(), body.role, body.counts)).collect();
         assert_eq!(
             summary,
             [
-                (
-                    0,
-                    "",
-                    Role::Stub,
-                    Counts {
-                        basic_blocks: 2,
-                        statements: 1,
-                        locals: 3
-                    }
-                ),
-                (
-                    0,
-                    "{closure#0}",
-                    Role::MoveNext,
-                    Counts {
-                        basic_blocks: 1,
-                        statements: 0,
-                        locals: 4
-                    }
-                ),
-                (
-                    1,
-                    "{closure#0}",
-                    Role::Coroutine,
-                    Counts {
-                        basic_blocks: 1,
-                        statements: 0,
-                        locals: 3
-                    }
-                ),
+                (0, "", Role::Stub, Counts { basic_blocks: 2, statements: 1, locals: 3 }),
+                (0, "{closure#0}", Role::MoveNext, Counts { basic_blocks: 1, statements: 0, locals: 4 }),
+                (1, "{closure#0}", Role::Coroutine, Counts { basic_blocks: 1, statements: 0, locals: 3 }),
             ]
         );
         assert!(returns_generated_task(&found[0].signature, "FStateMachine"));

@@ -45,38 +45,21 @@ pub fn panics(sections: &[Section], records: &[Record], kinds: &FrameKinds) -> R
         let report = parse(&section.body, records, kinds);
         reports
             .entry(section.scenario.clone())
-            .or_insert_with(|| Comparison {
-                variants: BTreeMap::new(),
-                identical: BTreeMap::new(),
-            })
+            .or_insert_with(|| Comparison { variants: BTreeMap::new(), identical: BTreeMap::new() })
             .variants
             .insert(section.variant.clone(), report);
     }
     for comparison in reports.values_mut() {
         let reports: Vec<&PanicReport> = comparison.variants.values().collect();
-        let agree = |field: fn(&PanicReport) -> String| {
-            reports
-                .windows(2)
-                .all(|pair| field(pair[0]) == field(pair[1]))
-        };
-        comparison
-            .identical
-            .insert("message".to_owned(), agree(|r| r.message.clone()));
-        comparison
-            .identical
-            .insert("location".to_owned(), agree(|r| r.location.clone()));
-        comparison
-            .identical
-            .insert("caught".to_owned(), agree(|r| r.caught.clone()));
+        let agree = |field: fn(&PanicReport) -> String| reports.windows(2).all(|pair| field(pair[0]) == field(pair[1]));
+        comparison.identical.insert("message".to_owned(), agree(|r| r.message.clone()));
+        comparison.identical.insert("location".to_owned(), agree(|r| r.location.clone()));
+        comparison.identical.insert("caught".to_owned(), agree(|r| r.caught.clone()));
         // Compared by location: function names differ by variant module and frame kind.
         comparison.identical.insert(
             "user_frames".to_owned(),
             agree(|r| {
-                r.user_frames
-                    .iter()
-                    .map(|frame| frame.split(' ').next().unwrap_or(""))
-                    .collect::<Vec<_>>()
-                    .join("\n")
+                r.user_frames.iter().map(|frame| frame.split(' ').next().unwrap_or("")).collect::<Vec<_>>().join("\n")
             }),
         );
     }
@@ -88,19 +71,13 @@ pub fn errors(sections: &[Section]) -> Errors {
     for section in sections.iter().filter(|section| section.kind == "error") {
         errors
             .entry(section.scenario.clone())
-            .or_insert_with(|| Comparison {
-                variants: BTreeMap::new(),
-                identical: BTreeMap::new(),
-            })
+            .or_insert_with(|| Comparison { variants: BTreeMap::new(), identical: BTreeMap::new() })
             .variants
             .insert(section.variant.clone(), section.body.trim_end().to_owned());
     }
     for comparison in errors.values_mut() {
         let texts: Vec<&String> = comparison.variants.values().collect();
-        comparison.identical.insert(
-            "display".to_owned(),
-            texts.windows(2).all(|pair| pair[0] == pair[1]),
-        );
+        comparison.identical.insert("display".to_owned(), texts.windows(2).all(|pair| pair[0] == pair[1]));
     }
     errors
 }
@@ -108,10 +85,7 @@ pub fn errors(sections: &[Section]) -> Errors {
 fn parse(body: &str, records: &[Record], kinds: &FrameKinds) -> PanicReport {
     let field = |name: &str| {
         body.lines()
-            .find_map(|line| {
-                line.strip_prefix(name)
-                    .and_then(|rest| rest.strip_prefix(": "))
-            })
+            .find_map(|line| line.strip_prefix(name).and_then(|rest| rest.strip_prefix(": ")))
             .unwrap_or("")
             .to_owned()
     };
@@ -128,10 +102,7 @@ fn parse(body: &str, records: &[Record], kinds: &FrameKinds) -> PanicReport {
             .and_then(|path| records.iter().find(|record| record.path() == path))
             .map_or_else(|| frame.name.clone(), |record| record.function.clone());
         let entry = format!("{location} ({function})");
-        if user_frames
-            .last()
-            .is_some_and(|last| last.split(' ').next() == entry.split(' ').next())
-        {
+        if user_frames.last().is_some_and(|last| last.split(' ').next() == entry.split(' ').next()) {
             continue;
         }
         user_frames.push(entry);

@@ -48,17 +48,9 @@ pub fn read(file: &object::File<'_>, types: &Types) -> Result<Vec<Record>> {
         if !demangled.ends_with(RECORD_STATIC) {
             continue;
         }
-        let section_index = symbol
-            .section_index()
-            .context(|| format!("record {demangled} has no section"))?;
-        let section = file
-            .section_by_index(section_index)
-            .context(|| format!("section of {demangled}"))?;
-        records.push(
-            layout
-                .read(file, &section, symbol.address())
-                .context(|| format!("reading {demangled}"))?,
-        );
+        let section_index = symbol.section_index().context(|| format!("record {demangled} has no section"))?;
+        let section = file.section_by_index(section_index).context(|| format!("section of {demangled}"))?;
+        records.push(layout.read(file, &section, symbol.address()).context(|| format!("reading {demangled}"))?);
     }
     Ok(records)
 }
@@ -82,22 +74,16 @@ struct Layout {
 
 impl Layout {
     fn from_dwarf(types: &Types) -> Result<Layout> {
-        let record = types
-            .get(RECORD_TYPE)
-            .context(|| format!("no `{RECORD_TYPE}` in the object's DWARF"))?;
+        let record = types.get(RECORD_TYPE).context(|| format!("no `{RECORD_TYPE}` in the object's DWARF"))?;
         let field = |name: &str| {
             record
                 .members
                 .iter()
                 .find(|(member, _)| member == name)
                 .map(|(_, offset)| *offset)
-                .context(|| {
-                    format!("`{RECORD_TYPE}` has no field `{name}` (has the runtime changed?)")
-                })
+                .context(|| format!("`{RECORD_TYPE}` has no field `{name}` (has the runtime changed?)"))
         };
-        let str_type = types
-            .get("&str")
-            .context(|| "no `&str` in the object's DWARF")?;
+        let str_type = types.get("&str").context(|| "no `&str` in the object's DWARF")?;
         let str_field = |name: &str| {
             str_type
                 .members
@@ -106,9 +92,7 @@ impl Layout {
                 .map(|(_, offset)| *offset)
                 .context(|| format!("`&str` has no `{name}`"))
         };
-        let lowering = types
-            .get(LOWERING_TYPE)
-            .context(|| format!("no `{LOWERING_TYPE}` in the object's DWARF"))?;
+        let lowering = types.get(LOWERING_TYPE).context(|| format!("no `{LOWERING_TYPE}` in the object's DWARF"))?;
         Ok(Layout {
             size: record.size,
             lowering: field("lowering")?,
@@ -120,29 +104,18 @@ impl Layout {
             line: field("line")?,
             str_ptr: str_field("data_ptr")?,
             str_len: str_field("length")?,
-            lowerings: lowering
-                .enumerators
-                .iter()
-                .map(|(name, value)| (*value, name.to_lowercase()))
-                .collect(),
+            lowerings: lowering.enumerators.iter().map(|(name, value)| (*value, name.to_lowercase())).collect(),
         })
     }
 
-    fn read(
-        &self,
-        file: &object::File<'_>,
-        section: &object::Section<'_, '_>,
-        at: u64,
-    ) -> Result<Record> {
+    fn read(&self, file: &object::File<'_>, section: &object::Section<'_, '_>, at: u64) -> Result<Record> {
         let data = section.data().context(|| "section data")?;
         let bytes = usize::try_from(at)
             .ok()
             .and_then(|start| data.get(start..start + self.size as usize))
             .context(|| "the record lies outside its section")?;
         let word = |offset: u64, width: usize| -> Result<u64> {
-            let field = bytes
-                .get(offset as usize..offset as usize + width)
-                .context(|| "field outside the record")?;
+            let field = bytes.get(offset as usize..offset as usize + width).context(|| "field outside the record")?;
             let mut buffer = [0u8; 8];
             if file.is_little_endian() {
                 buffer[..width].copy_from_slice(field);
@@ -162,32 +135,19 @@ impl Layout {
             let length = word(offset + self.str_len, 8)? as usize;
             let (target_section, base) = match target {
                 RelocationTarget::Symbol(index) => {
-                    let symbol = file
-                        .symbol_by_index(index)
-                        .context(|| "relocation symbol")?;
-                    (
-                        symbol
-                            .section_index()
-                            .context(|| "relocation symbol without a section")?,
-                        symbol.address(),
-                    )
+                    let symbol = file.symbol_by_index(index).context(|| "relocation symbol")?;
+                    (symbol.section_index().context(|| "relocation symbol without a section")?, symbol.address())
                 }
                 RelocationTarget::Section(index) => (index, 0),
                 _ => return Err(Error::new("unsupported relocation in a record")),
             };
-            let target_data = file
-                .section_by_index(target_section)
-                .and_then(|s| s.data())
-                .context(|| "string section")?;
+            let target_data =
+                file.section_by_index(target_section).and_then(|s| s.data()).context(|| "string section")?;
             let start = usize::try_from(base as i64 + addend).context(|| "string offset")?;
-            let text = target_data
-                .get(start..start + length)
-                .context(|| "string outside its section")?;
+            let text = target_data.get(start..start + length).context(|| "string outside its section")?;
             Ok(Some(String::from_utf8_lossy(text).into_owned()))
         };
-        let required = |offset: u64, name: &str| {
-            string(offset)?.context(|| format!("field `{name}` is not set"))
-        };
+        let required = |offset: u64, name: &str| string(offset)?.context(|| format!("field `{name}` is not set"));
 
         let lowering_value = word(self.lowering, 1)?;
         let lowering = self
@@ -210,23 +170,14 @@ impl Layout {
 
 /// The relocation at `offset` of `section`: its target and addend (an implicit addend is
 /// read from the section, as on Mach-O).
-fn relocation_at(
-    section: &object::Section<'_, '_>,
-    offset: u64,
-) -> Option<(RelocationTarget, i64)> {
-    section
-        .relocations()
-        .find(|(at, _)| *at == offset)
-        .map(|(_, relocation)| {
-            let mut addend = relocation.addend();
-            if relocation.has_implicit_addend()
-                && let Some(bytes) = section
-                    .data()
-                    .ok()
-                    .and_then(|data| data.get(offset as usize..offset as usize + 8))
-            {
-                addend += i64::from_le_bytes(bytes.try_into().unwrap_or([0; 8]));
-            }
-            (relocation.target(), addend)
-        })
+fn relocation_at(section: &object::Section<'_, '_>, offset: u64) -> Option<(RelocationTarget, i64)> {
+    section.relocations().find(|(at, _)| *at == offset).map(|(_, relocation)| {
+        let mut addend = relocation.addend();
+        if relocation.has_implicit_addend()
+            && let Some(bytes) = section.data().ok().and_then(|data| data.get(offset as usize..offset as usize + 8))
+        {
+            addend += i64::from_le_bytes(bytes.try_into().unwrap_or([0; 8]));
+        }
+        (relocation.target(), addend)
+    })
 }

@@ -14,23 +14,16 @@ use crate::stacks::Stack;
 
 pub const SCHEMA: u64 = 1;
 /// How the inspected build differs from a plain `cargo build --release`.
-pub const INSPECTED_BUILD: &str =
-    "release profile, one codegen unit, v0 symbol names, full debug info";
+pub const INSPECTED_BUILD: &str = "release profile, one codegen unit, v0 symbol names, full debug info";
 
 /// Functions keyed by source function: same function name in the same module once the
 /// variant segment is removed, classic first.
 fn by_source_function(facts: &Facts) -> Vec<(String, Vec<&FunctionFacts>)> {
     let mut groups: BTreeMap<(String, String), Vec<&FunctionFacts>> = BTreeMap::new();
     for function in &facts.functions {
-        let module = function
-            .record
-            .module
-            .strip_suffix(&format!("::{}", function.variant))
-            .unwrap_or(&function.record.module);
-        groups
-            .entry((module.to_owned(), function.record.function.clone()))
-            .or_default()
-            .push(function);
+        let module =
+            function.record.module.strip_suffix(&format!("::{}", function.variant)).unwrap_or(&function.record.module);
+        groups.entry((module.to_owned(), function.record.function.clone())).or_default().push(function);
     }
     groups
         .into_iter()
@@ -70,11 +63,7 @@ pub fn table(facts: &Facts) -> String {
     );
     for (name, functions) in by_source_function(facts) {
         for (index, function) in functions.iter().enumerate() {
-            let shape_mark = if function.shape == function.record.lowering {
-                ""
-            } else {
-                "!"
-            };
+            let shape_mark = if function.shape == function.record.lowering { "" } else { "!" };
             let instantiated = match (function.native_bytes(), function.merged_into.first()) {
                 (0, Some(target)) => format!(" (identical code merged into {target})"),
                 (0, None) => " (no code: not instantiated)".to_owned(),
@@ -87,10 +76,7 @@ pub fn table(facts: &Facts) -> String {
                 function.variant,
                 format!("{}{shape_mark}", function.record.lowering),
                 function.record.generated_type.as_deref().unwrap_or("-"),
-                format!(
-                    "{}/{}/{}",
-                    function.mir.basic_blocks, function.mir.statements, function.mir.locals
-                ),
+                format!("{}/{}/{}", function.mir.basic_blocks, function.mir.statements, function.mir.locals),
                 format!("{}({})", function.ir_instructions(), function.llvm_ir.len()),
                 function.native_bytes(),
                 or_dash(function.state_bytes),
@@ -125,9 +111,7 @@ pub fn table(facts: &Facts) -> String {
             totals.text_bytes,
             totals.rlib_bytes,
             or_dash(totals.expanded_lines),
-            totals
-                .build_ms
-                .map_or_else(|| "shared".to_owned(), |ms| ms.to_string()),
+            totals.build_ms.map_or_else(|| "shared".to_owned(), |ms| ms.to_string()),
         );
     }
     let _ = writeln!(
@@ -138,40 +122,27 @@ pub fn table(facts: &Facts) -> String {
         krate.rlib_file_bytes,
         krate.unattributed_text_bytes,
         krate.build_ms,
-        if facts.variants.len() > 1 {
-            " for both variants (one crate: rustc does not time modules)"
-        } else {
-            ""
-        },
+        if facts.variants.len() > 1 { " for both variants (one crate: rustc does not time modules)" } else { "" },
     );
 
     match &facts.diagnostics {
         Some(diagnostics) => diagnostics_table(&mut out, diagnostics),
         None => {
-            let _ = writeln!(
-                out,
-                "\nDiagnostics (D1-D4): the package has no `lowering_stacks` example."
-            );
+            let _ = writeln!(out, "\nDiagnostics (D1-D4): the package has no `lowering_stacks` example.");
         }
     }
     out
 }
 
 fn stack_cell(stack: Option<&Stack>) -> String {
-    stack.map_or_else(
-        || "-".to_owned(),
-        |stack| format!("{} ({} user)", stack.frames, stack.user_frames),
-    )
+    stack.map_or_else(|| "-".to_owned(), |stack| format!("{} ({} user)", stack.frames, stack.user_frames))
 }
 
 fn diagnostics_table(out: &mut String, by_build: &BTreeMap<String, Diagnostics>) {
     let builds: Vec<&String> = by_build.keys().collect();
     let variants = ["classic", "runtime"];
     let stack = |build: &str, scenario: &str, variant: &str| {
-        by_build
-            .get(build)
-            .and_then(|d| d.stacks.get(scenario))
-            .and_then(|s| s.get(variant))
+        by_build.get(build).and_then(|d| d.stacks.get(scenario)).and_then(|s| s.get(variant))
     };
 
     let _ = writeln!(out);
@@ -179,15 +150,8 @@ fn diagnostics_table(out: &mut String, by_build: &BTreeMap<String, Diagnostics>)
         out,
         "D1 live stack at the bottom of a 3-level chain: operation frames (annotated-function frames among them)"
     );
-    let _ = writeln!(
-        out,
-        "D3 right after a real suspension: frames from the resumed function down to the executor"
-    );
-    let _ = writeln!(
-        out,
-        "{:<8} {:>18} {:>18} {:>18} {:>18}",
-        "", "D1 debug", "D1 release", "D3 debug", "D3 release"
-    );
+    let _ = writeln!(out, "D3 right after a real suspension: frames from the resumed function down to the executor");
+    let _ = writeln!(out, "{:<8} {:>18} {:>18} {:>18} {:>18}", "", "D1 debug", "D1 release", "D3 debug", "D3 release");
     for variant in variants {
         let _ = writeln!(
             out,
@@ -201,10 +165,7 @@ fn diagnostics_table(out: &mut String, by_build: &BTreeMap<String, Diagnostics>)
     }
 
     let _ = writeln!(out);
-    let _ = writeln!(
-        out,
-        "D2 recursion: operation frames at depth 0 / 3 / 10, and frames per level"
-    );
+    let _ = writeln!(out, "D2 recursion: operation frames at depth 0 / 3 / 10, and frames per level");
     for build in &builds {
         for variant in variants {
             let frames: Vec<Option<u64>> = RECURSION_DEPTHS
@@ -239,17 +200,12 @@ fn diagnostics_table(out: &mut String, by_build: &BTreeMap<String, Diagnostics>)
 
     for (build, diagnostics) in by_build {
         let _ = writeln!(out);
-        let _ = writeln!(
-            out,
-            "D4 panic 3 levels down and error through `?` ({build} build):"
-        );
+        let _ = writeln!(out, "D4 panic 3 levels down and error through `?` ({build} build):");
         for (scenario, comparison) in &diagnostics.panics {
             let same: Vec<String> = comparison
                 .identical
                 .iter()
-                .map(|(what, same)| {
-                    format!("{what} {}", if *same { "identical" } else { "DIFFERENT" })
-                })
+                .map(|(what, same)| format!("{what} {}", if *same { "identical" } else { "DIFFERENT" }))
                 .collect();
             let _ = writeln!(out, "  panic ({scenario}): {}", same.join(", "));
             for (variant, report) in &comparison.variants {
@@ -258,20 +214,12 @@ fn diagnostics_table(out: &mut String, by_build: &BTreeMap<String, Diagnostics>)
                     "    {variant}: \"{}\" at {} (hook calls: {})",
                     report.message, report.location, report.hook_calls
                 );
-                let _ = writeln!(
-                    out,
-                    "      user frames: {}",
-                    report.user_frames.join(" <- ")
-                );
+                let _ = writeln!(out, "      user frames: {}", report.user_frames.join(" <- "));
             }
         }
         for (scenario, comparison) in &diagnostics.errors {
             let same = comparison.identical.values().all(|same| *same);
-            let _ = writeln!(
-                out,
-                "  error ({scenario}): Display {}",
-                if same { "identical" } else { "DIFFERENT" }
-            );
+            let _ = writeln!(out, "  error ({scenario}): Display {}", if same { "identical" } else { "DIFFERENT" });
             for (variant, text) in &comparison.variants {
                 let _ = writeln!(out, "    {variant}: {text}");
             }
@@ -281,10 +229,7 @@ fn diagnostics_table(out: &mut String, by_build: &BTreeMap<String, Diagnostics>)
 
 /// Frames per level of recursion: (frames at 10 - frames at 0) / 10, when both are known.
 fn per_level(frames: &[Option<u64>]) -> Option<f64> {
-    let (Some(first), Some(last)) = (
-        frames.first().copied().flatten(),
-        frames.last().copied().flatten(),
-    ) else {
+    let (Some(first), Some(last)) = (frames.first().copied().flatten(), frames.last().copied().flatten()) else {
         return None;
     };
     let levels = RECURSION_DEPTHS[RECURSION_DEPTHS.len() - 1] - RECURSION_DEPTHS[0];
@@ -297,27 +242,21 @@ fn stack_json(stack: &Stack) -> Value {
 
 fn diagnostics_json(diagnostics: &Diagnostics) -> Value {
     let by_variant = |scenario: &str| -> Value {
-        diagnostics
-            .stacks
-            .get(scenario)
-            .map_or(Value::Null, |stacks| {
-                stacks
-                    .iter()
-                    .map(|(variant, stack)| (variant.clone(), stack_json(stack)))
-                    .collect::<serde_json::Map<_, _>>()
-                    .into()
-            })
+        diagnostics.stacks.get(scenario).map_or(Value::Null, |stacks| {
+            stacks
+                .iter()
+                .map(|(variant, stack)| (variant.clone(), stack_json(stack)))
+                .collect::<serde_json::Map<_, _>>()
+                .into()
+        })
     };
     let mut recursive = serde_json::Map::new();
     for variant in ["classic", "runtime"] {
         let mut depths = serde_json::Map::new();
         let mut frames = Vec::new();
         for depth in RECURSION_DEPTHS {
-            let count = diagnostics
-                .stacks
-                .get(&format!("recursive/{depth}"))
-                .and_then(|s| s.get(variant))
-                .map(|s| s.frames);
+            let count =
+                diagnostics.stacks.get(&format!("recursive/{depth}")).and_then(|s| s.get(variant)).map(|s| s.frames);
             frames.push(count);
             depths.insert(depth.to_string(), json!(count));
         }
@@ -388,9 +327,7 @@ pub fn json(facts: &Facts) -> Value {
         })
         .collect();
     let stacks = facts.diagnostics.as_ref().map_or(Value::Null, |by_build| {
-        let mut stacks = by_build
-            .get("debug")
-            .map_or_else(|| json!({}), diagnostics_json);
+        let mut stacks = by_build.get("debug").map_or_else(|| json!({}), diagnostics_json);
         if let (Some(object), Some(release)) = (stacks.as_object_mut(), by_build.get("release")) {
             object.insert("build".to_owned(), json!("debug"));
             object.insert("release".to_owned(), diagnostics_json(release));
@@ -426,18 +363,11 @@ pub enum Dump {
 
 /// The dump of every function named `name`, one variant after the other.
 pub fn dump(facts: &Facts, name: &str, kind: Dump) -> Result<String> {
-    let mut functions: Vec<&FunctionFacts> = facts
-        .functions
-        .iter()
-        .filter(|function| function.record.function == name)
-        .collect();
+    let mut functions: Vec<&FunctionFacts> =
+        facts.functions.iter().filter(|function| function.record.function == name).collect();
     functions.sort_by(|a, b| (&a.variant, &a.record.module).cmp(&(&b.variant, &b.record.module)));
     if functions.is_empty() {
-        let mut known: Vec<&str> = facts
-            .functions
-            .iter()
-            .map(|function| function.record.function.as_str())
-            .collect();
+        let mut known: Vec<&str> = facts.functions.iter().map(|function| function.record.function.as_str()).collect();
         known.sort();
         known.dedup();
         return Err(crate::error::Error::new(format!(
@@ -460,13 +390,11 @@ pub fn dump(facts: &Facts, name: &str, kind: Dump) -> Result<String> {
         );
         match kind {
             Dump::Mir => {
-                let ranges: Vec<(usize, usize)> =
-                    function.mir_bodies.iter().map(|body| body.lines).collect();
+                let ranges: Vec<(usize, usize)> = function.mir_bodies.iter().map(|body| body.lines).collect();
                 out.push_str(&lines_in(&facts.files.mir, &ranges)?);
             }
             Dump::LlvmIr => {
-                let ranges: Vec<(usize, usize)> =
-                    function.llvm_ir.iter().map(|ir| ir.lines).collect();
+                let ranges: Vec<(usize, usize)> = function.llvm_ir.iter().map(|ir| ir.lines).collect();
                 out.push_str(&lines_in(&facts.files.llvm_ir, &ranges)?);
             }
             Dump::Asm => out.push_str(&assembly(&facts.files.asm, function)?),
@@ -480,10 +408,7 @@ fn lines_in(path: &Path, ranges: &[(usize, usize)]) -> Result<String> {
     let file = std::fs::File::open(path).context(|| format!("opening {}", path.display()))?;
     let mut out = String::new();
     for (index, line) in BufReader::new(file).lines().enumerate() {
-        if ranges
-            .iter()
-            .any(|(start, end)| (*start..=*end).contains(&index))
-        {
+        if ranges.iter().any(|(start, end)| (*start..=*end).contains(&index)) {
             out.push_str(&line.context(|| format!("reading {}", path.display()))?);
             out.push('\n');
             if ranges.iter().any(|(_, end)| *end == index) {
@@ -497,20 +422,15 @@ fn lines_in(path: &Path, ranges: &[(usize, usize)]) -> Result<String> {
 /// The assembly of the function's code symbols: from each symbol's label to the end of the
 /// function, without assembler directives.
 fn assembly(path: &Path, function: &FunctionFacts) -> Result<String> {
-    let wanted: Vec<&str> = function
-        .native
-        .iter()
-        .filter(|symbol| symbol.code)
-        .map(|symbol| symbol.name.as_str())
-        .collect();
+    let wanted: Vec<&str> =
+        function.native.iter().filter(|symbol| symbol.code).map(|symbol| symbol.name.as_str()).collect();
     let file = std::fs::File::open(path).context(|| format!("opening {}", path.display()))?;
     let mut out = String::new();
     let mut inside = false;
     for line in BufReader::new(file).lines() {
         let line = line.context(|| format!("reading {}", path.display()))?;
-        if let Some(label) = line
-            .strip_suffix(':')
-            .filter(|label| !label.starts_with('.') && !label.starts_with(char::is_whitespace))
+        if let Some(label) =
+            line.strip_suffix(':').filter(|label| !label.starts_with('.') && !label.starts_with(char::is_whitespace))
         {
             let name = format!("{:#}", rustc_demangle::demangle(label));
             inside = wanted.contains(&name.as_str());

@@ -32,9 +32,7 @@ pub fn sections(output: &str) -> Vec<Section> {
     for line in output.lines() {
         if let Some(header) = line.strip_prefix("@@ ") {
             let mut words = header.split_whitespace();
-            let (Some(kind), Some(scenario), Some(variant)) =
-                (words.next(), words.next(), words.next())
-            else {
+            let (Some(kind), Some(scenario), Some(variant)) = (words.next(), words.next(), words.next()) else {
                 continue;
             };
             found.push(Section {
@@ -76,14 +74,8 @@ pub fn frames(text: &str) -> Vec<Frame> {
         if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
-        let name = rest
-            .trim()
-            .split_once(" - ")
-            .map_or(rest.trim(), |(_, name)| name);
-        found.push(Frame {
-            name: clean_name(name),
-            location: None,
-        });
+        let name = rest.trim().split_once(" - ").map_or(rest.trim(), |(_, name)| name);
+        found.push(Frame { name: clean_name(name), location: None });
     }
     found
 }
@@ -91,9 +83,7 @@ pub fn frames(text: &str) -> Vec<Frame> {
 /// Drop the legacy hash suffix (`::h0123456789abcdef`) and v0 crate disambiguators (`std[..]`).
 fn clean_name(name: &str) -> String {
     let name = match name.rsplit_once("::h") {
-        Some((head, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
-            head
-        }
+        Some((head, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => head,
         _ => name,
     };
     let mut cleaned = String::with_capacity(name.len());
@@ -101,10 +91,7 @@ fn clean_name(name: &str) -> String {
     while let Some(open) = rest.find('[') {
         let close = rest[open..].find(']').map(|at| open + at);
         match close {
-            Some(close)
-                if rest[open + 1..close].bytes().all(|b| b.is_ascii_hexdigit())
-                    && close > open + 1 =>
-            {
+            Some(close) if rest[open + 1..close].bytes().all(|b| b.is_ascii_hexdigit()) && close > open + 1 => {
                 cleaned.push_str(&rest[..open]);
                 rest = &rest[close + 1..];
             }
@@ -142,18 +129,12 @@ pub struct FrameKinds {
 
 impl FrameKinds {
     pub fn new(records: &[Record], root: &Path, runtime_dir: Option<&Path>) -> Self {
-        let mut files: Vec<PathBuf> = records
-            .iter()
-            .map(|record| root.join(&record.file))
-            .collect();
+        let mut files: Vec<PathBuf> = records.iter().map(|record| root.join(&record.file)).collect();
         files.sort();
         files.dedup();
         FrameKinds {
             paths: records.iter().map(Record::path).collect(),
-            functions: records
-                .iter()
-                .map(|record| record.function.clone())
-                .collect(),
+            functions: records.iter().map(|record| record.function.clone()).collect(),
             files,
             runtime_dir: runtime_dir.map(Path::to_path_buf),
             root: root.to_path_buf(),
@@ -179,18 +160,15 @@ impl FrameKinds {
 
     /// The record path the frame's name starts with (debug builds), if any.
     pub fn record_path_of(&self, frame: &Frame) -> Option<&str> {
-        self.paths.iter().map(String::as_str).find(|path| {
-            frame
-                .name
-                .strip_prefix(path)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with("::"))
-        })
+        self.paths
+            .iter()
+            .map(String::as_str)
+            .find(|path| frame.name.strip_prefix(path).is_some_and(|rest| rest.is_empty() || rest.starts_with("::")))
     }
 
     /// Whether the frame is in the source file of an annotated function.
     pub fn in_user_file(&self, frame: &Frame) -> bool {
-        self.file_of(frame)
-            .is_some_and(|file| self.files.contains(&file))
+        self.file_of(frame).is_some_and(|file| self.files.contains(&file))
     }
 
     pub fn is_user(&self, frame: &Frame) -> bool {
@@ -203,15 +181,8 @@ impl FrameKinds {
     fn is_runtime(&self, frame: &Frame) -> bool {
         let runtime = format!("{RUNTIME_CRATE}::");
         frame.name.starts_with(&runtime)
-            || frame
-                .name
-                .strip_prefix('<')
-                .is_some_and(|inner| inner.starts_with(&runtime))
-            || self
-                .runtime_dir
-                .as_ref()
-                .zip(self.file_of(frame))
-                .is_some_and(|(dir, file)| file.starts_with(dir))
+            || frame.name.strip_prefix('<').is_some_and(|inner| inner.starts_with(&runtime))
+            || self.runtime_dir.as_ref().zip(self.file_of(frame)).is_some_and(|(dir, file)| file.starts_with(dir))
     }
 
     /// The operation frames of `frames` (see the module docs).
@@ -220,10 +191,7 @@ impl FrameKinds {
             .iter()
             .position(|frame| self.is_user(frame))
             .context(|| "the stack has no frame of an annotated function")?;
-        let last = frames
-            .iter()
-            .rposition(|frame| self.is_user(frame) || self.is_runtime(frame))
-            .unwrap_or(first);
+        let last = frames.iter().rposition(|frame| self.is_user(frame) || self.is_runtime(frame)).unwrap_or(first);
         let span = &frames[first..=last];
         Ok(Stack {
             frames: span.len() as u64,
@@ -248,13 +216,9 @@ pub fn measure(sections: &[Section], kinds: &FrameKinds) -> Result<Stacks> {
                 section.body.trim()
             )));
         }
-        let stack = kinds
-            .operation(&frames)
-            .context(|| format!("stack {} of {}", section.scenario, section.variant))?;
-        stacks
-            .entry(section.scenario.clone())
-            .or_default()
-            .insert(section.variant.clone(), stack);
+        let stack =
+            kinds.operation(&frames).context(|| format!("stack {} of {}", section.scenario, section.variant))?;
+        stacks.entry(section.scenario.clone()).or_default().insert(section.variant.clone(), stack);
     }
     Ok(stacks)
 }
@@ -271,14 +235,8 @@ mod tests {
                     \x20  2:                0x0 - <unknown>\n";
         let found = frames(text);
         assert_eq!(found.len(), 3);
-        assert_eq!(
-            found[0].name,
-            "std::backtrace_rs::backtrace::libunwind::trace"
-        );
-        assert_eq!(
-            found[0].location.as_deref(),
-            Some("/rustc/library/std/src/backtrace.rs:117:9")
-        );
+        assert_eq!(found[0].name, "std::backtrace_rs::backtrace::libunwind::trace");
+        assert_eq!(found[0].location.as_deref(), Some("/rustc/library/std/src/backtrace.rs:117:9"));
         assert_eq!(found[1].name, "k::classic::f::{{closure}}");
     }
 
@@ -293,32 +251,20 @@ mod tests {
             file: "src/lib.rs".to_owned(),
             line: 1,
         };
-        let kinds = FrameKinds::new(
-            &[record("f"), record("g")],
-            Path::new("/k"),
-            Some(Path::new("/lowering")),
-        );
-        let frame = |name: &str| Frame {
-            name: name.to_owned(),
-            location: None,
-        };
+        let kinds = FrameKinds::new(&[record("f"), record("g")], Path::new("/k"), Some(Path::new("/lowering")));
+        let frame = |name: &str| Frame { name: name.to_owned(), location: None };
         let stack = [
             frame("k::probe::capture"),
             frame("k::classic::f::{{closure}}"),
             frame("std::panicking::catch_unwind"),
             frame("lowering::builder::start"),
             frame("k::classic::f"),
-            Frame {
-                name: "{closure#0}".to_owned(),
-                location: Some("./src/lib.rs:3:4".to_owned()),
-            },
+            Frame { name: "{closure#0}".to_owned(), location: Some("./src/lib.rs:3:4".to_owned()) },
             frame("<lowering::task::Task<T,S> as core::future::future::Future>::poll"),
             frame("futures_executor::local_pool::block_on"),
             frame("main"),
         ];
-        let measured = kinds
-            .operation(&stack)
-            .unwrap_or_else(|error| panic!("{error}"));
+        let measured = kinds.operation(&stack).unwrap_or_else(|error| panic!("{error}"));
         assert_eq!((measured.frames, measured.user_frames), (6, 3));
     }
 }

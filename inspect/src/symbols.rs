@@ -62,9 +62,7 @@ pub fn read_rlib(data: &[u8]) -> Result<ObjectFacts> {
         if !name.ends_with(".o") {
             continue;
         }
-        let bytes = member
-            .data(data)
-            .context(|| format!("reading rlib member {name}"))?;
+        let bytes = member.data(data).context(|| format!("reading rlib member {name}"))?;
         let file = object::File::parse(bytes).context(|| format!("parsing rlib member {name}"))?;
         let member_facts = read_object(&file);
         facts.text_bytes += member_facts.text_bytes;

@@ -21,18 +21,12 @@ fn inspect(args: &[&str]) -> Output {
         .env("CARGO_TARGET_DIR", target)
         .output()
         .expect("inspect runs");
-    assert!(
-        output.status.success(),
-        "inspect {args:?} failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert!(output.status.success(), "inspect {args:?} failed:\n{}", String::from_utf8_lossy(&output.stderr));
     output
 }
 
 fn frames(stacks: &Value, scenario: &str, variant: &str) -> u64 {
-    stacks[scenario][variant]["frames"]
-        .as_u64()
-        .unwrap_or_else(|| panic!("no {scenario} frames for {variant}"))
+    stacks[scenario][variant]["frames"].as_u64().unwrap_or_else(|| panic!("no {scenario} frames for {variant}"))
 }
 
 #[test]
@@ -50,118 +44,55 @@ fn the_fixture_report_counts_exactly() {
     for function in functions {
         let name = function["name"].as_str().unwrap_or_default();
         assert_eq!(function["lowering"], function["variant"], "{name}");
-        assert_eq!(
-            function["shape"], function["variant"],
-            "{name}: the MIR agrees with the record"
-        );
-        assert!(
-            function["mir"]["basic_blocks"].as_u64() > Some(0),
-            "{name} has MIR"
-        );
-        assert!(
-            function["state_bytes"].as_u64() > Some(0),
-            "{name} has a state size"
-        );
+        assert_eq!(function["shape"], function["variant"], "{name}: the MIR agrees with the record");
+        assert!(function["mir"]["basic_blocks"].as_u64() > Some(0), "{name} has MIR");
+        assert!(function["state_bytes"].as_u64() > Some(0), "{name} has a state size");
         let has_code = function["native_bytes"].as_u64() > Some(0)
             || !function["merged_into"].as_array().is_none_or(Vec::is_empty);
-        assert!(
-            has_code,
-            "{name} ({}) has code in the artifact",
-            function["variant"]
-        );
+        assert!(has_code, "{name} ({}) has code in the artifact", function["variant"]);
     }
     let variants = &report["variants"];
     assert_eq!(variants["classic"]["generated_types"], 11);
     assert_eq!(variants["classic"]["coroutine_bodies"], 0);
     assert_eq!(variants["runtime"]["generated_types"], 0);
     assert_eq!(variants["runtime"]["coroutine_bodies"], 11);
-    assert!(
-        variants["classic"]["text_bytes"].as_u64() > variants["runtime"]["text_bytes"].as_u64()
-    );
-    assert!(
-        variants["classic"]["expanded_lines"].as_u64()
-            > variants["runtime"]["expanded_lines"].as_u64()
-    );
+    assert!(variants["classic"]["text_bytes"].as_u64() > variants["runtime"]["text_bytes"].as_u64());
+    assert!(variants["classic"]["expanded_lines"].as_u64() > variants["runtime"]["expanded_lines"].as_u64());
 
     // D1-D3, debug build: operation frames at the bottom of the 3-level chain, of the
     // recursion, and after a real suspension.
     let stacks = &report["stacks"];
-    assert_eq!(
-        (
-            frames(stacks, "chain3", "classic"),
-            frames(stacks, "chain3", "runtime")
-        ),
-        (33, 3)
-    );
-    assert_eq!(
-        (
-            frames(stacks, "after_yield", "classic"),
-            frames(stacks, "after_yield", "runtime")
-        ),
-        (15, 1)
-    );
+    assert_eq!((frames(stacks, "chain3", "classic"), frames(stacks, "chain3", "runtime")), (33, 3));
+    assert_eq!((frames(stacks, "after_yield", "classic"), frames(stacks, "after_yield", "runtime")), (15, 1));
     let recursion = |stacks: &Value, variant: &str| {
         let depths = &stacks["recursive"][variant];
-        (
-            depths["0"].as_u64(),
-            depths["3"].as_u64(),
-            depths["10"].as_u64(),
-            depths["per_level"].as_f64(),
-        )
+        (depths["0"].as_u64(), depths["3"].as_u64(), depths["10"].as_u64(), depths["per_level"].as_f64())
     };
-    assert_eq!(
-        recursion(stacks, "classic"),
-        (Some(11), Some(44), Some(121), Some(11.0))
-    );
-    assert_eq!(
-        recursion(stacks, "runtime"),
-        (Some(1), Some(7), Some(21), Some(2.0))
-    );
+    assert_eq!(recursion(stacks, "classic"), (Some(11), Some(44), Some(121), Some(11.0)));
+    assert_eq!(recursion(stacks, "runtime"), (Some(1), Some(7), Some(21), Some(2.0)));
     // Release build with line tables: inlining changes the frames, not the levels' shape.
     assert_eq!(recursion(&stacks["release"], "classic").3, Some(10.0));
     assert_eq!(recursion(&stacks["release"], "runtime").3, Some(2.0));
 
     // D4: without a suspension, the panic report is the same in both variants; so is the
     // error's text.
-    for (what, identical) in stacks["panic"]["sync"]["identical"]
-        .as_object()
-        .expect("panic comparison")
-    {
+    for (what, identical) in stacks["panic"]["sync"]["identical"].as_object().expect("panic comparison") {
         assert_eq!(identical, true, "panic without suspension: {what}");
     }
     assert_eq!(stacks["error"]["err3"]["identical"]["display"], true);
-    assert_eq!(
-        stacks["error"]["err3"]["variants"]["classic"],
-        "invalid digit found in string"
-    );
+    assert_eq!(stacks["error"]["err3"]["variants"]["classic"], "invalid digit found in string");
 
     // A dump shows both variants of the function.
-    let dump =
-        String::from_utf8_lossy(&inspect(&["--function", "level1", "--mir"]).stdout).into_owned();
-    assert!(
-        dump.contains("==== classic `lowering_fixture::classic::level1`"),
-        "{dump}"
-    );
-    assert!(
-        dump.contains("==== runtime `lowering_fixture::runtime::level1`"),
-        "{dump}"
-    );
-    assert!(
-        dump.contains("Level1StateMachine"),
-        "the classic dump shows the generated type"
-    );
+    let dump = String::from_utf8_lossy(&inspect(&["--function", "level1", "--mir"]).stdout).into_owned();
+    assert!(dump.contains("==== classic `lowering_fixture::classic::level1`"), "{dump}");
+    assert!(dump.contains("==== runtime `lowering_fixture::runtime::level1`"), "{dump}");
+    assert!(dump.contains("Level1StateMachine"), "the classic dump shows the generated type");
 }
 
 #[test]
 fn bad_arguments_are_refused_before_anything_is_built() {
-    let output = Command::new(env!("CARGO_BIN_EXE_inspect"))
-        .arg("--frobnicate")
-        .output()
-        .expect("inspect runs");
+    let output = Command::new(env!("CARGO_BIN_EXE_inspect")).arg("--frobnicate").output().expect("inspect runs");
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("unknown argument `--frobnicate`") && stderr.contains("usage:"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("unknown argument `--frobnicate`") && stderr.contains("usage:"), "{stderr}");
 }

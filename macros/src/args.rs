@@ -25,10 +25,7 @@ const USAGE: &str = "expected `classic` or `runtime`, as in `#[lowering(classic)
 impl Parse for Args {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         if input.is_empty() {
-            return Err(syn::Error::new(
-                Span::call_site(),
-                format!("missing lowering mode: {USAGE}"),
-            ));
+            return Err(syn::Error::new(Span::call_site(), format!("missing lowering mode: {USAGE}")));
         }
         let mut mode = None;
         let mut krate = None;
@@ -36,9 +33,9 @@ impl Parse for Args {
         loop {
             if input.peek(Token![crate]) {
                 let keyword: Token![crate] = input.parse()?;
-                input.parse::<Token![=]>().map_err(|error| {
-                    syn::Error::new(error.span(), "expected `crate = \"path::to::lowering\"`")
-                })?;
+                input
+                    .parse::<Token![=]>()
+                    .map_err(|error| syn::Error::new(error.span(), "expected `crate = \"path::to::lowering\"`"))?;
                 let path: LitStr = input.parse().map_err(|error| {
                     syn::Error::new(
                         error.span(),
@@ -51,13 +48,16 @@ impl Parse for Args {
                 krate = Some(path.parse::<Path>().map_err(|_| {
                     syn::Error::new(
                         path.span(),
-                        format!("`{}` is not a path; write for example `crate = \"my_reexport::lowering\"`", path.value()),
+                        format!(
+                            "`{}` is not a path; write for example `crate = \"my_reexport::lowering\"`",
+                            path.value()
+                        ),
                     )
                 })?);
             } else {
-                let word: Ident = input.parse().map_err(|error| {
-                    syn::Error::new(error.span(), format!("unexpected argument: {USAGE}"))
-                })?;
+                let word: Ident = input
+                    .parse()
+                    .map_err(|error| syn::Error::new(error.span(), format!("unexpected argument: {USAGE}")))?;
                 match word.to_string().as_str() {
                     "classic" | "runtime" => {
                         if mode.is_some() {
@@ -66,29 +66,16 @@ impl Parse for Args {
                                 "the lowering mode is given twice; pick one of `classic` and `runtime`",
                             ));
                         }
-                        mode = Some((
-                            if word == "classic" {
-                                Mode::Classic
-                            } else {
-                                Mode::Runtime
-                            },
-                            word.span(),
-                        ));
+                        mode = Some((if word == "classic" { Mode::Classic } else { Mode::Runtime }, word.span()));
                     }
                     "value_task" => {
                         if value_task.is_some() {
-                            return Err(syn::Error::new(
-                                word.span(),
-                                "`value_task` is given twice",
-                            ));
+                            return Err(syn::Error::new(word.span(), "`value_task` is given twice"));
                         }
                         value_task = Some(word.span());
                     }
                     other => {
-                        return Err(syn::Error::new(
-                            word.span(),
-                            format!("unknown lowering `{other}`: {USAGE}"),
-                        ));
+                        return Err(syn::Error::new(word.span(), format!("unknown lowering `{other}`: {USAGE}")));
                     }
                 }
             }
@@ -101,10 +88,7 @@ impl Parse for Args {
             }
         }
         let Some((mode, _)) = mode else {
-            return Err(syn::Error::new(
-                Span::call_site(),
-                format!("missing lowering mode: {USAGE}"),
-            ));
+            return Err(syn::Error::new(Span::call_site(), format!("missing lowering mode: {USAGE}")));
         };
         Ok(Args {
             mode,

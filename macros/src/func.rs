@@ -2,10 +2,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
-use syn::{
-    Attribute, Block, FnArg, Ident, Pat, PatIdent, ReceiverKind, ReturnType, Signature, Type,
-    Visibility,
-};
+use syn::{Attribute, Block, FnArg, Ident, Pat, PatIdent, ReceiverKind, ReturnType, Signature, Type, Visibility};
 
 pub(crate) struct Function {
     pub attrs: Vec<Attribute>,
@@ -53,12 +50,7 @@ impl Function {
                  to an inline module, where it lowers every `async fn`",
             )
         })?;
-        let function = Function {
-            attrs: function.attrs,
-            vis: function.vis,
-            sig: function.sig,
-            block: *function.block,
-        };
+        let function = Function { attrs: function.attrs, vis: function.vis, sig: function.sig, block: *function.block };
         function.check_async()?;
         Ok(function)
     }
@@ -83,19 +75,13 @@ impl Function {
             ReceiverKind::Reference(_, _, None) => ReceiverShape::Shared,
             ReceiverKind::Reference(_, _, Some(_)) => ReceiverShape::Exclusive,
             ReceiverKind::Typed(_, ty) => match &**ty {
-                Type::Reference(reference) if reference.mutability.is_some() => {
-                    ReceiverShape::Exclusive
-                }
+                Type::Reference(reference) if reference.mutability.is_some() => ReceiverShape::Exclusive,
                 Type::Reference(_) => ReceiverShape::Shared,
                 _ => ReceiverShape::Value,
             },
             _ => ReceiverShape::Value,
         };
-        Some(Receiver {
-            mutable: receiver.mutability.is_some(),
-            kind,
-            span: receiver.self_token.span,
-        })
+        Some(Receiver { mutable: receiver.mutability.is_some(), kind, span: receiver.self_token.span })
     }
 
     pub(crate) fn params(&self) -> Vec<Param> {
@@ -103,25 +89,12 @@ impl Function {
         for (index, input) in self.sig.inputs.iter().enumerate() {
             let FnArg::Typed(typed) = input else { continue };
             let (stub_name, pattern, mutable) = match &*typed.pat {
-                Pat::Ident(PatIdent {
-                    by_ref: None,
-                    mutability,
-                    ident,
-                    subpat: None,
-                    ..
-                }) => (ident.clone(), None, mutability.is_some()),
-                pattern => (
-                    Ident::new(&format!("__arg{index}"), Span::mixed_site()),
-                    Some(pattern.clone()),
-                    false,
-                ),
+                Pat::Ident(PatIdent { by_ref: None, mutability, ident, subpat: None, .. }) => {
+                    (ident.clone(), None, mutability.is_some())
+                }
+                pattern => (Ident::new(&format!("__arg{index}"), Span::mixed_site()), Some(pattern.clone()), false),
             };
-            params.push(Param {
-                stub_name,
-                pattern,
-                mutable,
-                ty: (*typed.ty).clone(),
-            });
+            params.push(Param { stub_name, pattern, mutable, ty: (*typed.ty).clone() });
         }
         params
     }

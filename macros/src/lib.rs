@@ -48,9 +48,7 @@ pub fn lowering(args: TokenStream, item: TokenStream) -> TokenStream {
                 .unwrap_or_default();
             let error = syn::Error::new(
                 proc_macro2::Span::call_site(),
-                format!(
-                    "internal error in `#[lowering]` (please report it with this function): {message}"
-                ),
+                format!("internal error in `#[lowering]` (please report it with this function): {message}"),
             );
             with_original(error, original).into()
         }
@@ -64,8 +62,7 @@ fn expand(args: TokenStream2, item: TokenStream2) -> TokenStream2 {
     };
     let expanded = match syn::parse2::<syn::ItemMod>(item.clone()) {
         Ok(module) => module::expand(&args, module),
-        Err(_) => func::Function::parse(item.clone())
-            .and_then(|function| expand_function(&args, function)),
+        Err(_) => func::Function::parse(item.clone()).and_then(|function| expand_function(&args, function)),
     };
     match expanded {
         Ok(tokens) => tokens,

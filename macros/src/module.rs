@@ -35,9 +35,7 @@ pub(crate) fn expand(args: &Args, mut module: syn::ItemMod) -> syn::Result<Token
 
 fn lower_item(args: &Args, item: &mut syn::Item, errors: &mut Vec<syn::Error>) {
     match item {
-        syn::Item::Fn(function)
-            if function.sig.asyncness.is_some() && !has_own_attribute(&function.attrs) =>
-        {
+        syn::Item::Fn(function) if function.sig.asyncness.is_some() && !has_own_attribute(&function.attrs) => {
             let args = &with_markers(args, &mut function.attrs);
             match lower_fn(args, function.to_token_stream()) {
                 Ok(tokens) => *item = syn::Item::Verbatim(tokens),
@@ -113,18 +111,10 @@ fn lower_fn(args: &Args, tokens: TokenStream) -> syn::Result<TokenStream> {
 fn with_markers(args: &Args, attrs: &mut Vec<syn::Attribute>) -> Args {
     let before = attrs.len();
     attrs.retain(|attr| !attr.path().is_ident("value_task"));
-    Args {
-        value_task: args.value_task || attrs.len() != before,
-        ..args.clone()
-    }
+    Args { value_task: args.value_task || attrs.len() != before, ..args.clone() }
 }
 
 /// A function that names its own lowering keeps it.
 fn has_own_attribute(attrs: &[syn::Attribute]) -> bool {
-    attrs.iter().any(|attr| {
-        attr.path()
-            .segments
-            .last()
-            .is_some_and(|segment| segment.ident == "lowering")
-    })
+    attrs.iter().any(|attr| attr.path().segments.last().is_some_and(|segment| segment.ident == "lowering"))
 }

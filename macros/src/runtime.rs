@@ -11,13 +11,7 @@ use crate::func::Function;
 use crate::record;
 
 pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream> {
-    let record = record::emit(
-        &args.krate,
-        Mode::Runtime,
-        &function.sig.ident,
-        None,
-        args.value_task,
-    );
+    let record = record::emit(&args.krate, Mode::Runtime, &function.sig.ident, None, args.value_task);
     let attrs = function.attrs();
     let vis = &function.vis;
     let sig = &function.sig;

@@ -26,8 +26,8 @@ use std::task::{Context, Poll, Waker};
 use crate::task::Task;
 use crate::task::cache::CachePolicy;
 use crate::task::core::Core;
-use crate::value_task::ValueTask;
 use crate::task::header::CoreRef;
+use crate::value_task::ValueTask;
 
 /// A state machine's `move_next`: resume at the saved state, run to the next incomplete
 /// await (`Pending`) or to the end (`Ready`).

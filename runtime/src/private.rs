@@ -15,9 +15,9 @@ pub use crate::task::cache::{CachePolicy, Cacheable};
 pub fn restore<T>(slot: &mut Option<T>) -> T {
     match slot.take() {
         Some(value) => value,
-        None => unreachable!(
-            "lowering: a state machine resumed without a value it saved (a bug in the classic lowering)"
-        ),
+        None => {
+            unreachable!("lowering: a state machine resumed without a value it saved (a bug in the classic lowering)")
+        }
     }
 }
 

@@ -165,8 +165,7 @@ fn a_shared_panic_reaches_every_awaiter() {
     let task = boom(true);
     let again = task.clone();
     for task in [task, again] {
-        let payload = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| block_on(task)))
-            .expect_err("panics");
+        let payload = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| block_on(task))).expect_err("panics");
         assert_eq!(payload.downcast_ref::<String>().map(String::as_str), Some("boom"));
     }
 }

@@ -162,7 +162,10 @@ where
 
 /// Run both variants to the end and require the same outcome and the same events.
 #[track_caller]
-pub fn same<T: Debug + PartialEq, F1, F2>(classic: impl FnOnce() -> F1, runtime: impl FnOnce() -> F2) -> (Outcome<T>, Vec<String>)
+pub fn same<T: Debug + PartialEq, F1, F2>(
+    classic: impl FnOnce() -> F1,
+    runtime: impl FnOnce() -> F2,
+) -> (Outcome<T>, Vec<String>)
 where
     F1: IntoFuture<Output = T>,
     F2: IntoFuture<Output = T>,

@@ -23,7 +23,8 @@ fn quick_benchmark_reports_every_row_for_both_variants() {
     assert!(summary["machine"].is_object());
     let rows = summary["rows"].as_array().expect("rows");
     for id in (1..=15).map(|n| format!("B{n}")) {
-        let variants: Vec<&str> = rows.iter().filter(|row| row["id"] == id.as_str()).filter_map(|row| row["variant"].as_str()).collect();
+        let variants: Vec<&str> =
+            rows.iter().filter(|row| row["id"] == id.as_str()).filter_map(|row| row["variant"].as_str()).collect();
         if id == "B1" {
             assert_eq!(variants, ["control"], "B1 is the control row");
         } else {
@@ -39,7 +40,10 @@ fn quick_benchmark_reports_every_row_for_both_variants() {
         }
         assert!(row.get("instructions_per_op").is_some(), "instructions_per_op (null in --quick) missing in {row}");
         if row["variant"] != "control" {
-            assert_eq!(row["lowering_measured"], row["variant"], "a row measured a lowering other than its label: {row}");
+            assert_eq!(
+                row["lowering_measured"], row["variant"],
+                "a row measured a lowering other than its label: {row}"
+            );
         }
     }
 }

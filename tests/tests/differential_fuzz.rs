@@ -37,7 +37,9 @@ fn differential() {
     let to_shrink = setting("LOWERING_FUZZ_SHRINK", 1) as usize;
     let budget = Duration::from_secs(setting("LOWERING_FUZZ_SHRINK_SECONDS", SHRINK_SECONDS));
     let only: Option<Vec<usize>> = std::env::var("LOWERING_FUZZ_ONLY").ok().map(|ids| {
-        ids.split(',').map(|id| id.trim().parse().unwrap_or_else(|_| panic!("LOWERING_FUZZ_ONLY: {id:?} is not a number"))).collect()
+        ids.split(',')
+            .map(|id| id.trim().parse().unwrap_or_else(|_| panic!("LOWERING_FUZZ_ONLY: {id:?} is not a number")))
+            .collect()
     });
     let start = Instant::now();
 
@@ -51,7 +53,8 @@ fn differential() {
             continue;
         }
         let programs: Vec<Program> = ids.iter().map(|&id| fuzz::generate::program(seed, id)).collect();
-        let verdicts = batch::run(&format!("seed{seed}-{build}"), &programs, false).unwrap_or_else(|error| panic!("{error}"));
+        let verdicts =
+            batch::run(&format!("seed{seed}-{build}"), &programs, false).unwrap_or_else(|error| panic!("{error}"));
         for ((id, program), verdict) in ids.into_iter().zip(programs).zip(verdicts) {
             stats.count(&verdict);
             if verdict.is_failure() {
@@ -76,7 +79,11 @@ fn differential() {
         start.elapsed()
     );
     for (id, program, verdict) in &failures {
-        println!("\n--- program {id} (seed {seed}): {}\n{}", headline(verdict), fuzz::print::function(program, "program"));
+        println!(
+            "\n--- program {id} (seed {seed}): {}\n{}",
+            headline(verdict),
+            fuzz::print::function(program, "program")
+        );
     }
     for (id, program, verdict) in failures.iter().take(to_shrink) {
         shrink_and_report(seed, *id, program, verdict, budget);
@@ -118,7 +125,8 @@ fn classify_compile_errors(seed: u64, failures: &mut [(usize, Program, Verdict)]
         return;
     }
     let programs: Vec<Program> = rejected.iter().map(|&index| failures[index].1.clone()).collect();
-    let verdicts = batch::run(&format!("seed{seed}-classify"), &programs, true).unwrap_or_else(|error| panic!("{error}"));
+    let verdicts =
+        batch::run(&format!("seed{seed}-classify"), &programs, true).unwrap_or_else(|error| panic!("{error}"));
     for (index, verdict) in rejected.into_iter().zip(verdicts) {
         failures[index].2 = verdict;
     }

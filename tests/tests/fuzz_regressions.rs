@@ -181,8 +181,10 @@ fn shadowing_in_nested_scopes() {
     );
     same_at_every_suspension(classic::seed7_program76, runtime::seed7_program76);
     for c in [false, true] {
-        let outcome =
-            same_at_every_suspension(|| classic::literal_hidden_in_a_branch(c), || runtime::literal_hidden_in_a_branch(c));
+        let outcome = same_at_every_suspension(
+            || classic::literal_hidden_in_a_branch(c),
+            || runtime::literal_hidden_in_a_branch(c),
+        );
         assert_eq!(outcome, Outcome::Value(3));
     }
     same_at_every_suspension(classic::seed7_program286, runtime::seed7_program286);

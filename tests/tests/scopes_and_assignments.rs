@@ -235,12 +235,18 @@ differential! {
 
 #[test]
 fn temporaries_live_to_the_end_of_their_statement() {
-    same_at_every_suspension(classic::temporary_in_an_operand_before_an_await, runtime::temporary_in_an_operand_before_an_await);
+    same_at_every_suspension(
+        classic::temporary_in_an_operand_before_an_await,
+        runtime::temporary_in_an_operand_before_an_await,
+    );
     same_at_every_suspension(classic::temporary_in_an_awaited_operand, runtime::temporary_in_an_awaited_operand);
     same_at_every_suspension(classic::temporary_in_a_for_iterable, runtime::temporary_in_a_for_iterable);
     same_at_every_suspension(classic::struct_projection_keeps_the_rest, runtime::struct_projection_keeps_the_rest);
     same_at_every_suspension(classic::method_chain_on_a_temporary, runtime::method_chain_on_a_temporary);
-    same_at_every_suspension(classic::unbound_parts_drop_before_the_temporaries, runtime::unbound_parts_drop_before_the_temporaries);
+    same_at_every_suspension(
+        classic::unbound_parts_drop_before_the_temporaries,
+        runtime::unbound_parts_drop_before_the_temporaries,
+    );
     same_at_every_suspension(
         || classic::tuple_projection_keeps_the_rest(Loud::new("v")),
         || runtime::tuple_projection_keeps_the_rest(Loud::new("v")),
@@ -250,29 +256,47 @@ fn temporaries_live_to_the_end_of_their_statement() {
         || runtime::operands_drop_before_statement_temporaries(Loud::new("p")),
     );
     for c in [false, true] {
-        same_at_every_suspension(|| classic::temporary_in_a_match_scrutinee(c), || runtime::temporary_in_a_match_scrutinee(c));
+        same_at_every_suspension(
+            || classic::temporary_in_a_match_scrutinee(c),
+            || runtime::temporary_in_a_match_scrutinee(c),
+        );
         same_at_every_suspension(
             || classic::condition_temporaries_end_with_the_condition(c),
             || runtime::condition_temporaries_end_with_the_condition(c),
         );
-        same_at_every_suspension(|| classic::lazy_operands_are_scopes_of_their_own(c), || runtime::lazy_operands_are_scopes_of_their_own(c));
+        same_at_every_suspension(
+            || classic::lazy_operands_are_scopes_of_their_own(c),
+            || runtime::lazy_operands_are_scopes_of_their_own(c),
+        );
     }
 }
 
 #[test]
 fn assignments_to_locals_that_may_have_moved() {
     for p in [4, 5] {
-        same_at_every_suspension(|| classic::assigning_a_copy_value_moved_on_one_path(p), || runtime::assigning_a_copy_value_moved_on_one_path(p));
+        same_at_every_suspension(
+            || classic::assigning_a_copy_value_moved_on_one_path(p),
+            || runtime::assigning_a_copy_value_moved_on_one_path(p),
+        );
     }
     for c in [false, true] {
-        same_at_every_suspension(|| classic::assigning_a_loud_moved_on_one_path(c), || runtime::assigning_a_loud_moved_on_one_path(c));
+        same_at_every_suspension(
+            || classic::assigning_a_loud_moved_on_one_path(c),
+            || runtime::assigning_a_loud_moved_on_one_path(c),
+        );
         same_at_every_suspension(
             || classic::deferred_initialization_without_an_await(c),
             || runtime::deferred_initialization_without_an_await(c),
         );
     }
-    same_at_every_suspension(|| classic::assigning_in_a_loop_after_a_move(Loud::new("p")), || runtime::assigning_in_a_loop_after_a_move(Loud::new("p")));
-    let outcome = same_at_every_suspension(|| classic::a_block_that_always_returns(3), || runtime::a_block_that_always_returns(3));
+    same_at_every_suspension(
+        || classic::assigning_in_a_loop_after_a_move(Loud::new("p")),
+        || runtime::assigning_in_a_loop_after_a_move(Loud::new("p")),
+    );
+    let outcome = same_at_every_suspension(
+        || classic::a_block_that_always_returns(3),
+        || runtime::a_block_that_always_returns(3),
+    );
     assert_eq!(outcome, Outcome::Value(Ok(3)));
     same_at_every_suspension(
         || classic::let_wildcard_of_a_place_moves_nothing(Loud::new("p")),
@@ -289,7 +313,10 @@ fn shadowing_keeps_hidden_locals_and_their_drop_order() {
         );
         same_at_every_suspension(|| classic::shadowing_a_moved_local(c), || runtime::shadowing_a_moved_local(c));
         same_at_every_suspension(|| classic::shadowing_early_exit(c), || runtime::shadowing_early_exit(c));
-        same_at_every_suspension(|| classic::match_arm_hides_a_live_local(c), || runtime::match_arm_hides_a_live_local(c));
+        same_at_every_suspension(
+            || classic::match_arm_hides_a_live_local(c),
+            || runtime::match_arm_hides_a_live_local(c),
+        );
         same_at_every_suspension(|| classic::if_let_hides_a_live_local(c), || runtime::if_let_hides_a_live_local(c));
     }
     same_at_every_suspension(
@@ -297,7 +324,10 @@ fn shadowing_keeps_hidden_locals_and_their_drop_order() {
         || runtime::shadowed_local_keeps_its_drop_order(Loud::new("p1"), Loud::new("p3")),
     );
     for p in [Ok(4), Err(String::from("e"))] {
-        same_at_every_suspension(|| classic::shadowing_in_a_let_initializer(p.clone()), || runtime::shadowing_in_a_let_initializer(p.clone()));
+        same_at_every_suspension(
+            || classic::shadowing_in_a_let_initializer(p.clone()),
+            || runtime::shadowing_in_a_let_initializer(p.clone()),
+        );
     }
     same_at_every_suspension(classic::for_binding_hides_a_live_local, runtime::for_binding_hides_a_live_local);
 }

@@ -87,7 +87,8 @@ differential! {
 
 #[test]
 fn methods() {
-    let (a, b) = (classic::Account { balance: 5, name: "acc".into() }, runtime::Account { balance: 5, name: "acc".into() });
+    let (a, b) =
+        (classic::Account { balance: 5, name: "acc".into() }, runtime::Account { balance: 5, name: "acc".into() });
     same_at_every_suspension(|| a.balance_later(), || b.balance_later());
     let (mut a, mut b) = (a, b);
     let outcome = same(|| a.deposit(3), || b.deposit(3));
@@ -104,7 +105,8 @@ fn generics_lifetimes_impl_trait() {
     same_at_every_suspension(|| classic::generic_max(3, 9), || runtime::generic_max(3, 9));
     same_at_every_suspension(|| classic::generic_max("b", "a"), || runtime::generic_max("b", "a"));
     let text = String::from("hello world");
-    let outcome = same_at_every_suspension(|| classic::with_lifetime(&text, "abc"), || runtime::with_lifetime(&text, "abc"));
+    let outcome =
+        same_at_every_suspension(|| classic::with_lifetime(&text, "abc"), || runtime::with_lifetime(&text, "abc"));
     assert_eq!(outcome, Outcome::Value("hel"));
     same_at_every_suspension(|| classic::impl_arg(7, vec![1, 2]), || runtime::impl_arg(7, vec![1, 2]));
 }

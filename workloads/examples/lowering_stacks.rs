@@ -62,9 +62,8 @@ fn panic_report(variant: Variant, suspend: bool) -> String {
         );
         PANICS.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(report);
     }));
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        for_each_variant!(variant, m => block_on(m::diag_panic3(suspend)))
-    }));
+    let outcome =
+        panic::catch_unwind(AssertUnwindSafe(|| for_each_variant!(variant, m => block_on(m::diag_panic3(suspend)))));
     panic::set_hook(previous);
 
     let caught = match &outcome {

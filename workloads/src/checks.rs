@@ -98,7 +98,8 @@ pub fn table(results: &[CheckResult]) -> String {
             Ok(seen) => ("pass", seen),
             Err(problem) => ("FAIL", problem),
         };
-        let _ = writeln!(out, "{mark}  {:<3} {:<8} {:<width$}  {detail}", result.id, result.variant.name(), result.name);
+        let _ =
+            writeln!(out, "{mark}  {:<3} {:<8} {:<width$}  {detail}", result.id, result.variant.name(), result.name);
     }
     let passed = results.iter().filter(|result| result.passed()).count();
     let _ = writeln!(out, "checks: {passed} passed, {} failed", results.len() - passed);
@@ -197,11 +198,13 @@ const INPUTS: [u64; 3] = [0, 17, 123_456];
 // ---- C1: results ----------------------------------------------------------------------------
 
 fn c1_completed_chain10(variant: Variant) -> Result<String, String> {
-    all(INPUTS.map(|x| expect_eq(for_each_variant!(variant, m => block_on(m::completed_chain10(x))), expected::chain(x, 10))))
+    all(INPUTS
+        .map(|x| expect_eq(for_each_variant!(variant, m => block_on(m::completed_chain10(x))), expected::chain(x, 10))))
 }
 
 fn c1_value_chain10(variant: Variant) -> Result<String, String> {
-    all(INPUTS.map(|x| expect_eq(for_each_variant!(variant, m => block_on(m::value_chain10(x))), expected::chain(x, 10))))
+    all(INPUTS
+        .map(|x| expect_eq(for_each_variant!(variant, m => block_on(m::value_chain10(x))), expected::chain(x, 10))))
 }
 
 fn c1_vt_chain10(variant: Variant) -> Result<String, String> {
@@ -221,7 +224,9 @@ fn c1_task_chain3(variant: Variant) -> Result<String, String> {
 }
 
 fn c1_cache_hit_loop(variant: Variant) -> Result<String, String> {
-    all(INPUTS.map(|x| expect_eq(for_each_variant!(variant, m => block_on(m::cache_hit_loop(x))), expected::cache_hit_loop(x))))
+    all(INPUTS.map(|x| {
+        expect_eq(for_each_variant!(variant, m => block_on(m::cache_hit_loop(x))), expected::cache_hit_loop(x))
+    }))
 }
 
 fn c1_ten_yields(variant: Variant) -> Result<String, String> {
@@ -229,11 +234,13 @@ fn c1_ten_yields(variant: Variant) -> Result<String, String> {
 }
 
 fn c1_yield_chain10(variant: Variant) -> Result<String, String> {
-    all(INPUTS.map(|x| expect_eq(for_each_variant!(variant, m => block_on(m::yield_chain10(x))), expected::chain(x, 10))))
+    all(INPUTS
+        .map(|x| expect_eq(for_each_variant!(variant, m => block_on(m::yield_chain10(x))), expected::chain(x, 10))))
 }
 
 fn c1_sync_loop(variant: Variant) -> Result<String, String> {
-    all([0, 1, 1001].map(|n| expect_eq(for_each_variant!(variant, m => block_on(m::sync_loop(n))), expected::sync_loop(n))))
+    all([0, 1, 1001]
+        .map(|n| expect_eq(for_each_variant!(variant, m => block_on(m::sync_loop(n))), expected::sync_loop(n))))
 }
 
 fn c1_err_chain10(variant: Variant) -> Result<String, String> {
@@ -362,7 +369,8 @@ fn c3_drop_runs_destructors_once(variant: Variant) -> Result<String, String> {
     let gate: Gate<u64> = Gate::new();
     let before = Tracked::drops();
     {
-        let mut future = pin!(for_each_variant!(variant, m => m::cancellable(gate.clone(), CancellationToken::new()).boxed()));
+        let mut future =
+            pin!(for_each_variant!(variant, m => m::cancellable(gate.clone(), CancellationToken::new()).boxed()));
         if poll_once(future.as_mut(), Waker::noop()).is_ready() {
             return Err("completed before the gate opened".to_owned());
         }
@@ -379,7 +387,8 @@ fn c3_drop_leaks_nothing(variant: Variant) -> Result<String, String> {
     }
     let gate: Gate<u64> = Gate::new();
     let ((), counts) = lowering::alloc::count_on_thread(|| {
-        let mut future = pin!(for_each_variant!(variant, m => m::cancellable(gate.clone(), CancellationToken::new()).boxed()));
+        let mut future =
+            pin!(for_each_variant!(variant, m => m::cancellable(gate.clone(), CancellationToken::new()).boxed()));
         let _ = poll_once(future.as_mut(), Waker::noop());
     });
     if counts.allocations == 0 {
@@ -392,7 +401,12 @@ fn c3_drop_leaks_nothing(variant: Variant) -> Result<String, String> {
 
 fn c4_panic_after_suspension(variant: Variant) -> Result<String, String> {
     let gate = Gate::new();
-    let result = catch(|| pending_then(|| for_each_variant!(variant, m => m::fail_after_gate(gate.clone(), true).boxed()), || gate.open(5)));
+    let result = catch(|| {
+        pending_then(
+            || for_each_variant!(variant, m => m::fail_after_gate(gate.clone(), true).boxed()),
+            || gate.open(5),
+        )
+    });
     match result {
         Err(message) => expect_eq(message, "failed after the gate with 5".to_owned()),
         Ok(_) => Err("no panic reached the caller".to_owned()),
@@ -401,7 +415,10 @@ fn c4_panic_after_suspension(variant: Variant) -> Result<String, String> {
 
 fn c4_err_after_suspension(variant: Variant) -> Result<String, String> {
     let gate = Gate::new();
-    let result = pending_then(|| for_each_variant!(variant, m => m::fail_after_gate(gate.clone(), false).boxed()), || gate.open(6))?;
+    let result = pending_then(
+        || for_each_variant!(variant, m => m::fail_after_gate(gate.clone(), false).boxed()),
+        || gate.open(6),
+    )?;
     expect_eq(result, Err("refused 6 after the gate".to_owned()))
 }
 
@@ -417,7 +434,11 @@ fn c4_panic_chain10(variant: Variant) -> Result<String, String> {
 fn ambient_flow(variant: Variant) -> Result<(Option<u64>, Option<u64>, Option<u64>), String> {
     let gate = Gate::new();
     let gate_opener = gate.clone();
-    let scoped = || lowering::leaf::ambient::scope(move || for_each_variant!(variant, m => m::ambient_flow(gate.clone(), 40).boxed()));
+    let scoped = || {
+        lowering::leaf::ambient::scope(
+            move || for_each_variant!(variant, m => m::ambient_flow(gate.clone(), 40).boxed()),
+        )
+    };
     pending_then(scoped, move || {
         // The caller changes its own value while the operation waits.
         lowering::leaf::ambient::set(1);
@@ -549,5 +570,9 @@ fn c8_return_type(variant: Variant) -> Result<String, String> {
         Variant::Classic => "lowering::task::Task<u64",
         Variant::Runtime => "workloads::shared::runtime::task_chain3::{{closure}}",
     };
-    if name.starts_with(expected_prefix) { Ok(name.to_owned()) } else { Err(format!("{name} is not {expected_prefix}..")) }
+    if name.starts_with(expected_prefix) {
+        Ok(name.to_owned())
+    } else {
+        Err(format!("{name} is not {expected_prefix}.."))
+    }
 }

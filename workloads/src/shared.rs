@@ -7,7 +7,9 @@
 //! to a constant; results are chosen outside the small-result cache (`+ 1000`), as in the
 //! seeds, except where a row is about the cache.
 
-use lowering::leaf::{CancellationToken, Cancelled, Gate, Receiver, Sender, ambient, ready, with_cancellation, yield_now};
+use lowering::leaf::{
+    CancellationToken, Cancelled, Gate, Receiver, Sender, ambient, ready, with_cancellation, yield_now,
+};
 
 use crate::probe;
 

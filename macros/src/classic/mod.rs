@@ -46,9 +46,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         function: &function.sig.ident,
         option_return: returns_option(&output),
         unit_return: matches!(&output, syn::Type::Tuple(tuple) if tuple.elems.is_empty()),
-        self_ident: receiver
-            .as_ref()
-            .map(|_| Ident::new(mentions::SELF_LOCAL, Span::mixed_site())),
+        self_ident: receiver.as_ref().map(|_| Ident::new(mentions::SELF_LOCAL, Span::mixed_site())),
         assumed: HashMap::new(),
     };
     let mut rounds = 0;
@@ -68,11 +66,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     }
 
     let name = &function.sig.ident;
-    let machine = format_ident!(
-        "{}StateMachine",
-        camel_case(&name.to_string()),
-        span = name.span()
-    );
+    let machine = format_ident!("{}StateMachine", camel_case(&name.to_string()), span = name.span());
 
     // Fields in reverse declaration order: dropping a suspended state machine drops its
     // locals (and first the awaiter in flight) in reverse declaration order. Each field's
@@ -83,17 +77,11 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         .iter()
         .filter(|var| var.slotted)
         .map(|var| (var.seq, var.field.clone(), None))
-        .chain(
-            walked
-                .awaiters
-                .iter()
-                .map(|awaiter| (awaiter.seq, awaiter.field.clone(), awaiter.recursive)),
-        )
+        .chain(walked.awaiters.iter().map(|awaiter| (awaiter.seq, awaiter.field.clone(), awaiter.recursive)))
         .collect();
     fields.sort_by(|a, b| b.0.cmp(&a.0));
-    let generics: Vec<Ident> = (0..fields.iter().filter(|field| field.2.is_none()).count())
-        .map(|index| format_ident!("F{}", index))
-        .collect();
+    let generics: Vec<Ident> =
+        (0..fields.iter().filter(|field| field.2.is_none()).count()).map(|index| format_ident!("F{}", index)).collect();
     if let Some(span) = fields.iter().find_map(|field| field.2) {
         check_recursive_output(&function, &output, span)?;
     }
@@ -102,9 +90,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         .iter()
         .map(|(_, _, recursive)| match recursive {
             None => {
-                let generic = next_generic
-                    .next()
-                    .expect("one type parameter per inferred field");
+                let generic = next_generic.next().expect("one type parameter per inferred field");
                 quote!(#generic)
             }
             Some(_) if args.value_task => {
@@ -121,33 +107,20 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     for var in walked.vars.iter().filter(|var| var.param) {
         let value = if var.name == mentions::SELF_LOCAL {
             // The user's own `self` token: `self` is hygienic.
-            let span = receiver
-                .as_ref()
-                .map_or_else(Span::call_site, |receiver| receiver.span);
+            let span = receiver.as_ref().map_or_else(Span::call_site, |receiver| receiver.span);
             Ident::new("self", span).to_token_stream_plain()
         } else {
             var.name.to_token_stream_plain()
         };
-        initial.insert(
-            var.field.to_string(),
-            quote!(::core::option::Option::Some(#value)),
-        );
+        initial.insert(var.field.to_string(), quote!(::core::option::Option::Some(#value)));
     }
-    let inits = field_names.iter().map(|field| {
-        initial
-            .get(&field.to_string())
-            .cloned()
-            .unwrap_or_else(|| quote!(::core::option::Option::None))
-    });
+    let inits = field_names
+        .iter()
+        .map(|field| initial.get(&field.to_string()).cloned().unwrap_or_else(|| quote!(::core::option::Option::None)));
 
     let mut sig = function.sig.clone();
     sig.asyncness = None;
-    for (input, param) in sig
-        .inputs
-        .iter_mut()
-        .filter(|input| matches!(input, syn::FnArg::Typed(_)))
-        .zip(&params)
-    {
+    for (input, param) in sig.inputs.iter_mut().filter(|input| matches!(input, syn::FnArg::Typed(_))).zip(&params) {
         if let syn::FnArg::Typed(typed) = input {
             let stub_name = &param.stub_name;
             *typed.pat = syn::parse_quote!(#stub_name);
@@ -232,19 +205,10 @@ struct Walked {
     heads: HashMap<u32, Vec<Init>>,
 }
 
-fn walk(
-    config: &Config<'_>,
-    body: &ir::Block,
-    function: &Function,
-    params: &[crate::func::Param],
-) -> Walked {
+fn walk(config: &Config<'_>, body: &ir::Block, function: &Function, params: &[crate::func::Param]) -> Walked {
     let mut emitter = Emitter::new(config);
     if let Some(receiver) = function.receiver() {
-        let id = emitter.declare(
-            Ident::new(mentions::SELF_LOCAL, Span::mixed_site()),
-            receiver.mutable,
-            Init::Yes,
-        );
+        let id = emitter.declare(Ident::new(mentions::SELF_LOCAL, Span::mixed_site()), receiver.mutable, Init::Yes);
         let var = emitter.var_mut(id);
         var.no_drop = receiver.kind != ReceiverShape::Value;
         var.exclusive_ref = receiver.kind == ReceiverShape::Exclusive;
@@ -263,10 +227,7 @@ fn walk(
                     _ => None,
                 },
             },
-            Some(pattern) => emit::Param::Pattern {
-                pat: pattern.clone(),
-                hidden: param.stub_name.clone(),
-            },
+            Some(pattern) => emit::Param::Pattern { pat: pattern.clone(), hidden: param.stub_name.clone() },
         });
     }
     emitter.body(body, specs);
@@ -304,10 +265,7 @@ fn check_signature(function: &Function) -> syn::Result<()> {
         }
     }
     if let Some(variadic) = &function.sig.variadic {
-        return Err(syn::Error::new(
-            variadic.span(),
-            "classic lowering: variadic functions are not supported",
-        ));
+        return Err(syn::Error::new(variadic.span(), "classic lowering: variadic functions are not supported"));
     }
     Ok(())
 }
@@ -327,9 +285,9 @@ fn check_recursive_output(function: &Function, output: &syn::Type, span: Span) -
         })
         .chain(std::iter::once("Self".to_owned()))
         .collect();
-    let mentioned = output.to_token_stream().into_iter().any(|token| {
-        matches!(&token, proc_macro2::TokenTree::Ident(ident) if generic_names.contains(&ident.to_string()))
-    }) || output.to_token_stream().to_string().contains('\'');
+    let mentioned = output.to_token_stream().into_iter().any(
+        |token| matches!(&token, proc_macro2::TokenTree::Ident(ident) if generic_names.contains(&ident.to_string())),
+    ) || output.to_token_stream().to_string().contains('\'');
     if mentioned {
         return Err(syn::Error::new(
             span,

@@ -29,7 +29,8 @@ pub fn count(child: &mut Command, out_file: &Path) -> Result<u64, String> {
     if !output.status.success() {
         return Err(format!("valgrind failed: {}", String::from_utf8_lossy(&output.stderr)));
     }
-    let text = std::fs::read_to_string(out_file).map_err(|error| format!("cannot read {}: {error}", out_file.display()))?;
+    let text =
+        std::fs::read_to_string(out_file).map_err(|error| format!("cannot read {}: {error}", out_file.display()))?;
     let _ = std::fs::remove_file(out_file);
     parse_total(&text).ok_or_else(|| format!("no instruction total in {}", out_file.display()))
 }

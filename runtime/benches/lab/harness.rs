@@ -69,7 +69,8 @@ fn spawn_child(row: usize, subject: Subject, extra: &[&str]) -> Result<Command, 
 
 fn run_child(row: usize, subject: Subject, quick: bool) -> Result<Value, String> {
     let extra: &[&str] = if quick { &["--quick"] } else { &[] };
-    let output = spawn_child(row, subject, extra)?.output().map_err(|error| format!("cannot start a child: {error}"))?;
+    let output =
+        spawn_child(row, subject, extra)?.output().map_err(|error| format!("cannot start a child: {error}"))?;
     if !output.status.success() {
         return Err(format!(
             "row {} ({}) failed for {}: {}",
@@ -93,7 +94,11 @@ fn output_dir() -> Result<PathBuf, String> {
 }
 
 fn subjects(scenario: &Scenario, timed: &[Variant]) -> Vec<Subject> {
-    if scenario.control { vec![Subject::Control] } else { timed.iter().map(|&variant| Subject::Variant(variant)).collect() }
+    if scenario.control {
+        vec![Subject::Control]
+    } else {
+        timed.iter().map(|&variant| Subject::Variant(variant)).collect()
+    }
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -104,8 +109,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     let checks = workloads::checks::run(&Variant::BOTH);
     say(&workloads::checks::table(&checks));
-    let timed: Vec<Variant> =
-        Variant::BOTH.into_iter().filter(|variant| checks.iter().all(|check| check.variant != *variant || check.passed())).collect();
+    let timed: Vec<Variant> = Variant::BOTH
+        .into_iter()
+        .filter(|variant| checks.iter().all(|check| check.variant != *variant || check.passed()))
+        .collect();
     for variant in Variant::BOTH {
         if !timed.contains(&variant) {
             say(&format!("not timing {}: it failed a behaviour check", variant.name()));
@@ -122,7 +129,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 order.reverse();
             }
             for subject in order {
-                eprint!("\r\x1b[Kround {}/{rounds}: {} {} {} ({:.0?})", round + 1, scenario.id, scenario.name, subject.name(), started.elapsed());
+                eprint!(
+                    "\r\x1b[Kround {}/{rounds}: {} {} {} ({:.0?})",
+                    round + 1,
+                    scenario.id,
+                    scenario.name,
+                    subject.name(),
+                    started.elapsed()
+                );
                 let mut value = run_child(row, subject, options.quick)?;
                 value["round"] = json!(round + 1);
                 results[row].push(value);
@@ -137,11 +151,23 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let out_dir = output_dir()?;
         for (row, scenario) in SCENARIOS.iter().enumerate() {
             for subject in subjects(scenario, &timed) {
-                eprint!("\r\x1b[Kcallgrind: {} {} {} ({:.0?})", scenario.id, scenario.name, subject.name(), started.elapsed());
+                eprint!(
+                    "\r\x1b[Kcallgrind: {} {} {} ({:.0?})",
+                    scenario.id,
+                    scenario.name,
+                    subject.name(),
+                    started.elapsed()
+                );
                 let n = (scenario.base_ops / 64).max(256);
                 let out_file = out_dir.join(format!("callgrind-{row}-{}.out", subject.name()));
-                let small = callgrind::count(&mut spawn_child(row, subject, &["--count-instructions", &n.to_string()])?, &out_file)?;
-                let large = callgrind::count(&mut spawn_child(row, subject, &["--count-instructions", &(2 * n).to_string()])?, &out_file)?;
+                let small = callgrind::count(
+                    &mut spawn_child(row, subject, &["--count-instructions", &n.to_string()])?,
+                    &out_file,
+                )?;
+                let large = callgrind::count(
+                    &mut spawn_child(row, subject, &["--count-instructions", &(2 * n).to_string()])?,
+                    &out_file,
+                )?;
                 let extra_units = measure::units(scenario, 2 * n) - measure::units(scenario, n);
                 let per_op = large.saturating_sub(small) as f64 / extra_units as f64;
                 instructions[row].push((subject, small, large, per_op));

@@ -20,8 +20,10 @@ pub struct Protocol {
 }
 
 impl Protocol {
-    pub const FULL: Protocol = Protocol { warmup: Duration::from_millis(60), sample_target: Duration::from_millis(12), samples: 9 };
-    pub const QUICK: Protocol = Protocol { warmup: Duration::from_millis(5), sample_target: Duration::from_millis(2), samples: 3 };
+    pub const FULL: Protocol =
+        Protocol { warmup: Duration::from_millis(60), sample_target: Duration::from_millis(12), samples: 9 };
+    pub const QUICK: Protocol =
+        Protocol { warmup: Duration::from_millis(5), sample_target: Duration::from_millis(2), samples: 3 };
 }
 
 fn timed(scenario: &Scenario, subject: Subject, ops: u64) -> Result<Duration, String> {
@@ -30,7 +32,12 @@ fn timed(scenario: &Scenario, subject: Subject, ops: u64) -> Result<Duration, St
     let elapsed = start.elapsed();
     let expected = (scenario.expected)(ops);
     if checksum != expected {
-        return Err(format!("{} {} {}: checksum {checksum} for {ops} ops, expected {expected}", scenario.id, scenario.name, subject.name()));
+        return Err(format!(
+            "{} {} {}: checksum {checksum} for {ops} ops, expected {expected}",
+            scenario.id,
+            scenario.name,
+            subject.name()
+        ));
     }
     Ok(elapsed)
 }

@@ -9,9 +9,11 @@ use crate::scenarios::{SCENARIOS, Subject};
 
 /// What the run ran on.
 pub fn machine(valgrind: Option<&str>) -> Value {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|text| text.lines().find_map(|line| line.strip_prefix("model name").map(|rest| rest.trim_start_matches([' ', '\t', ':']).to_owned())));
+    let cpu = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|text| {
+        text.lines().find_map(|line| {
+            line.strip_prefix("model name").map(|rest| rest.trim_start_matches([' ', '\t', ':']).to_owned())
+        })
+    });
     let rustc = Command::new("rustc")
         .arg("--version")
         .output()
@@ -46,14 +48,17 @@ pub fn rows(results: &[Vec<Value>], instructions: &[Vec<(Subject, u64, u64, f64)
         }
         for subject in subjects {
             let mine: Vec<&Value> = runs.iter().filter(|run| run["variant"] == subject).collect();
-            let mut samples: Vec<f64> =
-                mine.iter().flat_map(|run| run["samples_ns_per_op"].as_array().into_iter().flatten().filter_map(Value::as_f64)).collect();
+            let mut samples: Vec<f64> = mine
+                .iter()
+                .flat_map(|run| run["samples_ns_per_op"].as_array().into_iter().flatten().filter_map(Value::as_f64))
+                .collect();
             samples.sort_by(f64::total_cmp);
             if samples.is_empty() {
                 continue;
             }
             let first = mine[0];
-            let counted = instructions[row].iter().find(|(counted, ..)| counted.name() == subject).map(|(.., per_op)| *per_op);
+            let counted =
+                instructions[row].iter().find(|(counted, ..)| counted.name() == subject).map(|(.., per_op)| *per_op);
             rows.push(json!({
                 "id": SCENARIOS[row].id,
                 "name": SCENARIOS[row].name,
@@ -97,7 +102,14 @@ pub fn table(summary: &Value) -> String {
     let _ = writeln!(
         out,
         "{:<4} {:<40} {:>22} {:>22} {:>7} {:>13} {:>13} {:>13}",
-        "row", "scenario (unit)", "classic ns/op", "runtime ns/op", "c/r", "bytes/op c|r", "allocs/op c|r", "instr/op c|r"
+        "row",
+        "scenario (unit)",
+        "classic ns/op",
+        "runtime ns/op",
+        "c/r",
+        "bytes/op c|r",
+        "allocs/op c|r",
+        "instr/op c|r"
     );
     let find = |id: &Value, name: &Value, variant: &str| {
         rows.iter().find(|row| &row["id"] == id && &row["name"] == name && row["variant"] == variant).cloned()
@@ -127,12 +139,15 @@ pub fn table(summary: &Value) -> String {
         let classic = find(&key.0, &key.1, "classic");
         let runtime = find(&key.0, &key.1, "runtime");
         let cell = |row: &Option<Value>, field: &str| row.as_ref().map(|row| row[field].clone()).unwrap_or(Value::Null);
-        let ratio = match (cell(&classic, "ns_per_op")["median"].as_f64(), cell(&runtime, "ns_per_op")["median"].as_f64()) {
-            (Some(classic), Some(runtime)) if runtime > 0.0 => format!("{:.2}x", classic / runtime),
-            _ => "-".to_owned(),
-        };
+        let ratio =
+            match (cell(&classic, "ns_per_op")["median"].as_f64(), cell(&runtime, "ns_per_op")["median"].as_f64()) {
+                (Some(classic), Some(runtime)) if runtime > 0.0 => format!("{:.2}x", classic / runtime),
+                _ => "-".to_owned(),
+            };
         let pair = |field: &str| format!("{}|{}", per_op(&cell(&classic, field)), per_op(&cell(&runtime, field)));
-        let timing = |row: &Option<Value>| row.as_ref().map(|row| ns(&row["ns_per_op"])).unwrap_or_else(|| "not timed".to_owned());
+        let timing = |row: &Option<Value>| {
+            row.as_ref().map(|row| ns(&row["ns_per_op"])).unwrap_or_else(|| "not timed".to_owned())
+        };
         let _ = writeln!(
             out,
             "{id:<4} {label:<40} {:>22} {:>22} {ratio:>7} {:>13} {:>13} {:>13}",
@@ -152,7 +167,8 @@ pub fn table(summary: &Value) -> String {
     if measured.is_empty() {
         let _ = writeln!(out, "lowering measured (from each row's lowering record): as labelled in every row");
     } else {
-        let _ = writeln!(out, "WARNING: rows whose lowering record disagrees with their label: {}", measured.join("; "));
+        let _ =
+            writeln!(out, "WARNING: rows whose lowering record disagrees with their label: {}", measured.join("; "));
     }
     out
 }

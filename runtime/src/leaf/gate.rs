@@ -17,7 +17,10 @@ pub struct Gate<T> {
 enum GateState<T> {
     /// Each waiter's waker under the waiter's id: a waiter dropped before the gate opens
     /// takes its waker out (it would otherwise keep what it wakes alive until then).
-    Closed { waiters: Vec<(u64, Waker)>, next_id: u64 },
+    Closed {
+        waiters: Vec<(u64, Waker)>,
+        next_id: u64,
+    },
     Open(T),
 }
 

@@ -22,9 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, MutexGuard, OnceLock};
 use std::task::{Context, Poll};
 
-use super::header::{
-    self, CoreRef, CoreVTable, Header, State, Status, WaiterKind, borrowed_waker,
-};
+use super::header::{self, CoreRef, CoreVTable, Header, State, Status, WaiterKind, borrowed_waker};
 use super::outcome::Outcome;
 use crate::builder::{Ctx, MoveNext};
 
@@ -174,11 +172,7 @@ impl<T, S> Core<T, S> {
 
     /// A classic parent awaits this task: the outcome, or register `parent` as a waiter
     /// whose continuation runs when this task completes.
-    pub(crate) fn poll_from_parent(
-        &self,
-        key: &mut Option<u32>,
-        parent: &CoreRef,
-    ) -> Poll<Outcome<T>> {
+    pub(crate) fn poll_from_parent(&self, key: &mut Option<u32>, parent: &CoreRef) -> Poll<Outcome<T>> {
         let mut state = self.lock();
         if state.status == Status::Completed {
             return Poll::Ready(self.claim(&state));
@@ -190,11 +184,7 @@ impl<T, S> Core<T, S> {
         }
         // When the parent became the driver, tasks queued here while this task had nobody
         // to drive it move up to the parent's root.
-        let handed_up = if state.waiters.driver_key() == *key {
-            state.queue.take()
-        } else {
-            Default::default()
-        };
+        let handed_up = if state.waiters.driver_key() == *key { state.queue.take() } else { Default::default() };
         drop(state);
         header::enqueue_under(parent.clone(), handed_up);
         Poll::Pending
@@ -202,11 +192,7 @@ impl<T, S> Core<T, S> {
 
     /// Plain Rust code polls this task (an executor, a runtime-lowered `async fn`, a
     /// foreign combinator). If this poll drives the task, it runs the tasks queued under it.
-    pub(crate) fn poll_as_future(
-        &self,
-        key: &mut Option<u32>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Outcome<T>> {
+    pub(crate) fn poll_as_future(&self, key: &mut Option<u32>, cx: &mut Context<'_>) -> Poll<Outcome<T>> {
         let mut state = self.lock();
         if state.status == Status::Completed {
             return Poll::Ready(self.claim(&state));

@@ -144,7 +144,6 @@ impl CoreRef {
         self.0
     }
 
-
     /// Run the task once if it is still scheduled.
     pub(crate) fn run_scheduled(&self) {
         // SAFETY: the reference keeps the task alive; the callee checks the status.
@@ -436,8 +435,7 @@ impl Drop for DepthGuard {
 }
 
 /// The waker of a heap task: waking it schedules the task (path 2 in the module docs).
-static WAKER_VTABLE: RawWakerVTable =
-    RawWakerVTable::new(waker_clone, waker_wake, waker_wake_by_ref, waker_drop);
+static WAKER_VTABLE: RawWakerVTable = RawWakerVTable::new(waker_clone, waker_wake, waker_wake_by_ref, waker_drop);
 
 unsafe fn waker_clone(data: *const ()) -> RawWaker {
     let header = NonNull::new(data as *mut Header).expect("task waker data is never null");
@@ -455,9 +453,7 @@ unsafe fn waker_wake(data: *const ()) {
 unsafe fn waker_wake_by_ref(data: *const ()) {
     // SAFETY: the waker's own reference keeps the task alive for the call; the borrowed
     // `CoreRef` is not dropped.
-    let task = mem::ManuallyDrop::new(unsafe {
-        CoreRef::from_counted(NonNull::new_unchecked(data as *mut Header))
-    });
+    let task = mem::ManuallyDrop::new(unsafe { CoreRef::from_counted(NonNull::new_unchecked(data as *mut Header)) });
     wake(&task);
 }
 

@@ -26,8 +26,8 @@ use std::task::{Context, Poll};
 use self::cache::{CachePolicy, CachedRef};
 use self::completed::Completed;
 use self::core::Core;
-use self::outcome::{Outcome, PanicPayload};
 pub use self::outcome::SharedPanic;
+use self::outcome::{Outcome, PanicPayload};
 
 /// The result of calling a `#[lowering(classic)]` function: a shareable, awaitable handle to
 /// its outcome (C#'s `Task<T>`).

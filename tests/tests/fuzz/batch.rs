@@ -343,7 +343,8 @@ fn execute(binary: &Path, count: usize) -> Result<Vec<Verdict>, String> {
 }
 
 fn verdict_of(line: &str) -> Result<Verdict, String> {
-    let value: serde_json::Value = serde_json::from_str(line).map_err(|error| format!("bad harness line {line:?}: {error}"))?;
+    let value: serde_json::Value =
+        serde_json::from_str(line).map_err(|error| format!("bad harness line {line:?}: {error}"))?;
     Ok(match value["status"].as_str() {
         Some("ok") => Verdict::Same {
             outcome: value["outcome"].as_str().unwrap_or_default().to_owned(),

@@ -470,7 +470,8 @@ impl Checker {
             self.restore(&before);
             let arm_ty = self.scoped(|this| {
                 match (&arm.pat, &scrutinee_ty) {
-                    (ArmPat::Lit(_) | ArmPat::Either(..) | ArmPat::Wild, Ty::U32) | (ArmPat::Wild | ArmPat::Err, Ty::Res) => {}
+                    (ArmPat::Lit(_) | ArmPat::Either(..) | ArmPat::Wild, Ty::U32)
+                    | (ArmPat::Wild | ArmPat::Err, Ty::Res) => {}
                     (ArmPat::Bind(name), Ty::U32) | (ArmPat::Ok(name), Ty::Res) => this.declare(name, Ty::U32, false),
                     (pat, ty) => return Err(format!("pattern {pat:?} for {ty:?}")),
                 }

@@ -399,7 +399,9 @@ impl<'r> Generator<'r> {
                 Expr::Index(items, Box::new(self.expr(&Ty::U32, sub)))
             }
             65..=79 => Expr::Try(Box::new(self.expr(&Ty::Res, sub))),
-            80..=86 if self.block_depth < MAX_BLOCK_DEPTH && self.loop_depth < MAX_LOOP_DEPTH => self.loop_expr(&Ty::U32),
+            80..=86 if self.block_depth < MAX_BLOCK_DEPTH && self.loop_depth < MAX_LOOP_DEPTH => {
+                self.loop_expr(&Ty::U32)
+            }
             _ => self.leaf_expr(&Ty::U32),
         }
     }
@@ -508,7 +510,8 @@ impl<'r> Generator<'r> {
             return Expr::Break(label, value);
         }
         if roll < 85 {
-            let value = if self.chance(50) { Expr::Err(self.fresh("x")) } else { Expr::Ok(Box::new(self.expr(&Ty::U32, 2))) };
+            let value =
+                if self.chance(50) { Expr::Err(self.fresh("x")) } else { Expr::Ok(Box::new(self.expr(&Ty::U32, 2))) };
             return Expr::Return(Box::new(value));
         }
         let label = self.fresh("p");

@@ -25,7 +25,12 @@ const CANDIDATES_PER_BUILD: usize = 96;
 /// The smallest program found, from `program`, that still fails as `failure` does (a
 /// mismatch, a compile error of the classic expansion alone, or a crash), and its verdict.
 /// Stops after `budget`.
-pub fn minimize(name: &str, program: &Program, failure: &Verdict, budget: Duration) -> Result<(Program, Verdict), String> {
+pub fn minimize(
+    name: &str,
+    program: &Program,
+    failure: &Verdict,
+    budget: Duration,
+) -> Result<(Program, Verdict), String> {
     let start = Instant::now();
     let compile_error = matches!(failure, Verdict::CompileError(_));
     let mut current = (program.clone(), failure.clone());

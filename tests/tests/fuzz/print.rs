@@ -150,7 +150,9 @@ impl Printer {
     fn expr(&mut self, expr: &Expr, context: Context) {
         let parens = match expr {
             Expr::Binary(..) | Expr::Not(_) | Expr::Return(_) | Expr::Break(..) => context != Context::Free,
-            Expr::If(..) | Expr::Match(..) | Expr::Block(_) | Expr::Labelled(..) | Expr::Loop(_) => context != Context::Free,
+            Expr::If(..) | Expr::Match(..) | Expr::Block(_) | Expr::Labelled(..) | Expr::Loop(_) => {
+                context != Context::Free
+            }
             Expr::PairField(..) => context == Context::Condition,
             _ => false,
         };
@@ -185,7 +187,9 @@ impl Printer {
                 self.expr(value, Context::Free);
                 self.out.push_str(").await");
             }
-            Expr::Forever(label, value_ty) => write!(self.out, "forever::<{}>(\"{label}\").await", ty(value_ty)).unwrap(),
+            Expr::Forever(label, value_ty) => {
+                write!(self.out, "forever::<{}>(\"{label}\").await", ty(value_ty)).unwrap()
+            }
             Expr::Binary(op, left, right) => {
                 self.expr(left, operand);
                 write!(self.out, " {} ", binary_op(*op)).unwrap();
@@ -337,7 +341,11 @@ impl Printer {
         let label = &node.label;
         match &node.kind {
             LoopKind::Loop { counter, bound, default } => {
-                write!(self.out, "{{ let mut {counter} = 0u32; '{label}: loop {{ if {counter} == {bound} {{ break '{label}").unwrap();
+                write!(
+                    self.out,
+                    "{{ let mut {counter} = 0u32; '{label}: loop {{ if {counter} == {bound} {{ break '{label}"
+                )
+                .unwrap();
                 if let Some(default) = default {
                     self.out.push(' ');
                     self.expr(default, Context::Free);

@@ -115,7 +115,8 @@ fn statement(stmt: &Stmt) -> Vec<Stmt> {
             out
         }
         Stmt::Assign(name, op, value) => {
-            let mut out: Vec<Stmt> = expr(value).into_iter().map(|value| Stmt::Assign(name.clone(), *op, value)).collect();
+            let mut out: Vec<Stmt> =
+                expr(value).into_iter().map(|value| Stmt::Assign(name.clone(), *op, value)).collect();
             out.push(Stmt::Expr(value.clone()));
             out
         }
@@ -194,7 +195,9 @@ fn children(expr: &Expr) -> Vec<&Expr> {
         | Expr::Ok(value)
         | Expr::Return(value)
         | Expr::Panic(_, value) => vec![&**value],
-        Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => vec![&**left, &**right],
+        Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
+            vec![&**left, &**right]
+        }
         Expr::Call(_, items) | Expr::Tuple(items) | Expr::TupleField(items, _) => items.iter().collect(),
         Expr::Index(items, index) => items.iter().chain(std::iter::once(&**index)).collect(),
         Expr::If(cond, ..) => vec![&**cond],
@@ -227,7 +230,9 @@ fn children_mut(expr: &mut Expr) -> Vec<&mut Expr> {
         Expr::Call(_, items) | Expr::Tuple(items) | Expr::TupleField(items, _) => items.iter_mut().collect(),
         Expr::Index(items, index) => items.iter_mut().chain(std::iter::once(&mut **index)).collect(),
         Expr::If(cond, ..) => vec![&mut **cond],
-        Expr::Match(scrutinee, arms) => std::iter::once(&mut **scrutinee).chain(arms.iter_mut().map(|arm| &mut arm.body)).collect(),
+        Expr::Match(scrutinee, arms) => {
+            std::iter::once(&mut **scrutinee).chain(arms.iter_mut().map(|arm| &mut arm.body)).collect()
+        }
         Expr::Break(_, Some(value)) => vec![&mut **value],
         Expr::Loop(node) => match &mut node.kind {
             LoopKind::Loop { default: Some(value), .. } => vec![&mut **value],

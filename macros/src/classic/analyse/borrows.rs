@@ -10,12 +10,7 @@ use syn::spanned::Spanned;
 
 /// `holder` (a local, or a `for` loop's iterator) borrows the local `borrowed` across an
 /// await.
-pub(crate) fn held_across_await(
-    holder: &str,
-    borrowed: &str,
-    borrow_span: Span,
-    await_span: Span,
-) -> syn::Error {
+pub(crate) fn held_across_await(holder: &str, borrowed: &str, borrow_span: Span, await_span: Span) -> syn::Error {
     let message = if holder.starts_with("__iter") {
         format!(
             "classic lowering: this `for` loop iterates over a borrow of the local `{borrowed}` \
@@ -47,11 +42,7 @@ pub(crate) fn exclusive_reborrow(root: &Ident, borrow_span: Span, await_span: Sp
 }
 
 /// An await's operand borrows the local `root` (`fill(&mut buf).await`).
-pub(crate) fn operand_borrows_local(
-    root: &Ident,
-    borrow_span: Span,
-    await_span: Span,
-) -> syn::Error {
+pub(crate) fn operand_borrows_local(root: &Ident, borrow_span: Span, await_span: Span) -> syn::Error {
     let message = format!(
         "classic lowering: this await holds a borrow of the local `{root}`, and a \
          classic state machine cannot hold a reference into its own fields (C# \
@@ -61,17 +52,9 @@ pub(crate) fn operand_borrows_local(
     with_borrow_note(message, &root.to_string(), borrow_span, await_span)
 }
 
-fn with_borrow_note(
-    message: String,
-    borrowed: &str,
-    borrow_span: Span,
-    await_span: Span,
-) -> syn::Error {
+fn with_borrow_note(message: String, borrowed: &str, borrow_span: Span, await_span: Span) -> syn::Error {
     let mut error = syn::Error::new(await_span, message);
-    error.combine(syn::Error::new(
-        borrow_span,
-        format!("`{borrowed}` is borrowed here"),
-    ));
+    error.combine(syn::Error::new(borrow_span, format!("`{borrowed}` is borrowed here")));
     error
 }
 
@@ -93,9 +76,7 @@ pub(crate) fn borrow_root(expr: &syn::Expr) -> Option<(Ident, Span)> {
         syn::Expr::MethodCall(node) if is_borrowing_method(&node.method.to_string()) => {
             place_root(&node.receiver).map(|root| (root, expr.span()))
         }
-        syn::Expr::Call(node) if node.args.len() == 1 && is_into_iter_call(&node.func) => {
-            borrow_root(&node.args[0])
-        }
+        syn::Expr::Call(node) if node.args.len() == 1 && is_into_iter_call(&node.func) => borrow_root(&node.args[0]),
         _ => None,
     }
 }
@@ -152,8 +133,7 @@ pub(crate) fn operand_borrows(operand: &syn::Expr) -> Vec<(Ident, Span, Option<b
             match expr {
                 syn::Expr::Reference(node) => {
                     if let Some((root, _)) = borrow_root(expr) {
-                        self.0
-                            .push((root, node.span(), Some(node.mutability.is_some())));
+                        self.0.push((root, node.span(), Some(node.mutability.is_some())));
                         return;
                     }
                     syn::visit::visit_expr(self, expr)

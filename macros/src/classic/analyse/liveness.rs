@@ -150,8 +150,7 @@ fn path_mentions(path: &Path<'_>, name: &str) -> bool {
         Path::Block(block) => block_mentions(block, name),
         Path::Expr(expr) => expr_mentions(expr, name),
         Path::Arm(arm) => {
-            guard_mentions(arm, name)
-                || (!pattern_binds(&arm.pat, name) && block_mentions(&arm.body, name))
+            guard_mentions(arm, name) || (!pattern_binds(&arm.pat, name) && block_mentions(&arm.body, name))
         }
         Path::Empty => false,
     }
@@ -179,19 +178,10 @@ fn stmts_use(stmts: &[Stmt], name: &str) -> Use {
 fn stmt_use(stmt: &Stmt, name: &str) -> Use {
     match stmt {
         Stmt::Let(node) => {
-            let init = node
-                .init
-                .as_ref()
-                .map_or(Use::Unused, |init| expr_use(init, name));
-            let diverge_reads = node
-                .diverge
-                .as_ref()
-                .is_some_and(|block| mentions::of_block(block).iter().any(|m| m.name == name));
-            if diverge_reads && init == Use::Unused {
-                Use::Read
-            } else {
-                init
-            }
+            let init = node.init.as_ref().map_or(Use::Unused, |init| expr_use(init, name));
+            let diverge_reads =
+                node.diverge.as_ref().is_some_and(|block| mentions::of_block(block).iter().any(|m| m.name == name));
+            if diverge_reads && init == Use::Unused { Use::Read } else { init }
         }
         Stmt::Expr(expr, _) => expr_use(expr, name),
         Stmt::Verbatim(stmt) => first_use(&mentions::of_stmt(stmt), name),
@@ -205,14 +195,8 @@ fn expr_use(expr: &Expr, name: &str) -> Use {
         Expr::Block(block) => stmts_use(&block.stmts, name),
         Expr::If(node) => match first_use(&mentions::of_expr(&node.cond), name) {
             Use::Unused => {
-                let hidden = let_patterns(&node.cond)
-                    .into_iter()
-                    .any(|pat| pattern_binds(pat, name));
-                let then_path = if hidden {
-                    Path::Empty
-                } else {
-                    Path::Block(&node.then_branch)
-                };
+                let hidden = let_patterns(&node.cond).into_iter().any(|pat| pattern_binds(pat, name));
+                let then_path = if hidden { Path::Empty } else { Path::Block(&node.then_branch) };
                 let else_path = node.else_branch.as_ref().map_or(Path::Empty, Path::Expr);
                 paths_use(&[then_path, else_path], name)
             }
@@ -261,13 +245,8 @@ fn guard_mentions(arm: &Arm, name: &str) -> bool {
 fn stmt_mentions(stmt: &Stmt, name: &str) -> bool {
     match stmt {
         Stmt::Let(node) => {
-            node.init
-                .as_ref()
-                .is_some_and(|init| expr_mentions(init, name))
-                || node
-                    .diverge
-                    .as_ref()
-                    .is_some_and(|block| mentions::of_block(block).iter().any(|m| m.name == name))
+            node.init.as_ref().is_some_and(|init| expr_mentions(init, name))
+                || node.diverge.as_ref().is_some_and(|block| mentions::of_block(block).iter().any(|m| m.name == name))
         }
         Stmt::Expr(expr, _) => expr_mentions(expr, name),
         Stmt::Verbatim(stmt) => mentions::of_stmt(stmt).iter().any(|m| m.name == name),
@@ -298,17 +277,10 @@ pub(crate) fn expr_mentions(expr: &Expr, name: &str) -> bool {
         Expr::If(node) => {
             syn_mentions(&node.cond)
                 || block_mentions(&node.then_branch, name)
-                || node
-                    .else_branch
-                    .as_ref()
-                    .is_some_and(|expr| expr_mentions(expr, name))
+                || node.else_branch.as_ref().is_some_and(|expr| expr_mentions(expr, name))
         }
         Expr::Match(node) => {
-            syn_mentions(&node.scrutinee)
-                || node
-                    .arms
-                    .iter()
-                    .any(|arm| path_mentions(&Path::Arm(arm), name))
+            syn_mentions(&node.scrutinee) || node.arms.iter().any(|arm| path_mentions(&Path::Arm(arm), name))
         }
         Expr::Loop(node) => block_mentions(&node.body, name),
     }
@@ -319,10 +291,7 @@ fn stmt_may_jump(stmt: &Stmt) -> bool {
     match stmt {
         Stmt::Let(node) => {
             node.init.as_ref().is_some_and(expr_may_jump)
-                || node
-                    .diverge
-                    .as_ref()
-                    .is_some_and(|block| block.stmts.iter().any(|stmt| syn_stmt_jumps(stmt)))
+                || node.diverge.as_ref().is_some_and(|block| block.stmts.iter().any(|stmt| syn_stmt_jumps(stmt)))
         }
         Stmt::Expr(expr, _) => expr_may_jump(expr),
         Stmt::Verbatim(stmt) => syn_stmt_jumps(stmt),
@@ -340,9 +309,7 @@ fn expr_may_jump(expr: &Expr) -> bool {
                 || block_jumps(&node.then_branch)
                 || node.else_branch.as_ref().is_some_and(expr_may_jump)
         }
-        Expr::Match(node) => {
-            syn_jumps(&node.scrutinee) || node.arms.iter().any(|arm| block_jumps(&arm.body))
-        }
+        Expr::Match(node) => syn_jumps(&node.scrutinee) || node.arms.iter().any(|arm| block_jumps(&arm.body)),
         Expr::Loop(node) => block_jumps(&node.body),
     }
 }

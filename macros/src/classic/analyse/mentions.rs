@@ -40,16 +40,9 @@ pub(crate) fn of_expr(expr: &syn::Expr) -> Vec<Mention> {
 }
 
 /// A `match` scrutinee: moved only if some arm binds by value.
-pub(crate) fn of_scrutinee<'p>(
-    expr: &syn::Expr,
-    mut patterns: impl Iterator<Item = &'p syn::Pat>,
-) -> Vec<Mention> {
+pub(crate) fn of_scrutinee<'p>(expr: &syn::Expr, mut patterns: impl Iterator<Item = &'p syn::Pat>) -> Vec<Mention> {
     let mut collector = Collector::default();
-    let kind = if patterns.any(binds_by_value) {
-        Kind::Move
-    } else {
-        Kind::Read
-    };
+    let kind = if patterns.any(binds_by_value) { Kind::Move } else { Kind::Read };
     collector.expr(expr, kind);
     collector.found
 }
@@ -73,20 +66,12 @@ pub(crate) fn of_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditiona
     while let Some(token) = iter.next() {
         match &token {
             TokenTree::Ident(ident) => {
-                let after_dot =
-                    matches!(&previous, Some(TokenTree::Punct(p)) if p.as_char() == '.');
-                let before_path_or_bang = matches!(iter.peek(), Some(TokenTree::Punct(p)) if p.as_char() == '!' || p.as_char() == ':');
+                let after_dot = matches!(&previous, Some(TokenTree::Punct(p)) if p.as_char() == '.');
+                let before_path_or_bang =
+                    matches!(iter.peek(), Some(TokenTree::Punct(p)) if p.as_char() == '!' || p.as_char() == ':');
                 if !after_dot && !before_path_or_bang {
-                    let name = if ident == "self" {
-                        SELF_LOCAL.to_owned()
-                    } else {
-                        ident.to_string()
-                    };
-                    out.push(Mention {
-                        name,
-                        kind: Kind::Read,
-                        conditional,
-                    });
+                    let name = if ident == "self" { SELF_LOCAL.to_owned() } else { ident.to_string() };
+                    out.push(Mention { name, kind: Kind::Read, conditional });
                 }
             }
             TokenTree::Group(group) => of_tokens(&group.stream(), out, conditional),
@@ -150,16 +135,8 @@ impl Collector {
             return;
         }
         // `emit` calls the receiver `__self` (a closure cannot bind `self`).
-        let name = if name == "self" {
-            SELF_LOCAL.to_owned()
-        } else {
-            name
-        };
-        self.found.push(Mention {
-            name,
-            kind,
-            conditional: self.conditional > 0,
-        });
+        let name = if name == "self" { SELF_LOCAL.to_owned() } else { name };
+        self.found.push(Mention { name, kind, conditional: self.conditional > 0 });
     }
 
     /// Run `f` with the names `pat` binds hidden, then show them again.
@@ -173,11 +150,7 @@ impl Collector {
     fn bind(&mut self, pat: &syn::Pat) {
         let mut bindings = Vec::new();
         crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
-        self.bound.extend(
-            bindings
-                .into_iter()
-                .map(|binding| binding.ident.to_string()),
-        );
+        self.bound.extend(bindings.into_iter().map(|binding| binding.ident.to_string()));
     }
 
     fn conditionally(&mut self, f: impl FnOnce(&mut Self)) {
@@ -197,28 +170,15 @@ impl Collector {
             }
             syn::Expr::Paren(node) => self.expr(&node.expr, kind),
             syn::Expr::Group(node) => self.expr(&node.expr, kind),
-            syn::Expr::Field(node) => self.expr(
-                &node.base,
-                if kind == Kind::Move {
-                    Kind::Move
-                } else {
-                    Kind::Read
-                },
-            ),
+            syn::Expr::Field(node) => self.expr(&node.base, if kind == Kind::Move { Kind::Move } else { Kind::Read }),
             syn::Expr::Index(node) => {
                 self.expr(&node.expr, Kind::Read);
                 self.expr(&node.index, Kind::Move);
             }
             syn::Expr::Reference(node) => self.expr(&node.expr, Kind::Read),
-            syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => {
-                self.expr(&node.expr, Kind::Read)
-            }
+            syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => self.expr(&node.expr, Kind::Read),
             syn::Expr::MethodCall(node) => {
-                let receiver = if consumes_receiver(&node.method.to_string()) {
-                    Kind::Move
-                } else {
-                    Kind::Read
-                };
+                let receiver = if consumes_receiver(&node.method.to_string()) { Kind::Move } else { Kind::Read };
                 self.expr(&node.receiver, receiver);
                 for arg in &node.args {
                     self.expr(arg, Kind::Move);
@@ -241,9 +201,8 @@ impl Collector {
                         self.expr(&node.left, Kind::Move);
                         self.conditionally(|this| this.expr(&node.right, Kind::Move));
                     }
-                    AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_)
-                    | BitXorAssign(_) | BitAndAssign(_) | BitOrAssign(_) | ShlAssign(_)
-                    | ShrAssign(_) => {
+                    AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_) | BitXorAssign(_)
+                    | BitAndAssign(_) | BitOrAssign(_) | ShlAssign(_) | ShrAssign(_) => {
                         self.expr(&node.right, Kind::Move);
                         self.expr(&node.left, Kind::Read);
                     }
@@ -255,11 +214,7 @@ impl Collector {
             }
             syn::Expr::Assign(node) => {
                 self.expr(&node.right, Kind::Move);
-                let target = if matches!(&*node.left, syn::Expr::Path(_)) {
-                    Kind::Assign
-                } else {
-                    Kind::Read
-                };
+                let target = if matches!(&*node.left, syn::Expr::Path(_)) { Kind::Assign } else { Kind::Read };
                 self.expr(&node.left, target);
             }
             syn::Expr::If(node) => {
@@ -293,14 +248,7 @@ impl Collector {
                 });
             }
             syn::Expr::Let(node) => {
-                self.expr(
-                    &node.expr,
-                    if binds_by_value(&node.pat) {
-                        Kind::Move
-                    } else {
-                        Kind::Read
-                    },
-                );
+                self.expr(&node.expr, if binds_by_value(&node.pat) { Kind::Move } else { Kind::Read });
                 self.visit_pat(&node.pat);
             }
             syn::Expr::While(node) => self.conditionally(|this| {
@@ -309,21 +257,12 @@ impl Collector {
             }),
             syn::Expr::ForLoop(node) => {
                 self.expr(&node.expr, Kind::Move);
-                self.conditionally(|this| {
-                    this.binding(&node.pat, |this| this.visit_block(&node.body))
-                });
+                self.conditionally(|this| this.binding(&node.pat, |this| this.visit_block(&node.body)));
             }
             syn::Expr::Loop(node) => self.conditionally(|this| this.visit_block(&node.body)),
             syn::Expr::Closure(node) => {
-                let kind = if node.capture.is_some() {
-                    Kind::Move
-                } else {
-                    Kind::Read
-                };
-                let mut inner = Collector {
-                    bound: self.bound.clone(),
-                    ..Collector::default()
-                };
+                let kind = if node.capture.is_some() { Kind::Move } else { Kind::Read };
+                let mut inner = Collector { bound: self.bound.clone(), ..Collector::default() };
                 for input in &node.inputs {
                     inner.bind(input);
                 }
@@ -337,30 +276,15 @@ impl Collector {
                     } else {
                         Kind::Read
                     };
-                    self.found.push(Mention {
-                        name: mention.name,
-                        kind,
-                        conditional: self.conditional > 0,
-                    });
+                    self.found.push(Mention { name: mention.name, kind, conditional: self.conditional > 0 });
                 }
             }
             syn::Expr::Async(node) => {
-                let kind = if node.capture.is_some() {
-                    Kind::Move
-                } else {
-                    Kind::Read
-                };
-                let mut inner = Collector {
-                    bound: self.bound.clone(),
-                    ..Collector::default()
-                };
+                let kind = if node.capture.is_some() { Kind::Move } else { Kind::Read };
+                let mut inner = Collector { bound: self.bound.clone(), ..Collector::default() };
                 inner.visit_block(&node.block);
                 for mention in inner.found {
-                    self.found.push(Mention {
-                        name: mention.name,
-                        kind,
-                        conditional: self.conditional > 0,
-                    });
+                    self.found.push(Mention { name: mention.name, kind, conditional: self.conditional > 0 });
                 }
             }
             syn::Expr::Macro(node) => self.visit_macro(&node.mac),
@@ -386,11 +310,7 @@ impl<'ast> Visit<'ast> for Collector {
     fn visit_local(&mut self, local: &'ast syn::Local) {
         if let Some(init) = &local.init {
             // `let _ = place;` neither moves nor drops the place.
-            let kind = if matches!(local.pat, syn::Pat::Wild(_)) {
-                Kind::Read
-            } else {
-                Kind::Move
-            };
+            let kind = if matches!(local.pat, syn::Pat::Wild(_)) { Kind::Read } else { Kind::Move };
             self.expr(&init.expr, kind);
             if let Some((_, diverge)) = &init.diverge {
                 self.conditionally(|this| this.expr(diverge, Kind::Move));
@@ -403,14 +323,7 @@ impl<'ast> Visit<'ast> for Collector {
         match std_macros::parse(mac) {
             Some(Ok(parsed)) => {
                 for (expr, usage) in parsed.exprs_with_use() {
-                    self.expr(
-                        expr,
-                        if usage == Use::Borrowed {
-                            Kind::Read
-                        } else {
-                            Kind::Move
-                        },
-                    );
+                    self.expr(expr, if usage == Use::Borrowed { Kind::Read } else { Kind::Move });
                 }
                 for args in parsed.format_args() {
                     for (name, _) in args.inline_captures() {

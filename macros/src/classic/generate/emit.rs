@@ -106,20 +106,12 @@ struct Level {
 
 impl Level {
     fn new(head: TokenStream, body: TokenStream) -> Self {
-        Level {
-            head,
-            body,
-            uninit: Vec::new(),
-        }
+        Level { head, body, uninit: Vec::new() }
     }
 
     /// The level's code: its body, with the declarations it uses.
     fn code(self) -> TokenStream {
-        let used: Vec<bool> = self
-            .uninit
-            .iter()
-            .map(|(_, name, _)| names(&self.body, &name.to_string()))
-            .collect();
+        let used: Vec<bool> = self.uninit.iter().map(|(_, name, _)| names(&self.body, &name.to_string())).collect();
         let mut tokens: Vec<proc_macro2::TokenTree> = self.body.into_iter().collect();
         for ((position, _, declaration), used) in self.uninit.into_iter().zip(used).rev() {
             if used {
@@ -139,8 +131,7 @@ fn names(tokens: &TokenStream, name: &str) -> bool {
             proc_macro2::TokenTree::Group(group) => names(&group.stream(), name),
             _ => false,
         };
-        after_dot =
-            matches!(&token, proc_macro2::TokenTree::Punct(punct) if punct.as_char() == '.');
+        after_dot = matches!(&token, proc_macro2::TokenTree::Punct(punct) if punct.as_char() == '.');
         found
     })
 }
@@ -153,11 +144,7 @@ struct TargetInfo {
 
 pub(crate) enum Param {
     /// `x: T`; `reference` is `Some(is_mut)` for a reference type.
-    Plain {
-        name: Ident,
-        mutable: bool,
-        reference: Option<bool>,
-    },
+    Plain { name: Ident, mutable: bool, reference: Option<bool> },
     /// A pattern, bound from the hidden parameter `hidden`.
     Pattern { pat: syn::Pat, hidden: Ident },
 }
@@ -238,16 +225,8 @@ impl<'a> Emitter<'a> {
             config,
             vars: Vec::new(),
             init: Vec::new(),
-            scopes: vec![Scope {
-                vars: Vec::new(),
-                unsafety: false,
-                renamed: Vec::new(),
-            }],
-            segment: Segment {
-                state: 0,
-                order: 0,
-                levels: vec![Level::new(TokenStream::new(), TokenStream::new())],
-            },
+            scopes: vec![Scope { vars: Vec::new(), unsafety: false, renamed: Vec::new() }],
+            segment: Segment { state: 0, order: 0, levels: vec![Level::new(TokenStream::new(), TokenStream::new())] },
             begun: 0,
             parked: Vec::new(),
             pinned: Vec::new(),
@@ -281,11 +260,7 @@ impl<'a> Emitter<'a> {
         };
         let count = self.field_names.entry(base.to_owned()).or_insert(0);
         *count += 1;
-        let name = if *count == 1 {
-            base.to_owned()
-        } else {
-            format!("{base}_{count}")
-        };
+        let name = if *count == 1 { base.to_owned() } else { format!("{base}_{count}") };
         if syn::parse_str::<Ident>(&name).is_ok() {
             Ident::new(&name, Span::call_site())
         } else if matches!(name.as_str(), "Self" | "super" | "crate" | "self") {
@@ -317,11 +292,7 @@ impl<'a> Emitter<'a> {
         });
         self.next_seq += 1;
         self.init.push(init);
-        self.scopes
-            .last_mut()
-            .expect("a scope is open")
-            .vars
-            .push(id);
+        self.scopes.last_mut().expect("a scope is open").vars.push(id);
         id
     }
 
@@ -331,10 +302,7 @@ impl<'a> Emitter<'a> {
 
     fn hidden(&mut self, prefix: &str) -> Ident {
         self.next_hidden += 1;
-        Ident::new(
-            &format!("__{prefix}{}", self.next_hidden),
-            Span::mixed_site(),
-        )
+        Ident::new(&format!("__{prefix}{}", self.next_hidden), Span::mixed_site())
     }
 
     fn lookup(&self, name: &str) -> Option<VarId> {
@@ -419,18 +387,11 @@ impl<'a> Emitter<'a> {
     // ----- segments ------------------------------------------------------------------------
 
     fn emit(&mut self, tokens: TokenStream) {
-        self.segment
-            .levels
-            .last_mut()
-            .expect("a level is open")
-            .body
-            .extend(tokens);
+        self.segment.levels.last_mut().expect("a level is open").body.extend(tokens);
     }
 
     fn push_level(&mut self, head: TokenStream) {
-        self.segment
-            .levels
-            .push(Level::new(head, TokenStream::new()));
+        self.segment.levels.push(Level::new(head, TokenStream::new()));
     }
 
     fn pop_level(&mut self) {
@@ -441,11 +402,7 @@ impl<'a> Emitter<'a> {
     }
 
     fn push_scope(&mut self, head: TokenStream, unsafety: bool) {
-        self.scopes.push(Scope {
-            vars: Vec::new(),
-            unsafety,
-            renamed: Vec::new(),
-        });
+        self.scopes.push(Scope { vars: Vec::new(), unsafety, renamed: Vec::new() });
         self.push_level(head);
     }
 
@@ -486,12 +443,7 @@ impl<'a> Emitter<'a> {
             let mut level = segment.levels.pop().expect("checked");
             let head = std::mem::take(&mut level.head);
             let body = level.code();
-            segment
-                .levels
-                .last_mut()
-                .expect("checked")
-                .body
-                .extend(quote!(#head { #body }));
+            segment.levels.last_mut().expect("checked").body.extend(quote!(#head { #body }));
         }
         let body = segment.levels.pop().expect("the root level").code();
         self.segments.push((segment.order, segment.state, body));
@@ -499,19 +451,11 @@ impl<'a> Emitter<'a> {
 
     /// Code that saves what is alive in `scopes[..depth]` and moves to `target`. Records the
     /// edge for the target's entry states.
-    fn jump_code(
-        &mut self,
-        target: StateId,
-        depth: usize,
-        await_span: Option<Span>,
-    ) -> TokenStream {
+    fn jump_code(&mut self, target: StateId, depth: usize, await_span: Option<Span>) -> TokenStream {
         let sm = sm();
         let mut saves = TokenStream::new();
         let mut edge = self.init.clone();
-        let in_scope: Vec<VarId> = self.scopes[..depth]
-            .iter()
-            .flat_map(|scope| scope.vars.clone())
-            .collect();
+        let in_scope: Vec<VarId> = self.scopes[..depth].iter().flat_map(|scope| scope.vars.clone()).collect();
         for &id in &in_scope {
             let var = &self.vars[id];
             let span = await_span.unwrap_or(var.span);
@@ -523,9 +467,7 @@ impl<'a> Emitter<'a> {
                         edge[id] = Init::No;
                         continue;
                     }
-                    if let (Some(await_span), Some((borrowed, borrow_span))) =
-                        (await_span, var.borrows)
-                    {
+                    if let (Some(await_span), Some((borrowed, borrow_span))) = (await_span, var.borrows) {
                         if self.init[borrowed] != Init::No && in_scope.contains(&borrowed) {
                             self.borrow_error(id, borrowed, borrow_span, await_span);
                         }
@@ -533,9 +475,7 @@ impl<'a> Emitter<'a> {
                     let var = &mut self.vars[id];
                     var.slotted = true;
                     let (field, name) = (&var.field, &var.name);
-                    saves.extend(
-                        quote_spanned!(span=> #sm.#field = ::core::option::Option::Some(#name);),
-                    );
+                    saves.extend(quote_spanned!(span=> #sm.#field = ::core::option::Option::Some(#name);));
                 }
                 Init::Maybe => {
                     let var = &mut self.vars[id];
@@ -563,11 +503,7 @@ impl<'a> Emitter<'a> {
     /// Start the segment of `state`, at the current scope depth, entered by the edges
     /// recorded so far. `prologue` runs before anything is restored.
     fn begin(&mut self, state: StateId, prologue: TokenStream, loop_head: bool) -> bool {
-        let in_scope: Vec<VarId> = self
-            .scopes
-            .iter()
-            .flat_map(|scope| scope.vars.clone())
-            .collect();
+        let in_scope: Vec<VarId> = self.scopes.iter().flat_map(|scope| scope.vars.clone()).collect();
         let mut entry: Option<Vec<Init>> = None;
         let var_count = self.vars.len();
         for (_, edge) in self.edges.iter().filter(|(target, _)| *target == state) {
@@ -584,8 +520,7 @@ impl<'a> Emitter<'a> {
             });
         }
         if loop_head {
-            if let (Some(entry), Some(assumed)) = (entry.as_mut(), self.config.assumed.get(&state))
-            {
+            if let (Some(entry), Some(assumed)) = (entry.as_mut(), self.config.assumed.get(&state)) {
                 for &id in &in_scope {
                     if let Some(&assumed) = assumed.get(id) {
                         entry[id] = entry[id].join(assumed);
@@ -604,11 +539,7 @@ impl<'a> Emitter<'a> {
         };
         let old = std::mem::replace(
             &mut self.segment,
-            Segment {
-                state,
-                order: self.begun + 1,
-                levels: vec![Level::new(TokenStream::new(), prologue)],
-            },
+            Segment { state, order: self.begun + 1, levels: vec![Level::new(TokenStream::new(), prologue)] },
         );
         self.begun += 1;
         if self.pinned.contains(&old.state) {
@@ -620,11 +551,8 @@ impl<'a> Emitter<'a> {
             self.init[id] = entry[id];
         }
         let sm = sm();
-        let scopes: Vec<(bool, Vec<VarId>)> = self
-            .scopes
-            .iter()
-            .map(|scope| (scope.unsafety, scope.vars.clone()))
-            .collect();
+        let scopes: Vec<(bool, Vec<VarId>)> =
+            self.scopes.iter().map(|scope| (scope.unsafety, scope.vars.clone())).collect();
         for (depth, (unsafety, vars)) in scopes.into_iter().enumerate() {
             if depth > 0 {
                 let head = if unsafety { quote!(unsafe) } else { quote!() };
@@ -681,11 +609,8 @@ impl<'a> Emitter<'a> {
     /// down to `depth`.
     fn back_to(&mut self, origin: StateId, depth: usize) {
         if self.segment.state != origin {
-            let position = self
-                .parked
-                .iter()
-                .rposition(|segment| segment.state == origin)
-                .expect("the origin is parked");
+            let position =
+                self.parked.iter().rposition(|segment| segment.state == origin).expect("the origin is parked");
             let origin = self.parked.remove(position);
             let current = std::mem::replace(&mut self.segment, origin);
             self.finish(current);
@@ -695,31 +620,16 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn borrow_error(
-        &mut self,
-        holder: VarId,
-        borrowed: VarId,
-        borrow_span: Span,
-        await_span: Span,
-    ) {
+    fn borrow_error(&mut self, holder: VarId, borrowed: VarId, borrow_span: Span, await_span: Span) {
         let holder = self.vars[holder].name.to_string();
         let borrowed = self.vars[borrowed].name.to_string();
-        self.errors.push(borrows::held_across_await(
-            &holder,
-            &borrowed,
-            borrow_span,
-            await_span,
-        ));
+        self.errors.push(borrows::held_across_await(&holder, &borrowed, borrow_span, await_span));
     }
 
     // ----- the walk ------------------------------------------------------------------------
 
     fn rewriter(&self) -> Rewriter<'_> {
-        Rewriter::new(
-            self.config.self_ident.as_ref(),
-            self.config.option_return,
-            &self.targets,
-        )
+        Rewriter::new(self.config.self_ident.as_ref(), self.config.option_return, &self.targets)
     }
 
     /// The code for the jumps user code makes out of split loops.
@@ -768,11 +678,7 @@ impl<'a> Emitter<'a> {
         }
         for param in params {
             match param {
-                Param::Plain {
-                    name,
-                    mutable,
-                    reference,
-                } => {
+                Param::Plain { name, mutable, reference } => {
                     let id = self.declare(name, mutable, Init::Yes);
                     if let Some(exclusive) = reference {
                         self.vars[id].no_drop = true;
@@ -792,14 +698,7 @@ impl<'a> Emitter<'a> {
         self.stmts(&block.stmts, Sink::Return);
         self.pop_scope();
         self.join_back_edges();
-        let segment = std::mem::replace(
-            &mut self.segment,
-            Segment {
-                state: 0,
-                order: 0,
-                levels: Vec::new(),
-            },
-        );
+        let segment = std::mem::replace(&mut self.segment, Segment { state: 0, order: 0, levels: Vec::new() });
         self.finish(segment);
     }
 
@@ -854,9 +753,7 @@ impl<'a> Emitter<'a> {
         if tail.is_none() && self.reachable {
             match sink {
                 Sink::Return if !self.config.unit_return => {
-                    self.emit(quote!(::core::unreachable!(
-                        "lowering: the end of a body that diverges"
-                    )));
+                    self.emit(quote!(::core::unreachable!("lowering: the end of a body that diverges")));
                     self.reachable = false;
                 }
                 _ => self.deliver(quote!(()), &sink, Span::call_site()),
@@ -915,10 +812,7 @@ impl<'a> Emitter<'a> {
         if node.init.is_some() && !self.rest.is_empty() {
             let mut bindings = Vec::new();
             pattern_bindings(&node.pat, &mut bindings);
-            let names = bindings
-                .iter()
-                .map(|binding| binding.ident.to_string())
-                .collect();
+            let names = bindings.iter().map(|binding| binding.ident.to_string()).collect();
             self.initializing.push((self.rest.len() - 1, names));
         }
         self.let_stmt_inner(node);
@@ -937,9 +831,7 @@ impl<'a> Emitter<'a> {
                     syn::Pat::Ident(ident) if ident.subpat.is_none() => {
                         let level = self.segment.levels.last_mut().expect("a level is open");
                         let position = level.body.clone().into_iter().count();
-                        level
-                            .uninit
-                            .push((position, ident.ident.clone(), declaration));
+                        level.uninit.push((position, ident.ident.clone(), declaration));
                     }
                     _ => self.emit(declaration),
                 }
@@ -993,20 +885,15 @@ impl<'a> Emitter<'a> {
     ) {
         let rewritten = self.rewrite_expr(init);
         let diverge_code = diverge.map(|block| {
-            let expr: syn::Expr = syn::Expr::Block(syn::ExprBlock {
-                attrs: Vec::new(),
-                label: None,
-                block: block.clone(),
-            });
+            let expr: syn::Expr =
+                syn::Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: block.clone() });
             let rewritten = self.rewrite_expr(&expr);
             quote!(else #rewritten)
         });
         let mut found = mentions::of_expr(init);
         if matches!(pat, syn::Pat::Wild(_)) {
             // `let _ = x;` does not move `x`.
-            found.retain(|mention| {
-                !(mention.kind == Kind::Move && matches!(init, syn::Expr::Path(_)))
-            });
+            found.retain(|mention| !(mention.kind == Kind::Move && matches!(init, syn::Expr::Path(_))));
         }
         if let Some(block) = diverge {
             found.extend(mentions::of_block(block).into_iter().map(|mut mention| {
@@ -1016,11 +903,7 @@ impl<'a> Emitter<'a> {
         }
         let replaced = self.apply(&found);
         // From here on, the statements after the `let` name its bindings.
-        if self
-            .initializing
-            .last()
-            .is_some_and(|(index, _)| Some(*index) == self.rest.len().checked_sub(1))
-        {
+        if self.initializing.last().is_some_and(|(index, _)| Some(*index) == self.rest.len().checked_sub(1)) {
             self.initializing.pop();
         }
         let shadowed = self.shadowed_by(pat);
@@ -1041,11 +924,7 @@ impl<'a> Emitter<'a> {
                 let alias = self.hidden("shadowed");
                 let name = std::mem::replace(&mut self.vars[id].name, alias);
                 self.vars[id].hidden = true;
-                self.scopes
-                    .last_mut()
-                    .expect("a scope is open")
-                    .renamed
-                    .push((id, name));
+                self.scopes.last_mut().expect("a scope is open").renamed.push((id, name));
             }
             self.begin(state, TokenStream::new(), false);
             self.init[init_var] = Init::No;
@@ -1087,27 +966,19 @@ impl<'a> Emitter<'a> {
     fn rebinding(&mut self, pat: &syn::Pat) -> (syn::Pat, Vec<(Binding, Ident)>) {
         let mut bindings = Vec::new();
         pattern_bindings(pat, &mut bindings);
-        bindings.retain(|binding| {
-            self.lookup(&binding.ident.to_string())
-                .is_some_and(|id| self.init[id] != Init::No)
-        });
+        bindings.retain(|binding| self.lookup(&binding.ident.to_string()).is_some_and(|id| self.init[id] != Init::No));
         let rebound: Vec<(Binding, Ident)> = bindings
             .into_iter()
             .map(|binding| {
                 let hidden = self.hidden("bound");
-                let hidden = Ident::new(
-                    &hidden.to_string(),
-                    Span::mixed_site().located_at(binding.ident.span()),
-                );
+                let hidden = Ident::new(&hidden.to_string(), Span::mixed_site().located_at(binding.ident.span()));
                 (binding, hidden)
             })
             .collect();
         let mut pat = pat.clone();
         if !rebound.is_empty() {
-            let renames: Vec<(Ident, Ident)> = rebound
-                .iter()
-                .map(|(binding, hidden)| (binding.ident.clone(), hidden.clone()))
-                .collect();
+            let renames: Vec<(Ident, Ident)> =
+                rebound.iter().map(|(binding, hidden)| (binding.ident.clone(), hidden.clone())).collect();
             rename_bindings(&mut pat, &renames);
         }
         (pat, rebound)
@@ -1131,11 +1002,7 @@ impl<'a> Emitter<'a> {
     fn bind_rebound(&mut self, rebound: Vec<(Binding, Ident)>) {
         for (binding, hidden) in rebound {
             let ident = &binding.ident;
-            let pat: syn::Pat = if binding.mutable {
-                syn::parse_quote!(mut #ident)
-            } else {
-                syn::parse_quote!(#ident)
-            };
+            let pat: syn::Pat = if binding.mutable { syn::parse_quote!(mut #ident) } else { syn::parse_quote!(#ident) };
             let init: syn::Expr = syn::parse_quote!(#hidden);
             self.bind_let(&[], &pat, &init, None, ident.span());
             if binding.by_ref {
@@ -1161,20 +1028,11 @@ impl<'a> Emitter<'a> {
             let alias = self.hidden("hidden");
             let name = std::mem::replace(&mut self.vars[id].name, alias);
             self.vars[id].hidden = true;
-            self.scopes
-                .last_mut()
-                .expect("a scope is open")
-                .renamed
-                .push((id, name));
+            self.scopes.last_mut().expect("a scope is open").renamed.push((id, name));
         }
     }
 
-    fn declare_pattern(
-        &mut self,
-        pat: &syn::Pat,
-        init: Init,
-        borrows: Option<(VarId, Span)>,
-    ) -> Vec<VarId> {
+    fn declare_pattern(&mut self, pat: &syn::Pat, init: Init, borrows: Option<(VarId, Span)>) -> Vec<VarId> {
         let mut bindings = Vec::new();
         pattern_bindings(pat, &mut bindings);
         bindings
@@ -1257,7 +1115,9 @@ impl<'a> Emitter<'a> {
             // `x = value` where `x` may still hold a value: the old one drops between
             // computing the new one and the end of the statement (its temporaries), as
             // Rust drops it: `x = match value { new => { old = None; new } }`.
-            let target = replaced.iter().position(|&id| matches!(&*assign.left, syn::Expr::Path(path) if path.path.is_ident(&self.vars[id].name)));
+            let target = replaced.iter().position(
+                |&id| matches!(&*assign.left, syn::Expr::Path(path) if path.path.is_ident(&self.vars[id].name)),
+            );
             if let Some(position) = target {
                 let maybe = &self.vars[replaced.remove(position)].maybe;
                 let value = &assign.right;
@@ -1265,10 +1125,7 @@ impl<'a> Emitter<'a> {
                 *assign.right = syn::parse_quote!(match ::core::convert::identity(#value) { #new => { #maybe = ::core::option::Option::None; #new } });
             }
         }
-        let diverges = matches!(
-            source,
-            syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_)
-        );
+        let diverges = matches!(source, syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_));
         let span = source.span();
         match (&sink, diverges) {
             (_, true) => {
@@ -1294,11 +1151,7 @@ impl<'a> Emitter<'a> {
         self.apply(&mentions::of_expr(&node.operand));
         let state = self.new_state();
         let field = self.field_name(&format!("awaiter_{state}"));
-        self.awaiters.push(Awaiter {
-            field: field.clone(),
-            seq: self.next_seq,
-            recursive,
-        });
+        self.awaiters.push(Awaiter { field: field.clone(), seq: self.next_seq, recursive });
         self.next_seq += 1;
         let sm = sm();
         let krate = self.config.krate;
@@ -1333,11 +1186,9 @@ impl<'a> Emitter<'a> {
             let read_later = self.mentioned_later(&root.to_string());
             let saved = self.init[id] == Init::Yes && (!var.no_drop || read_later);
             if var.exclusive_ref && saved && read_later {
-                self.errors
-                    .push(borrows::exclusive_reborrow(&root, span, await_span));
+                self.errors.push(borrows::exclusive_reborrow(&root, span, await_span));
             } else if explicit == Some(true) && saved && !var.no_drop && !var.exclusive_ref {
-                self.errors
-                    .push(borrows::operand_borrows_local(&root, span, await_span));
+                self.errors.push(borrows::operand_borrows_local(&root, span, await_span));
             }
         }
     }
@@ -1346,11 +1197,7 @@ impl<'a> Emitter<'a> {
         if block.label.is_some() || self.hides_outer_local(block) {
             return self.block_with_exit(block, sink);
         }
-        let head = if block.unsafety.is_some() {
-            quote!(unsafe)
-        } else {
-            quote!()
-        };
+        let head = if block.unsafety.is_some() { quote!(unsafe) } else { quote!() };
         self.push_scope(head, block.unsafety.is_some());
         self.stmts(&block.stmts, sink);
         self.pop_scope();
@@ -1364,9 +1211,7 @@ impl<'a> Emitter<'a> {
             let Stmt::Let(node) = stmt else { return false };
             let mut bindings = Vec::new();
             pattern_bindings(&node.pat, &mut bindings);
-            bindings
-                .iter()
-                .any(|binding| self.lookup(&binding.ident.to_string()).is_some())
+            bindings.iter().any(|binding| self.lookup(&binding.ident.to_string()).is_some())
         })
     }
 
@@ -1375,20 +1220,9 @@ impl<'a> Emitter<'a> {
     fn block_with_exit(&mut self, block: &'a Block, sink: Sink) {
         let depth = self.scopes.len();
         let exit = self.new_state();
-        let label = block
-            .label
-            .as_ref()
-            .map(|label| label.name.ident.to_string());
-        self.targets.push(JumpTarget {
-            label,
-            is_loop: false,
-            sink: sink.clone(),
-        });
-        self.target_info.push(TargetInfo {
-            head: None,
-            exit,
-            depth,
-        });
+        let label = block.label.as_ref().map(|label| label.name.ident.to_string());
+        self.targets.push(JumpTarget { label, is_loop: false, sink: sink.clone() });
+        self.target_info.push(TargetInfo { head: None, exit, depth });
         let origin = self.segment.state;
         let level_depth = self.segment.levels.len();
         self.pinned.push(origin);
@@ -1419,16 +1253,14 @@ impl<'a> Emitter<'a> {
         let (cond_expr, rebound) = self.rebinding_in_condition(&node.cond);
         let cond = self.rewrite_expr(&cond_expr);
         let else_path = node.else_branch.as_ref().map_or(Path::Empty, Path::Expr);
-        self.rest
-            .push(Rest::Paths(vec![Path::Block(&node.then_branch), else_path]));
+        self.rest.push(Rest::Paths(vec![Path::Block(&node.then_branch), else_path]));
         self.apply(&mentions::of_expr(&node.cond));
         self.rest.pop();
         let after_cond = self.init.clone();
         self.push_scope(quote!(if #cond), false);
         if let syn::Expr::Let(_) | syn::Expr::Binary(_) = &cond_expr {
             for pat in let_patterns(&cond_expr) {
-                let borrows = let_scrutinee(&cond_expr, pat)
-                    .and_then(|scrutinee| self.borrowed_local(scrutinee));
+                let borrows = let_scrutinee(&cond_expr, pat).and_then(|scrutinee| self.borrowed_local(scrutinee));
                 self.declare_pattern(pat, Init::Yes, borrows);
             }
         }
@@ -1465,9 +1297,7 @@ impl<'a> Emitter<'a> {
     /// An `else` branch: a block's statements, or an `else if`.
     fn expr_in_branch(&mut self, expr: &'a Expr, sink: Sink) {
         match expr {
-            Expr::Block(block) if block.label.is_none() && block.unsafety.is_none() => {
-                self.stmts(&block.stmts, sink)
-            }
+            Expr::Block(block) if block.label.is_none() && block.unsafety.is_none() => self.stmts(&block.stmts, sink),
             other => self.expr(other, sink),
         }
     }
@@ -1479,12 +1309,8 @@ impl<'a> Emitter<'a> {
         self.pinned.push(origin);
         let scrutinee = self.rewrite_expr(&node.scrutinee);
         let borrows = self.borrowed_local(&node.scrutinee);
-        self.rest
-            .push(Rest::Paths(node.arms.iter().map(Path::Arm).collect()));
-        self.apply(&mentions::of_scrutinee(
-            &node.scrutinee,
-            node.arms.iter().map(|arm| &arm.pat),
-        ));
+        self.rest.push(Rest::Paths(node.arms.iter().map(Path::Arm).collect()));
+        self.apply(&mentions::of_scrutinee(&node.scrutinee, node.arms.iter().map(|arm| &arm.pat)));
         self.rest.pop();
         let after_scrutinee = self.init.clone();
         self.push_level(quote!(match #scrutinee));
@@ -1495,11 +1321,7 @@ impl<'a> Emitter<'a> {
             let (arm_pat, rebound) = self.rebinding(&arm.pat);
             let pat = self.rewriter().pat(&arm_pat);
             self.push_scope(quote!(#(#attrs)* #pat =>), false);
-            self.declare_pattern(
-                &arm_pat,
-                Init::Yes,
-                if rebound.is_empty() { borrows } else { None },
-            );
+            self.declare_pattern(&arm_pat, Init::Yes, if rebound.is_empty() { borrows } else { None });
             self.bind_rebound(rebound);
             self.stmts(&arm.body.stmts, sink.clone());
             let scope = self.end_scope();
@@ -1517,20 +1339,9 @@ impl<'a> Emitter<'a> {
         let depth = self.scopes.len();
         let head = self.new_state();
         let exit = self.new_state();
-        let label = node
-            .label
-            .as_ref()
-            .map(|label| label.name.ident.to_string());
-        self.targets.push(JumpTarget {
-            label,
-            is_loop: true,
-            sink: sink.clone(),
-        });
-        self.target_info.push(TargetInfo {
-            head: Some(head),
-            exit,
-            depth,
-        });
+        let label = node.label.as_ref().map(|label| label.name.ident.to_string());
+        self.targets.push(JumpTarget { label, is_loop: true, sink: sink.clone() });
+        self.target_info.push(TargetInfo { head: Some(head), exit, depth });
         self.rest.push(Rest::LoopBody(&node.body));
         self.jump(head, None);
         if self.begin(head, TokenStream::new(), true) {
@@ -1563,12 +1374,8 @@ fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident) -> Option<&'e sy
     let is_self_call = |expr: &syn::Expr| match expr {
         syn::Expr::Call(call) => match &*call.func {
             syn::Expr::Path(path) => {
-                let segments: Vec<String> = path
-                    .path
-                    .segments
-                    .iter()
-                    .map(|segment| segment.ident.to_string())
-                    .collect();
+                let segments: Vec<String> =
+                    path.path.segments.iter().map(|segment| segment.ident.to_string()).collect();
                 match segments.as_slice() {
                     [name] => function == name,
                     [owner, name] => owner == "Self" && function == name,
@@ -1578,8 +1385,7 @@ fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident) -> Option<&'e sy
             _ => false,
         },
         syn::Expr::MethodCall(call) => {
-            call.method == *function
-                && matches!(&*call.receiver, syn::Expr::Path(path) if path.path.is_ident("self"))
+            call.method == *function && matches!(&*call.receiver, syn::Expr::Path(path) if path.path.is_ident("self"))
         }
         _ => false,
     };
@@ -1588,12 +1394,7 @@ fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident) -> Option<&'e sy
     }
     if let syn::Expr::Call(call) = operand {
         if let syn::Expr::Path(path) = &*call.func {
-            let segments: Vec<String> = path
-                .path
-                .segments
-                .iter()
-                .map(|segment| segment.ident.to_string())
-                .collect();
+            let segments: Vec<String> = path.path.segments.iter().map(|segment| segment.ident.to_string()).collect();
             let boxed = matches!(segments.as_slice(), [a, b] if a == "Box" && b == "pin")
                 || matches!(segments.as_slice(), [.., a, b] if a == "Box" && b == "pin");
             if boxed && call.args.len() == 1 && is_self_call(&call.args[0]) {
@@ -1617,9 +1418,7 @@ fn is_no_drop(init: &syn::Expr) -> bool {
 fn let_scrutinee<'e>(cond: &'e syn::Expr, pat: &syn::Pat) -> Option<&'e syn::Expr> {
     match cond {
         syn::Expr::Let(node) if std::ptr::eq(&*node.pat, pat) => Some(&node.expr),
-        syn::Expr::Binary(node) => {
-            let_scrutinee(&node.left, pat).or_else(|| let_scrutinee(&node.right, pat))
-        }
+        syn::Expr::Binary(node) => let_scrutinee(&node.left, pat).or_else(|| let_scrutinee(&node.right, pat)),
         syn::Expr::Paren(node) => let_scrutinee(&node.expr, pat),
         _ => None,
     }

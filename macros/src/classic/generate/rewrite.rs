@@ -57,11 +57,7 @@ pub(crate) struct Rewriter<'a> {
 }
 
 impl<'a> Rewriter<'a> {
-    pub(crate) fn new(
-        self_ident: Option<&'a Ident>,
-        option_return: bool,
-        targets: &'a [JumpTarget],
-    ) -> Self {
+    pub(crate) fn new(self_ident: Option<&'a Ident>, option_return: bool, targets: &'a [JumpTarget]) -> Self {
         Rewriter {
             self_ident,
             option_return,
@@ -129,9 +125,7 @@ impl<'a> Rewriter<'a> {
                 if self.local_labels.contains(&name) {
                     return None;
                 }
-                self.targets
-                    .iter()
-                    .rposition(|target| target.label.as_deref() == Some(&name))
+                self.targets.iter().rposition(|target| target.label.as_deref() == Some(&name))
             }
             None => {
                 if self.loop_depth > 0 {
@@ -160,8 +154,7 @@ impl<'a> Rewriter<'a> {
         while let Some(token) = iter.next() {
             match token {
                 TokenTree::Ident(ident) if ident == "self" => {
-                    let is_path =
-                        matches!(iter.peek(), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                    let is_path = matches!(iter.peek(), Some(TokenTree::Punct(p)) if p.as_char() == ':');
                     if is_path {
                         out.push(TokenTree::Ident(ident));
                     } else {
@@ -171,10 +164,7 @@ impl<'a> Rewriter<'a> {
                     }
                 }
                 TokenTree::Group(group) => {
-                    let mut new = Group::new(
-                        group.delimiter(),
-                        self.rename_self_in_tokens(group.stream()),
-                    );
+                    let mut new = Group::new(group.delimiter(), self.rename_self_in_tokens(group.stream()));
                     new.set_span(group.span());
                     out.push(TokenTree::Group(new));
                 }
@@ -235,11 +225,7 @@ impl VisitMut for Rewriter<'_> {
                 let Some(target) = self.target(node.label.as_ref(), false) else {
                     return;
                 };
-                let jump = Jump {
-                    target,
-                    is_continue: false,
-                    has_value: node.expr.is_some(),
-                };
+                let jump = Jump { target, is_continue: false, has_value: node.expr.is_some() };
                 if self.scanning {
                     self.found.push(jump);
                     return;
@@ -266,11 +252,7 @@ impl VisitMut for Rewriter<'_> {
                 let Some(target) = self.target(node.label.as_ref(), true) else {
                     return;
                 };
-                let jump = Jump {
-                    target,
-                    is_continue: true,
-                    has_value: false,
-                };
+                let jump = Jump { target, is_continue: true, has_value: false };
                 if self.scanning {
                     self.found.push(jump);
                     return;
@@ -296,10 +278,7 @@ impl VisitMut for Rewriter<'_> {
                 self.loop_depth -= 1;
             }
             syn::Expr::Block(node) if node.label.is_some() => {
-                let label = node
-                    .label
-                    .as_ref()
-                    .map(|label| label.name.ident.to_string());
+                let label = node.label.as_ref().map(|label| label.name.ident.to_string());
                 self.local_labels.extend(label);
                 visit_mut::visit_expr_mut(self, expr);
                 self.local_labels.pop();

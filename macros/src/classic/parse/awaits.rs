@@ -50,10 +50,7 @@ impl<'ast> Visit<'ast> for Finder {
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
         match std_macros::parse(mac) {
             // A standard macro whose arguments parse: look at them as expressions.
-            Some(Ok(parsed)) => parsed
-                .exprs()
-                .into_iter()
-                .for_each(|expr| self.visit_expr(expr)),
+            Some(Ok(parsed)) => parsed.exprs().into_iter().for_each(|expr| self.visit_expr(expr)),
             // Any other macro: a `.await` among its tokens is this function's (and `lower`
             // reports that it cannot be lowered).
             _ => {

@@ -28,22 +28,10 @@ pub(crate) fn pattern_bindings(pat: &Pat, out: &mut Vec<Binding>) {
                 pattern_bindings(subpat, out);
             }
         }
-        Pat::Tuple(tuple) => tuple
-            .elems
-            .iter()
-            .for_each(|pat| pattern_bindings(pat, out)),
-        Pat::TupleStruct(tuple) => tuple
-            .elems
-            .iter()
-            .for_each(|pat| pattern_bindings(pat, out)),
-        Pat::Slice(slice) => slice
-            .elems
-            .iter()
-            .for_each(|pat| pattern_bindings(pat, out)),
-        Pat::Struct(strukt) => strukt
-            .fields
-            .iter()
-            .for_each(|field| pattern_bindings(&field.pat, out)),
+        Pat::Tuple(tuple) => tuple.elems.iter().for_each(|pat| pattern_bindings(pat, out)),
+        Pat::TupleStruct(tuple) => tuple.elems.iter().for_each(|pat| pattern_bindings(pat, out)),
+        Pat::Slice(slice) => slice.elems.iter().for_each(|pat| pattern_bindings(pat, out)),
+        Pat::Struct(strukt) => strukt.fields.iter().for_each(|field| pattern_bindings(&field.pat, out)),
         Pat::Reference(reference) => pattern_bindings(&reference.pat, out),
         Pat::Paren(paren) => pattern_bindings(&paren.pat, out),
         Pat::Type(typed) => pattern_bindings(&typed.pat, out),
@@ -59,10 +47,7 @@ pub(crate) fn pattern_bindings(pat: &Pat, out: &mut Vec<Binding>) {
 }
 
 fn starts_uppercase(ident: &Ident) -> bool {
-    ident
-        .to_string()
-        .trim_start_matches("r#")
-        .starts_with(|c: char| c.is_uppercase())
+    ident.to_string().trim_start_matches("r#").starts_with(|c: char| c.is_uppercase())
 }
 
 /// Rename the bindings `renames` lists in `pat` (and their uses in a guard), leaving every
@@ -71,10 +56,7 @@ pub(crate) fn rename_bindings(pat: &mut Pat, renames: &[(Ident, Ident)]) {
     struct Renamer<'r>(&'r [(Ident, Ident)]);
     impl Renamer<'_> {
         fn renamed(&self, ident: &Ident) -> Option<Ident> {
-            self.0
-                .iter()
-                .find(|(from, _)| from == ident)
-                .map(|(_, to)| to.clone())
+            self.0.iter().find(|(from, _)| from == ident).map(|(_, to)| to.clone())
         }
     }
     impl syn::visit_mut::VisitMut for Renamer<'_> {

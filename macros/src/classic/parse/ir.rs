@@ -92,11 +92,7 @@ pub(crate) struct Loop {
 
 impl Block {
     pub(crate) fn plain(stmts: Vec<Stmt>) -> Self {
-        Block {
-            label: None,
-            unsafety: None,
-            stmts,
-        }
+        Block { label: None, unsafety: None, stmts }
     }
 }
 

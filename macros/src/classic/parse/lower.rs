@@ -26,12 +26,7 @@ pub(crate) struct Lower {
 
 /// Lower a function body. All errors are reported together.
 pub(crate) fn body(block: &syn::Block) -> syn::Result<Block> {
-    let mut lower = Lower {
-        errors: Vec::new(),
-        next_temp: 0,
-        hoisting: false,
-        hoisted: Default::default(),
-    };
+    let mut lower = Lower { errors: Vec::new(), next_temp: 0, hoisting: false, hoisted: Default::default() };
     let lowered = lower.block(block);
     let mut errors = lower.errors.into_iter();
     match errors.next() {
@@ -95,18 +90,9 @@ impl Lower {
             .count();
         pre.insert(
             declared,
-            Stmt::Let(Let {
-                attrs: Vec::new(),
-                pat: parse_quote!(#temp),
-                init: None,
-                diverge: None,
-                span,
-            }),
+            Stmt::Let(Let { attrs: Vec::new(), pat: parse_quote!(#temp), init: None, diverge: None, span }),
         );
-        pre.push(Stmt::Expr(
-            Expr::Plain(parse_quote_spanned!(span=> #temp = #expr)),
-            true,
-        ));
+        pre.push(Stmt::Expr(Expr::Plain(parse_quote_spanned!(span=> #temp = #expr)), true));
         self.hoisted.insert(temp.to_string());
         parse_quote!(#temp)
     }
@@ -130,14 +116,12 @@ impl Lower {
             literal = &inner.expr;
         }
         let members: Vec<syn::Member> = match literal {
-            syn::Expr::Tuple(tuple) if !tuple.elems.is_empty() => (0..tuple.elems.len())
-                .map(|index| syn::Member::Unnamed(syn::Index::from(index)))
-                .collect(),
-            syn::Expr::Struct(node) if node.rest.is_none() && node.dot2_token.is_none() => node
-                .fields
-                .iter()
-                .map(|field| field.member.clone())
-                .collect(),
+            syn::Expr::Tuple(tuple) if !tuple.elems.is_empty() => {
+                (0..tuple.elems.len()).map(|index| syn::Member::Unnamed(syn::Index::from(index))).collect()
+            }
+            syn::Expr::Struct(node) if node.rest.is_none() && node.dot2_token.is_none() => {
+                node.fields.iter().map(|field| field.member.clone()).collect()
+            }
             _ => return None,
         };
         if !members.contains(member) {
@@ -163,10 +147,9 @@ impl Lower {
             syn::Expr::Paren(node) => self.borrows_hoisted(&node.expr),
             syn::Expr::Reference(node) => self.borrows_hoisted(&node.expr),
             syn::Expr::Unary(node) => self.borrows_hoisted(&node.expr),
-            syn::Expr::Path(path) => path
-                .path
-                .get_ident()
-                .is_some_and(|ident| self.hoisted.contains(&ident.to_string())),
+            syn::Expr::Path(path) => {
+                path.path.get_ident().is_some_and(|ident| self.hoisted.contains(&ident.to_string()))
+            }
             _ => false,
         }
     }
@@ -220,10 +203,8 @@ impl Lower {
                     return;
                 }
                 // As an expression statement, so that the standard macros' awaits are lowered.
-                let expr = syn::Expr::Macro(syn::ExprMacro {
-                    attrs: stmt_macro.attrs.clone(),
-                    mac: stmt_macro.mac.clone(),
-                });
+                let expr =
+                    syn::Expr::Macro(syn::ExprMacro { attrs: stmt_macro.attrs.clone(), mac: stmt_macro.mac.clone() });
                 let semi = stmt_macro.semi_token.or_else(|| Some(Default::default()));
                 self.stmt(&syn::Stmt::Expr(expr, semi), out);
             }
@@ -232,12 +213,7 @@ impl Lower {
     }
 
     fn macro_await(&mut self, span: Span, mac: &syn::Macro) {
-        let name = mac
-            .path
-            .segments
-            .last()
-            .map(|segment| segment.ident.to_string())
-            .unwrap_or_default();
+        let name = mac.path.segments.last().map(|segment| segment.ident.to_string()).unwrap_or_default();
         self.error(
             span,
             format!(
@@ -269,18 +245,12 @@ impl Lower {
                 );
                 return None;
             }
-            std_macros::Kind::Assert {
-                debug,
-                cond,
-                message,
-            } => {
+            std_macros::Kind::Assert { debug, cond, message } => {
                 let stringified = cond.to_token_stream();
                 let message = match message {
                     Some(args) => {
-                        let tokens = std_macros::Parsed {
-                            kind: std_macros::Kind::Format(Some(args.clone())),
-                        }
-                        .arguments();
+                        let tokens =
+                            std_macros::Parsed { kind: std_macros::Kind::Format(Some(args.clone())) }.arguments();
                         quote::quote!(::core::panic!(#tokens))
                     }
                     None => quote::quote!(::core::panic!(::core::concat!(
@@ -299,21 +269,14 @@ impl Lower {
             }
             _ => {}
         }
-        let exprs: Vec<syn::Expr> = parsed
-            .exprs_mut()
-            .into_iter()
-            .map(|expr| expr.clone())
-            .collect();
+        let exprs: Vec<syn::Expr> = parsed.exprs_mut().into_iter().map(|expr| expr.clone()).collect();
         let lowered = self.operand_list(exprs, pre);
         for (slot, expr) in parsed.exprs_mut().into_iter().zip(lowered) {
             *slot = expr;
         }
         let mut mac = mac.clone();
         mac.tokens = parsed.arguments();
-        Some(syn::Expr::Macro(syn::ExprMacro {
-            attrs: Vec::new(),
-            mac,
-        }))
+        Some(syn::Expr::Macro(syn::ExprMacro { attrs: Vec::new(), mac }))
     }
 
     fn local(&mut self, local: &syn::Local, out: &mut Vec<Stmt>) {
@@ -373,11 +336,7 @@ impl Lower {
         let outer: syn::Pat = {
             let items = bindings.iter().map(|binding| {
                 let ident = &binding.ident;
-                if binding.mutable {
-                    quote::quote!(mut #ident)
-                } else {
-                    quote::quote!(#ident)
-                }
+                if binding.mutable { quote::quote!(mut #ident) } else { quote::quote!(#ident) }
             });
             parse_quote!((#(#items,)*))
         };
@@ -391,13 +350,7 @@ impl Lower {
         }));
         pre.push(Stmt::Expr(Expr::Plain(parse_quote!((#(#names,)*))), false));
         let init = Expr::Block(Box::new(Block::plain(pre)));
-        out.push(Stmt::Let(Let {
-            attrs: local.attrs.clone(),
-            pat: outer,
-            init: Some(init),
-            diverge: None,
-            span,
-        }));
+        out.push(Stmt::Let(Let { attrs: local.attrs.clone(), pat: outer, init: Some(init), diverge: None, span }));
     }
 
     /// `let P = e else { ..await.. };` is `let (a, b) = match e { P => (a, b), _ => { .. } };`
@@ -432,9 +385,7 @@ impl Lower {
                 _ => #diverge,
             };
         };
-        let syn::Stmt::Local(rewritten) = rewritten else {
-            unreachable!("parsed as a `let`")
-        };
+        let syn::Stmt::Local(rewritten) = rewritten else { unreachable!("parsed as a `let`") };
         self.local(&rewritten, out);
     }
 
@@ -448,10 +399,7 @@ impl Lower {
             syn::Expr::Await(node) => {
                 // What the operand borrows lives to the end of the statement, past the await.
                 let operand = self.hoisting_temporaries(|this| this.anf(&node.base, pre));
-                Expr::Await(Await {
-                    operand,
-                    span: node.await_token.span,
-                })
+                Expr::Await(Await { operand, span: node.await_token.span })
             }
             syn::Expr::Paren(node) if has_await(expr) => self.value(&node.expr, pre),
             _ => Expr::Plain(self.anf(expr, pre)),
@@ -478,21 +426,11 @@ impl Lower {
             syn::Expr::If(node) => {
                 let cond = self.condition(&node.cond, pre);
                 let then_branch = self.block(&node.then_branch);
-                let else_branch =
-                    node.else_branch
-                        .as_ref()
-                        .map(|(_, else_branch)| match &**else_branch {
-                            syn::Expr::If(_) => self
-                                .construct(else_branch, &mut Vec::new())
-                                .expect("an if is a construct"),
-                            other => Expr::Block(Box::new(self.expr_block(other))),
-                        });
-                Expr::If(Box::new(If {
-                    cond,
-                    then_branch,
-                    else_branch,
-                    source,
-                }))
+                let else_branch = node.else_branch.as_ref().map(|(_, else_branch)| match &**else_branch {
+                    syn::Expr::If(_) => self.construct(else_branch, &mut Vec::new()).expect("an if is a construct"),
+                    other => Expr::Block(Box::new(self.expr_block(other))),
+                });
+                Expr::If(Box::new(If { cond, then_branch, else_branch, source }))
             }
             syn::Expr::Match(node) => {
                 // The scrutinee's temporaries live to the end of the `match`, past the awaits
@@ -518,41 +456,23 @@ impl Lower {
                         Arm { attrs: arm.attrs.clone(), pat: arm.pat.clone(), body: self.expr_block(&arm.body) }
                     })
                     .collect();
-                Expr::Match(Box::new(Match {
-                    scrutinee,
-                    arms,
-                    source,
-                }))
+                Expr::Match(Box::new(Match { scrutinee, arms, source }))
             }
-            syn::Expr::Loop(node) => Expr::Loop(Box::new(Loop {
-                label: node.label.clone(),
-                body: self.block(&node.body),
-                source,
-            })),
+            syn::Expr::Loop(node) => {
+                Expr::Loop(Box::new(Loop { label: node.label.clone(), body: self.block(&node.body), source }))
+            }
             syn::Expr::While(node) => {
                 // `while c { b }` is `loop { if c { b } else { break } }`.
                 let mut body = Vec::new();
                 let cond = self.condition(&node.cond, &mut body);
                 let then_branch = self.block(&node.body);
                 let brk: syn::Expr = parse_quote_spanned!(node.while_token.span=> break);
-                let else_branch = Expr::Block(Box::new(Block::plain(vec![Stmt::Expr(
-                    Expr::Plain(brk),
-                    true,
-                )])));
+                let else_branch = Expr::Block(Box::new(Block::plain(vec![Stmt::Expr(Expr::Plain(brk), true)])));
                 body.push(Stmt::Expr(
-                    Expr::If(Box::new(If {
-                        cond,
-                        then_branch,
-                        else_branch: Some(else_branch),
-                        source: None,
-                    })),
+                    Expr::If(Box::new(If { cond, then_branch, else_branch: Some(else_branch), source: None })),
                     false,
                 ));
-                Expr::Loop(Box::new(Loop {
-                    label: node.label.clone(),
-                    body: Block::plain(body),
-                    source,
-                }))
+                Expr::Loop(Box::new(Loop { label: node.label.clone(), body: Block::plain(body), source }))
             }
             syn::Expr::ForLoop(node) if awaits => {
                 // `for p in e { b }` is
@@ -572,8 +492,7 @@ impl Lower {
                     span,
                 }));
                 let pat = &node.pat;
-                let next: syn::Expr =
-                    parse_quote_spanned!(span=> ::core::iter::Iterator::next(&mut #iter));
+                let next: syn::Expr = parse_quote_spanned!(span=> ::core::iter::Iterator::next(&mut #iter));
                 let brk: syn::Expr = parse_quote_spanned!(span=> break);
                 let arms = vec![
                     Arm {
@@ -587,18 +506,10 @@ impl Lower {
                         body: Block::plain(vec![Stmt::Expr(Expr::Plain(brk), false)]),
                     },
                 ];
-                let matcher = Expr::Match(Box::new(Match {
-                    scrutinee: next,
-                    arms,
-                    source: None,
-                }));
+                let matcher = Expr::Match(Box::new(Match { scrutinee: next, arms, source: None }));
                 let body = Block::plain(vec![Stmt::Expr(matcher, false)]);
                 stmts.push(Stmt::Expr(
-                    Expr::Loop(Box::new(Loop {
-                        label: node.label.clone(),
-                        body,
-                        source: None,
-                    })),
+                    Expr::Loop(Box::new(Loop { label: node.label.clone(), body, source: None })),
                     false,
                 ));
                 Expr::Block(Box::new(Block::plain(stmts)))
@@ -666,10 +577,7 @@ impl Lower {
         match expr {
             syn::Expr::Await(node) => {
                 let operand = self.hoisting_temporaries(|this| this.anf(&node.base, pre));
-                let value = Expr::Await(Await {
-                    operand,
-                    span: node.await_token.span,
-                });
+                let value = Expr::Await(Await { operand, span: node.await_token.span });
                 self.spill_value(value, pre, node.await_token.span)
             }
             syn::Expr::Paren(node) => {
@@ -678,9 +586,7 @@ impl Lower {
                 syn::Expr::Paren(node)
             }
             syn::Expr::Group(node) => self.anf(&node.expr, pre),
-            syn::Expr::Binary(node)
-                if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) && !has_await(&node.right) =>
-            {
+            syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) && !has_await(&node.right) => {
                 // Both operands are scopes of their own for temporaries.
                 let mut node = node.clone();
                 *node.left = self.own_temporaries(|this| this.anf(&node.left, pre));
@@ -700,18 +606,13 @@ impl Lower {
                 let right = Expr::Block(Box::new(self.expr_block(&node.right)));
                 let constant = |value: bool| {
                     let lit: syn::Expr = parse_quote!(#value);
-                    Expr::Block(Box::new(Block::plain(vec![Stmt::Expr(
-                        Expr::Plain(lit),
-                        false,
-                    )])))
+                    Expr::Block(Box::new(Block::plain(vec![Stmt::Expr(Expr::Plain(lit), false)])))
                 };
                 let (then_branch, else_branch) = match node.op {
                     BinOp::And(_) => (right, constant(false)),
                     _ => (constant(true), right),
                 };
-                let Expr::Block(then_branch) = then_branch else {
-                    unreachable!()
-                };
+                let Expr::Block(then_branch) = then_branch else { unreachable!() };
                 let construct = Expr::If(Box::new(If {
                     cond: left,
                     then_branch: *then_branch,
@@ -725,11 +626,7 @@ impl Lower {
                 // primitive types it is used with most).
                 let mut node = node.clone();
                 let right = self.anf(&node.right, pre);
-                *node.right = if self.needs(&node.left) {
-                    self.spill(right, pre)
-                } else {
-                    right
-                };
+                *node.right = if self.needs(&node.left) { self.spill(right, pre) } else { right };
                 *node.left = self.anf_place(&node.left, pre);
                 syn::Expr::Binary(node)
             }
@@ -743,19 +640,14 @@ impl Lower {
             syn::Expr::Assign(node) => {
                 let mut node = node.clone();
                 let right = self.anf(&node.right, pre);
-                *node.right = if self.needs(&node.left) {
-                    self.spill(right, pre)
-                } else {
-                    right
-                };
+                *node.right = if self.needs(&node.left) { self.spill(right, pre) } else { right };
                 *node.left = self.anf_place(&node.left, pre);
                 syn::Expr::Assign(node)
             }
             syn::Expr::Call(node) => {
                 let mut node = node.clone();
-                let mut all: Vec<syn::Expr> = std::iter::once((*node.func).clone())
-                    .chain(node.args.iter().cloned())
-                    .collect();
+                let mut all: Vec<syn::Expr> =
+                    std::iter::once((*node.func).clone()).chain(node.args.iter().cloned()).collect();
                 all = self.operand_list_moving(all, pre, |index| index > 0);
                 *node.func = all.remove(0);
                 node.args = all.into_iter().collect();
@@ -763,9 +655,8 @@ impl Lower {
             }
             syn::Expr::MethodCall(node) => {
                 let mut node = node.clone();
-                let mut all: Vec<syn::Expr> = std::iter::once((*node.receiver).clone())
-                    .chain(node.args.iter().cloned())
-                    .collect();
+                let mut all: Vec<syn::Expr> =
+                    std::iter::once((*node.receiver).clone()).chain(node.args.iter().cloned()).collect();
                 all = self.operand_list_moving(all, pre, |index| index > 0);
                 *node.receiver = self.hoist_if_temporary(all.remove(0), pre);
                 node.args = all.into_iter().collect();
@@ -785,11 +676,7 @@ impl Lower {
             syn::Expr::Index(node) => {
                 let mut node = node.clone();
                 let [base, index] = self.operands([&*node.expr, &*node.index], pre);
-                *node.expr = if self.needs(&node.index) {
-                    base
-                } else {
-                    self.hoist_if_temporary(base, pre)
-                };
+                *node.expr = if self.needs(&node.index) { base } else { self.hoist_if_temporary(base, pre) };
                 *node.index = index;
                 syn::Expr::Index(node)
             }
@@ -816,18 +703,14 @@ impl Lower {
             }
             syn::Expr::Tuple(node) => {
                 let mut node = node.clone();
-                node.elems = self
-                    .operand_list_moving(node.elems.iter().cloned().collect(), pre, |_| true)
-                    .into_iter()
-                    .collect();
+                node.elems =
+                    self.operand_list_moving(node.elems.iter().cloned().collect(), pre, |_| true).into_iter().collect();
                 syn::Expr::Tuple(node)
             }
             syn::Expr::Array(node) => {
                 let mut node = node.clone();
-                node.elems = self
-                    .operand_list_moving(node.elems.iter().cloned().collect(), pre, |_| true)
-                    .into_iter()
-                    .collect();
+                node.elems =
+                    self.operand_list_moving(node.elems.iter().cloned().collect(), pre, |_| true).into_iter().collect();
                 syn::Expr::Array(node)
             }
             syn::Expr::Repeat(node) => {
@@ -837,8 +720,7 @@ impl Lower {
             }
             syn::Expr::Struct(node) => {
                 let mut node = node.clone();
-                let mut all: Vec<syn::Expr> =
-                    node.fields.iter().map(|field| field.expr.clone()).collect();
+                let mut all: Vec<syn::Expr> = node.fields.iter().map(|field| field.expr.clone()).collect();
                 all.extend(node.rest.as_deref().cloned());
                 let mut all = self.operand_list_moving(all, pre, |_| true).into_iter();
                 for field in node.fields.iter_mut() {
@@ -876,9 +758,7 @@ impl Lower {
                 }
                 syn::Expr::Break(node)
             }
-            syn::Expr::Macro(node) => self
-                .std_macro(&node.mac, pre)
-                .unwrap_or_else(|| expr.clone()),
+            syn::Expr::Macro(node) => self.std_macro(&node.mac, pre).unwrap_or_else(|| expr.clone()),
             syn::Expr::Let(node) => {
                 let mut node = node.clone();
                 *node.expr = self.anf(&node.expr, pre);
@@ -901,14 +781,9 @@ impl Lower {
         self.anf(expr, pre)
     }
 
-    fn operands<const N: usize>(
-        &mut self,
-        exprs: [&syn::Expr; N],
-        pre: &mut Vec<Stmt>,
-    ) -> [syn::Expr; N] {
+    fn operands<const N: usize>(&mut self, exprs: [&syn::Expr; N], pre: &mut Vec<Stmt>) -> [syn::Expr; N] {
         let list = self.operand_list(exprs.iter().map(|expr| (*expr).clone()).collect(), pre);
-        list.try_into()
-            .unwrap_or_else(|_| unreachable!("one result per operand"))
+        list.try_into().unwrap_or_else(|_| unreachable!("one result per operand"))
     }
 
     /// Operands evaluated left to right: each one before the last that must be taken apart
@@ -1035,20 +910,12 @@ fn has_borrowed_temporary(expr: &syn::Expr) -> bool {
         syn::Expr::Reference(node) => borrowed(&node.expr),
         syn::Expr::Field(node) => borrowed(&node.base),
         syn::Expr::Index(node) => borrowed(&node.expr) || has_borrowed_temporary(&node.index),
-        syn::Expr::MethodCall(node) => {
-            borrowed(&node.receiver) || node.args.iter().any(has_borrowed_temporary)
-        }
-        syn::Expr::Call(node) => {
-            has_borrowed_temporary(&node.func) || node.args.iter().any(has_borrowed_temporary)
-        }
+        syn::Expr::MethodCall(node) => borrowed(&node.receiver) || node.args.iter().any(has_borrowed_temporary),
+        syn::Expr::Call(node) => has_borrowed_temporary(&node.func) || node.args.iter().any(has_borrowed_temporary),
         // Both operands of `&&` and `||` are scopes of their own for temporaries.
         syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) => false,
-        syn::Expr::Binary(node) => {
-            has_borrowed_temporary(&node.left) || has_borrowed_temporary(&node.right)
-        }
-        syn::Expr::Assign(node) => {
-            has_borrowed_temporary(&node.left) || has_borrowed_temporary(&node.right)
-        }
+        syn::Expr::Binary(node) => has_borrowed_temporary(&node.left) || has_borrowed_temporary(&node.right),
+        syn::Expr::Assign(node) => has_borrowed_temporary(&node.left) || has_borrowed_temporary(&node.right),
         syn::Expr::Unary(node) => has_borrowed_temporary(&node.expr),
         syn::Expr::Cast(node) => has_borrowed_temporary(&node.expr),
         syn::Expr::Paren(node) => has_borrowed_temporary(&node.expr),
@@ -1058,9 +925,7 @@ fn has_borrowed_temporary(expr: &syn::Expr) -> bool {
         syn::Expr::Array(node) => node.elems.iter().any(has_borrowed_temporary),
         syn::Expr::Repeat(node) => has_borrowed_temporary(&node.expr),
         syn::Expr::Struct(node) => {
-            node.fields
-                .iter()
-                .any(|field| has_borrowed_temporary(&field.expr))
+            node.fields.iter().any(|field| has_borrowed_temporary(&field.expr))
                 || node.rest.as_deref().is_some_and(has_borrowed_temporary)
         }
         syn::Expr::Range(node) => {
@@ -1081,10 +946,7 @@ fn is_temporary(expr: &syn::Expr) -> bool {
     match expr {
         syn::Expr::Paren(node) => is_temporary(&node.expr),
         syn::Expr::Group(node) => is_temporary(&node.expr),
-        syn::Expr::Call(_)
-        | syn::Expr::MethodCall(_)
-        | syn::Expr::Macro(_)
-        | syn::Expr::Struct(_) => true,
+        syn::Expr::Call(_) | syn::Expr::MethodCall(_) | syn::Expr::Macro(_) | syn::Expr::Struct(_) => true,
         syn::Expr::Tuple(_) | syn::Expr::Array(_) | syn::Expr::Repeat(_) => !is_constant(expr),
         _ => false,
     }
@@ -1104,10 +966,7 @@ fn is_constant(expr: &syn::Expr) -> bool {
 
 /// `MAX` or `None` rather than a local.
 fn starts_uppercase(ident: &syn::Ident) -> bool {
-    ident
-        .to_string()
-        .trim_start_matches("r#")
-        .starts_with(|c: char| c.is_uppercase())
+    ident.to_string().trim_start_matches("r#").starts_with(|c: char| c.is_uppercase())
 }
 
 fn has_struct_literal(expr: &syn::Expr) -> bool {

@@ -23,17 +23,9 @@ pub(crate) enum Kind {
     /// `write!(dst, ..)`, `writeln!(dst, ..)`: `dst.write_fmt(..)`.
     Write { dst: Expr, args: Option<FormatArgs> },
     /// `assert!(cond)`, `assert!(cond, ..)`; `debug_assert!`.
-    Assert {
-        debug: bool,
-        cond: Expr,
-        message: Option<FormatArgs>,
-    },
+    Assert { debug: bool, cond: Expr, message: Option<FormatArgs> },
     /// `assert_eq!`, `assert_ne!` and their `debug_` forms: both sides taken by reference.
-    AssertCmp {
-        left: Expr,
-        right: Expr,
-        message: Option<FormatArgs>,
-    },
+    AssertCmp { left: Expr, right: Expr, message: Option<FormatArgs> },
     /// `vec![a, b]`
     VecList(Vec<Expr>),
     /// `vec![x; n]`
@@ -67,11 +59,7 @@ pub(crate) enum Use {
 
 /// The macro's name if `path` names a standard macro (`name!`, `std::name!`, `core::name!`).
 fn std_name(path: &syn::Path) -> Option<String> {
-    let segments: Vec<_> = path
-        .segments
-        .iter()
-        .map(|segment| segment.ident.to_string())
-        .collect();
+    let segments: Vec<_> = path.segments.iter().map(|segment| segment.ident.to_string()).collect();
     match segments.as_slice() {
         [name] => Some(name.clone()),
         [krate, name] if matches!(krate.as_str(), "std" | "core" | "alloc") => Some(name.clone()),
@@ -84,11 +72,8 @@ pub(crate) fn parse(mac: &syn::Macro) -> Option<syn::Result<Parsed>> {
     let name = std_name(&mac.path)?;
     let tokens = mac.tokens.clone();
     let kind = match name.as_str() {
-        "format" | "print" | "println" | "eprint" | "eprintln" | "panic" | "unreachable"
-        | "todo" | "unimplemented" | "format_args" => Parser::parse2(
-            |input: ParseStream| parse_format(input).map(Kind::Format),
-            tokens,
-        ),
+        "format" | "print" | "println" | "eprint" | "eprintln" | "panic" | "unreachable" | "todo" | "unimplemented"
+        | "format_args" => Parser::parse2(|input: ParseStream| parse_format(input).map(Kind::Format), tokens),
         "write" | "writeln" => Parser::parse2(
             |input: ParseStream| {
                 let dst: Expr = input.parse()?;
@@ -111,11 +96,7 @@ pub(crate) fn parse(mac: &syn::Macro) -> Option<syn::Result<Parsed>> {
                     input.parse::<Token![,]>()?;
                     parse_format(input)?
                 };
-                Ok(Kind::Assert {
-                    debug: name.starts_with("debug"),
-                    cond,
-                    message,
-                })
+                Ok(Kind::Assert { debug: name.starts_with("debug"), cond, message })
             },
             tokens,
         ),
@@ -130,11 +111,7 @@ pub(crate) fn parse(mac: &syn::Macro) -> Option<syn::Result<Parsed>> {
                     input.parse::<Token![,]>()?;
                     parse_format(input)?
                 };
-                Ok(Kind::AssertCmp {
-                    left,
-                    right,
-                    message,
-                })
+                Ok(Kind::AssertCmp { left, right, message })
             },
             tokens,
         ),
@@ -200,10 +177,7 @@ fn parse_format(input: ParseStream) -> syn::Result<Option<FormatArgs>> {
         } else {
             None
         };
-        args.push(FormatArg {
-            name,
-            expr: input.parse()?,
-        });
+        args.push(FormatArg { name, expr: input.parse()? });
     }
     Ok(Some(FormatArgs { fmt, args }))
 }
@@ -216,11 +190,7 @@ impl FormatArgs {
     /// Identifiers captured inline by the format string (`"{x}"`, `"{x:?}"`), with the
     /// string's span.
     pub(crate) fn inline_captures(&self) -> Vec<(String, Span)> {
-        let Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(lit),
-            ..
-        }) = &self.fmt
-        else {
+        let Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(lit), .. }) = &self.fmt else {
             return Vec::new();
         };
         let text = lit.value();
@@ -234,10 +204,9 @@ impl FormatArgs {
                 chars.next();
                 continue;
             }
-            let name: String =
-                std::iter::from_fn(|| chars.next_if(|&(_, c)| c.is_alphanumeric() || c == '_'))
-                    .map(|(_, c)| c)
-                    .collect();
+            let name: String = std::iter::from_fn(|| chars.next_if(|&(_, c)| c.is_alphanumeric() || c == '_'))
+                .map(|(_, c)| c)
+                .collect();
             if name.starts_with(|c: char| c.is_alphabetic() || c == '_') {
                 captures.push((name, lit.span()));
             }
@@ -250,9 +219,7 @@ impl Parsed {
     /// Every argument expression, in the macro's evaluation order, with how it is used.
     pub(crate) fn exprs_with_use(&self) -> Vec<(&Expr, Use)> {
         fn borrowed(args: &Option<FormatArgs>) -> Vec<(&Expr, Use)> {
-            args.iter()
-                .flat_map(|args| args.exprs().map(|expr| (expr, Use::Borrowed)))
-                .collect()
+            args.iter().flat_map(|args| args.exprs().map(|expr| (expr, Use::Borrowed))).collect()
         }
         match &self.kind {
             Kind::Format(args) => borrowed(args),
@@ -266,11 +233,7 @@ impl Parsed {
                 all.extend(borrowed(message));
                 all
             }
-            Kind::AssertCmp {
-                left,
-                right,
-                message,
-            } => {
+            Kind::AssertCmp { left, right, message } => {
                 let mut all = vec![(left, Use::Borrowed), (right, Use::Borrowed)];
                 all.extend(borrowed(message));
                 all
@@ -285,24 +248,13 @@ impl Parsed {
     /// The argument expressions, in evaluation order (as [`Self::exprs_with_use`]).
     pub(crate) fn exprs_mut(&mut self) -> Vec<&mut Expr> {
         fn format(args: &mut Option<FormatArgs>) -> Vec<&mut Expr> {
-            args.iter_mut()
-                .flat_map(|args| args.args.iter_mut().map(|arg| &mut arg.expr))
-                .collect()
+            args.iter_mut().flat_map(|args| args.args.iter_mut().map(|arg| &mut arg.expr)).collect()
         }
         match &mut self.kind {
             Kind::Format(args) => format(args),
             Kind::Write { dst, args } => std::iter::once(dst).chain(format(args)).collect(),
-            Kind::Assert { cond, message, .. } => {
-                std::iter::once(cond).chain(format(message)).collect()
-            }
-            Kind::AssertCmp {
-                left,
-                right,
-                message,
-            } => vec![left, right]
-                .into_iter()
-                .chain(format(message))
-                .collect(),
+            Kind::Assert { cond, message, .. } => std::iter::once(cond).chain(format(message)).collect(),
+            Kind::AssertCmp { left, right, message } => vec![left, right].into_iter().chain(format(message)).collect(),
             Kind::VecList(elems) => elems.iter_mut().collect(),
             Kind::VecRepeat(elem, len) => vec![elem, len],
             Kind::Matches { expr, .. } => vec![expr],
@@ -339,19 +291,11 @@ impl Parsed {
                 let args = message(args);
                 quote!(#dst #args)
             }
-            Kind::Assert {
-                cond,
-                message: args,
-                ..
-            } => {
+            Kind::Assert { cond, message: args, .. } => {
                 let args = message(args);
                 quote!(#cond #args)
             }
-            Kind::AssertCmp {
-                left,
-                right,
-                message: args,
-            } => {
+            Kind::AssertCmp { left, right, message: args } => {
                 let args = message(args);
                 quote!(#left, #right #args)
             }
@@ -363,19 +307,14 @@ impl Parsed {
     }
 
     pub(crate) fn exprs(&self) -> Vec<&Expr> {
-        self.exprs_with_use()
-            .into_iter()
-            .map(|(expr, _)| expr)
-            .collect()
+        self.exprs_with_use().into_iter().map(|(expr, _)| expr).collect()
     }
 
     /// Format strings whose inline captures name variables.
     pub(crate) fn format_args(&self) -> Vec<&FormatArgs> {
         match &self.kind {
             Kind::Format(args) | Kind::Write { args, .. } => args.iter().collect(),
-            Kind::Assert { message, .. } | Kind::AssertCmp { message, .. } => {
-                message.iter().collect()
-            }
+            Kind::Assert { message, .. } | Kind::AssertCmp { message, .. } => message.iter().collect(),
             _ => Vec::new(),
         }
     }
