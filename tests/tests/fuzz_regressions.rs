@@ -218,3 +218,149 @@ fn divergence_in_macros_and_at_the_end_of_a_body() {
     }
     same_at_every_suspension(classic::seed7_program274, runtime::seed7_program274);
 }
+
+// Found once the generator made temporaries with destructors, plain assignments and
+// shadowing again (seed 7 unless said otherwise).
+mod second_round {
+    use super::*;
+
+    differential! {
+        // The range's temporary `Loud` dropped when the iterator was made, before the body's
+        // await; Rust keeps it to the end of the `for`. Program 1.
+        pub async fn seed7_program1() -> Result<u32, String> {
+            'l3: for i5 in 0..(weigh(&Loud::new("t4"))) % 4 {
+                now("a12", 0u32).await;
+            };
+            check("c17", 7)
+        }
+
+        // A `Copy` parameter used by value in one arm and then assigned: the state after the
+        // match had no variable of that name for the assignment (E0308). Program 63.
+        pub async fn seed7_program63(mut p2: u32) -> Result<u32, String> {
+            {
+                match 0u32 {
+                    4 | 13 => {
+                    },
+                    _ => {
+                        now("a11", p2).await;
+                    },
+                };
+                p2 = 0u32;
+            };
+            Ok::<u32, String>(p2)
+        }
+
+        // A block that always returns, used as an operand: its value slot was never stored,
+        // so its type could not be inferred (E0282). Seed 2026, program 273.
+        pub async fn seed2026_program273(p2: u32) -> Result<u32, String> {
+            let _ = ({
+                {
+                    now("a24", 0u32).await;
+                    return Ok::<u32, String>(p2)
+                };
+                #[allow(unreachable_code)]
+                0u32
+            }).min(0u32);
+            #[allow(unreachable_code)]
+            Ok::<u32, String>(0u32)
+        }
+
+        // Moved before a loop, assigned in its body: the loop head ignored the back edge
+        // (E0382), then the old value dropped after the statement's temporary. Program 12.
+        pub async fn seed7_program12(mut p1: Loud) -> Result<u32, String> {
+            p1;
+            { let mut k36 = 0u32; 'l35: loop { if k36 == 2 { break 'l35 now("a37", 2u32).await; } k36 += 1;
+                p1 = Pair { a: Loud::new("l41"), b: Loud::new("l42") }.b;
+            } };
+            Ok::<u32, String>(0u32)
+        }
+
+        // The slot `__sm.p3` named the moved parameter, which kept its declaration `let mut
+        // p3;` alive in a state that never assigned it (E0282). Program 26.
+        pub async fn seed7_program26(mut p3: u32) -> Result<u32, String> {
+            let v56 = {
+                if (0u32 < (match ({
+                    p3
+                }) {
+                    2 | 9 => {
+                        p3 = 0u32;
+                        0u32
+                    },
+                    _ => now("a48", 6u32).await,
+                })) {
+                };
+                p3 = 0u32;
+                true
+            };
+            check("c62", 7u32)
+        }
+
+        // An assignment inside a loop counted as a read of the value moved before it, which
+        // was then saved after the move (E0382). Program 323.
+        pub async fn seed7_program323() -> Result<u32, String> {
+            let mut v9 = Loud::new("z");
+            let (p2, _, v27, ) = (0u32, {
+                v9;
+                now("a17", 5u32).await
+            }, 0u32,);
+            { let mut k34 = 0u32; 'l33: loop { if k34 == 0 { break 'l33; } k34 += 1;
+                v9 = Loud::new("l35");
+            } };
+            check("c36", 0u32)
+        }
+
+        // A moved parameter hidden by two `let`s kept its name, and a later state declared it
+        // for the second `let`'s mentions (E0282). Program 2.
+        pub async fn seed7_program2(p2: Loud) -> Result<u32, String> {
+            let (p2, v9, ) = later("a8", (p2, 0u32,)).await;
+            let (_, p2, ) = (0u32, ev("e13", consume(Loud::new("l14"))),);
+            Ok::<u32, String>(if ({
+                let (_, v45, ) = ({
+                    let mut v21 = 0u32;
+                    let (v28, v29, ) = later("a27", (0u32, add3(p2, weigh(&Loud::new("t26")), v21),)).await;
+                    0u32
+                }, 0u32,);
+                now("a46", true).await
+            }) { 1 } else { 2 })
+        }
+
+        // A tuple's `Loud` part, the unbound part of the pattern, dropped after the
+        // statement's temporaries instead of before them. Program 293.
+        pub async fn seed7_program293() -> u32 {
+            let (v21, _, ) = now("a20", ((mix(weigh(&Loud::new("t6")), 7u32), Loud::new("l7"), 3u32).2, Loud::new("l19"))).await;
+            v21
+        }
+
+        // A parameter moved into a tuple's operand dropped after the statement's temporary
+        // when the future was dropped at the await. Program 365.
+        pub async fn seed7_program365(p3: Loud) -> u32 {
+            note("n4", consume((if ev("e5", true) { p3 } else { Loud::new("l26") },
+                [2u32, weigh(&Loud::new("t29")), 3u32][(later("a30", 7u32).await % 3) as usize],).0));
+            4
+        }
+    }
+
+    #[test]
+    fn second_round() {
+        same_at_every_suspension(classic::seed7_program1, runtime::seed7_program1);
+        same_at_every_suspension(|| classic::seed7_program63(6u32), || runtime::seed7_program63(6u32));
+        let outcome =
+            same_at_every_suspension(|| classic::seed2026_program273(5u32), || runtime::seed2026_program273(5u32));
+        assert_eq!(outcome, Outcome::Value(Ok(5)));
+        same_at_every_suspension(
+            || classic::seed7_program12(Loud::new("p1")),
+            || runtime::seed7_program12(Loud::new("p1")),
+        );
+        same_at_every_suspension(|| classic::seed7_program26(6u32), || runtime::seed7_program26(6u32));
+        same_at_every_suspension(classic::seed7_program323, runtime::seed7_program323);
+        same_at_every_suspension(
+            || classic::seed7_program2(Loud::new("p2")),
+            || runtime::seed7_program2(Loud::new("p2")),
+        );
+        same_at_every_suspension(classic::seed7_program293, runtime::seed7_program293);
+        same_at_every_suspension(
+            || classic::seed7_program365(Loud::new("p3")),
+            || runtime::seed7_program365(Loud::new("p3")),
+        );
+    }
+}
