@@ -1012,9 +1012,9 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Locals of the names `pat` binds that hold no value here (moved, or not yet assigned)
-    /// and are not in `live`: hidden too, under hidden names until the scope ends, so that
-    /// nothing later takes the new bindings' mentions for theirs.
+    /// Locals of the names `pat` binds that are not in `live` (they hold no value here, or
+    /// maybe one, kept in their hidden `Option`): hidden too, under hidden names until the
+    /// scope ends, so that nothing later takes the new bindings' mentions for theirs.
     fn hide_dead(&mut self, pat: &syn::Pat, live: &[VarId]) {
         let mut bindings = Vec::new();
         pattern_bindings(pat, &mut bindings);
@@ -1022,7 +1022,7 @@ impl<'a> Emitter<'a> {
             let Some(id) = self.lookup(&binding.ident.to_string()) else {
                 continue;
             };
-            if live.contains(&id) || self.init[id] != Init::No {
+            if live.contains(&id) {
                 continue;
             }
             let alias = self.hidden("hidden");
