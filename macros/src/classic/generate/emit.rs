@@ -109,9 +109,11 @@ impl Level {
         Level { head, body, uninit: Vec::new() }
     }
 
-    /// The level's code: its body, with the declarations it uses.
+    /// The level's code: its body, with the declarations it uses: a local declared without
+    /// a value is only ever read after an assignment, so the code needs the declaration
+    /// where it assigns the local (a mention alone may be a new binding of the same name).
     fn code(self) -> TokenStream {
-        let used: Vec<bool> = self.uninit.iter().map(|(_, name, _)| names(&self.body, &name.to_string())).collect();
+        let used: Vec<bool> = self.uninit.iter().map(|(_, name, _)| assigns(&self.body, &name.to_string())).collect();
         let mut tokens: Vec<proc_macro2::TokenTree> = self.body.into_iter().collect();
         for ((position, _, declaration), used) in self.uninit.into_iter().zip(used).rev() {
             if used {
@@ -122,19 +124,25 @@ impl Level {
     }
 }
 
-/// Do these tokens name the variable `name` (not a field of that name: `__sm.name`)?
-fn names(tokens: &TokenStream, name: &str) -> bool {
-    let mut after_dot = false;
-    tokens.clone().into_iter().any(|token| {
-        let found = match &token {
-            proc_macro2::TokenTree::Ident(ident) => !after_dot && ident == name,
-            proc_macro2::TokenTree::Group(group) => names(&group.stream(), name),
-            _ => false,
-        };
-        after_dot = matches!(&token, proc_macro2::TokenTree::Punct(punct) if punct.as_char() == '.');
-        found
+/// Do these tokens assign the variable `name` (`name = ...`, not `let name = ...`, a pattern
+/// or a comparison)?
+fn assigns(tokens: &TokenStream, name: &str) -> bool {
+    use proc_macro2::{Spacing, TokenTree};
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    tokens.iter().enumerate().any(|(index, token)| match token {
+        TokenTree::Group(group) => assigns(&group.stream(), name),
+        TokenTree::Ident(ident) if ident == name => {
+            let binding = index
+                .checked_sub(1)
+                .is_some_and(|before| matches!(&tokens[before], TokenTree::Ident(word) if word == "let" || word == "mut" || word == "ref"));
+            let field = index.checked_sub(1).is_some_and(|before| matches!(&tokens[before], TokenTree::Punct(punct) if punct.as_char() == '.'));
+            let assignment = matches!(tokens.get(index + 1), Some(TokenTree::Punct(punct)) if punct.as_char() == '=' && punct.spacing() == Spacing::Alone);
+            assignment && !binding && !field
+        }
+        _ => false,
     })
 }
+
 
 struct TargetInfo {
     head: Option<StateId>,
