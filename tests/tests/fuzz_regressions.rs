@@ -338,10 +338,41 @@ mod second_round {
                 [2u32, weigh(&Loud::new("t29")), 3u32][(later("a30", 7u32).await % 3) as usize],).0));
             4
         }
+
+        // A maybe-moved parameter hidden by a `let` kept its name; a later state, between the
+        // awaits of another `let` of that name, declared it without a value and never
+        // assigned it (E0282). Program 319, shrunk by hand.
+        pub async fn seed7_program319(c: bool, p1: Result<u32, String>) -> Result<u32, String> {
+            if c {
+            } else {
+                let v71 = now("a70", p1).await;
+            };
+            let p1 = later("a85", 3u32).await;
+            let (v155, p1, _, ) = (ev("e151", 7u32), p1, later("a153", Loud::new("l154")).await,);
+            Ok(p1 + v155)
+        }
+
+        // A moved parameter, assigned again at the top level, was declared without a value in
+        // the state after the await of a nested `let` of the same name, which the new binding
+        // hid (E0282). Program 491, shrunk by hand.
+        pub async fn seed7_program491(mut p1: Loud) -> Result<u32, String> {
+            note("n3", consume(p1));
+            note("n4", {
+                let mut p1 = now("a5", 3u32).await;
+                p1
+            });
+            p1 = Loud::new("again");
+            later("a", 1u32).await;
+            Ok(weigh(&p1))
+        }
     }
 
     #[test]
     fn second_round() {
+        for c in [false, true] {
+            same_at_every_suspension(|| classic::seed7_program319(c, Ok(1)), || runtime::seed7_program319(c, Ok(1)));
+        }
+        same_at_every_suspension(|| classic::seed7_program491(Loud::new("p1")), || runtime::seed7_program491(Loud::new("p1")));
         same_at_every_suspension(classic::seed7_program1, runtime::seed7_program1);
         same_at_every_suspension(|| classic::seed7_program63(6u32), || runtime::seed7_program63(6u32));
         let outcome =
