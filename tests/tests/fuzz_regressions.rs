@@ -339,6 +339,14 @@ mod second_round {
             4
         }
 
+        // The left operand of `&&` is a scope of its own for temporaries, the ones borrowed by
+        // its await's operand included: `t20` dropped at the end of the `let`, after `e21`.
+        // Seed 2026, program 187, shrunk by hand.
+        pub async fn seed2026_program187(p1: u32) -> bool {
+            let v22 = now("a19", p1 == weigh(&Loud::new("t20"))).await && ev("e21", false);
+            v22
+        }
+
         // A maybe-moved parameter hidden by a `let` kept its name; a later state, between the
         // awaits of another `let` of that name, declared it without a value and never
         // assigned it (E0282). Program 319, shrunk by hand.
@@ -372,7 +380,11 @@ mod second_round {
         for c in [false, true] {
             same_at_every_suspension(|| classic::seed7_program319(c, Ok(1)), || runtime::seed7_program319(c, Ok(1)));
         }
-        same_at_every_suspension(|| classic::seed7_program491(Loud::new("p1")), || runtime::seed7_program491(Loud::new("p1")));
+        same_at_every_suspension(
+            || classic::seed7_program491(Loud::new("p1")),
+            || runtime::seed7_program491(Loud::new("p1")),
+        );
+        same_at_every_suspension(|| classic::seed2026_program187(3), || runtime::seed2026_program187(3));
         same_at_every_suspension(classic::seed7_program1, runtime::seed7_program1);
         same_at_every_suspension(|| classic::seed7_program63(6u32), || runtime::seed7_program63(6u32));
         let outcome =

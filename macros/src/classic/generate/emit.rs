@@ -143,7 +143,6 @@ fn assigns(tokens: &TokenStream, name: &str) -> bool {
     })
 }
 
-
 struct TargetInfo {
     head: Option<StateId>,
     exit: StateId,

@@ -65,6 +65,21 @@ impl Lower {
         value
     }
 
+    /// `expr` in a scope of its own for temporaries (an operand of `&&` or `||`, a
+    /// condition): what it computes before its awaits, the temporaries their operands
+    /// borrow included, ends with it, in a block of its own.
+    fn own_scope(&mut self, expr: &syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
+        self.own_temporaries(|this| {
+            let mut inner = Vec::new();
+            let value = this.anf(expr, &mut inner);
+            if inner.is_empty() {
+                return value;
+            }
+            inner.push(Stmt::Expr(Expr::Plain(value), false));
+            this.spill_value(Expr::Block(Box::new(Block::plain(inner))), pre, expr.span())
+        })
+    }
+
     /// While hoisting, a temporary in a borrowed position (computed by now) gets its local,
     /// unless it is computed from one that did (`make().name().len()` hoists `make()` only:
     /// what a method chain returns from a temporary usually borrows it, and has no
@@ -554,14 +569,7 @@ impl Lower {
                 );
                 cond.clone()
             }
-            _ => {
-                // The condition is a scope of its own for temporaries: what it computes
-                // before its awaits ends with it, in a block of its own.
-                let mut inner = Vec::new();
-                let value = self.anf(cond, &mut inner);
-                inner.push(Stmt::Expr(Expr::Plain(value), false));
-                self.spill_value(Expr::Block(Box::new(Block::plain(inner))), pre, cond.span())
-            }
+            _ => self.own_scope(cond, pre),
         }
     }
 
@@ -589,12 +597,12 @@ impl Lower {
             syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) && !has_await(&node.right) => {
                 // Both operands are scopes of their own for temporaries.
                 let mut node = node.clone();
-                *node.left = self.own_temporaries(|this| this.anf(&node.left, pre));
+                *node.left = self.own_scope(&node.left, pre);
                 syn::Expr::Binary(node)
             }
             syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) => {
                 // `a && b` is `if a { b } else { false }`; `a || b` is `if a { true } else { b }`.
-                let mut left = self.own_temporaries(|this| this.anf(&node.left, pre));
+                let mut left = self.own_scope(&node.left, pre);
                 // The condition of an `if` needs no parentheses (rustc would lint them), unless
                 // it holds a struct literal.
                 while let syn::Expr::Paren(inner) = &left {
