@@ -24,8 +24,13 @@ use super::rewrite::{Jump, JumpTarget, Rewriter, Sink};
 use crate::classic::analyse::borrows::{self, borrow_root};
 use crate::classic::analyse::liveness::{self, Path, Rest, let_patterns};
 use crate::classic::analyse::mentions::{self, Kind, Mention};
-use crate::classic::parse::bindings::{Binding, pattern_bindings, rename_bindings};
+use crate::classic::parse::bindings::pattern_bindings;
 use crate::classic::parse::ir::{self, Block, Expr, Stmt};
+
+mod segment;
+mod shadowing;
+
+use self::segment::{Level, Segment};
 
 pub(crate) type VarId = usize;
 pub(crate) type StateId = u32;
@@ -82,65 +87,6 @@ struct Scope {
     /// Locals that bindings of this scope hide, moved to hidden names (`bind_let`), with
     /// their own names: they get them back where the scope ends.
     renamed: Vec<(VarId, Ident)>,
-}
-
-/// One state's code, built as a stack of open blocks.
-struct Segment {
-    state: StateId,
-    /// When the walk began it: segments are emitted in this order, which is source order,
-    /// so that rustc sees each slot assigned before it is read back (its type is inferred
-    /// from the first use it checks).
-    order: usize,
-    levels: Vec<Level>,
-}
-
-struct Level {
-    head: TokenStream,
-    body: TokenStream,
-    /// Locals declared without a value where the level starts (`let x;`, for code that
-    /// assigns them later), each with the number of tokens in `body` before it. A
-    /// declaration stays only if the level's code names the local: rustc cannot infer the
-    /// type of one that nothing assigns (the assignment may be in another state's segment).
-    uninit: Vec<(usize, Ident, TokenStream)>,
-}
-
-impl Level {
-    fn new(head: TokenStream, body: TokenStream) -> Self {
-        Level { head, body, uninit: Vec::new() }
-    }
-
-    /// The level's code: its body, with the declarations it uses: a local declared without
-    /// a value is only ever read after an assignment, so the code needs the declaration
-    /// where it assigns the local (a mention alone may be a new binding of the same name).
-    fn code(self) -> TokenStream {
-        let used: Vec<bool> = self.uninit.iter().map(|(_, name, _)| assigns(&self.body, &name.to_string())).collect();
-        let mut tokens: Vec<proc_macro2::TokenTree> = self.body.into_iter().collect();
-        for ((position, _, declaration), used) in self.uninit.into_iter().zip(used).rev() {
-            if used {
-                tokens.splice(position..position, declaration);
-            }
-        }
-        tokens.into_iter().collect()
-    }
-}
-
-/// Do these tokens assign the variable `name` (`name = ...`, not `let name = ...`, a pattern
-/// or a comparison)?
-fn assigns(tokens: &TokenStream, name: &str) -> bool {
-    use proc_macro2::{Spacing, TokenTree};
-    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
-    tokens.iter().enumerate().any(|(index, token)| match token {
-        TokenTree::Group(group) => assigns(&group.stream(), name),
-        TokenTree::Ident(ident) if ident == name => {
-            let binding = index
-                .checked_sub(1)
-                .is_some_and(|before| matches!(&tokens[before], TokenTree::Ident(word) if word == "let" || word == "mut" || word == "ref"));
-            let field = index.checked_sub(1).is_some_and(|before| matches!(&tokens[before], TokenTree::Punct(punct) if punct.as_char() == '.'));
-            let assignment = matches!(tokens.get(index + 1), Some(TokenTree::Punct(punct)) if punct.as_char() == '=' && punct.spacing() == Spacing::Alone);
-            assignment && !binding && !field
-        }
-        _ => false,
-    })
 }
 
 struct TargetInfo {
@@ -948,97 +894,6 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Initialized locals that the bindings of `pat` hide, when code that may save them
-    /// follows: an await, or (for a local of an enclosing scope) the jump that
-    /// leaves this nested scope for a merge point, a loop head or a block's exit. (The
-    /// function body's own scope is left by returning.)
-    fn shadowed_by(&self, pat: &syn::Pat) -> Vec<VarId> {
-        let await_later = liveness::transition_later(&self.rest);
-        let nested = self.scopes.len() > 2;
-        let innermost = &self.scopes.last().expect("a scope is open").vars;
-        let mut bindings = Vec::new();
-        pattern_bindings(pat, &mut bindings);
-        bindings
-            .iter()
-            .filter_map(|binding| self.lookup(&binding.ident.to_string()))
-            .filter(|&id| self.init[id] == Init::Yes)
-            .filter(|id| await_later || (nested && !innermost.contains(id)))
-            .collect()
-    }
-
-    /// A pattern of a `match` arm or an `if let` that hides locals holding a value here:
-    /// those bindings are renamed to hidden locals, which `bind_rebound` binds to the user's
-    /// names by `let`s at the start of the arm (where `bind_let` saves the hidden locals the
-    /// way it does for any `let` that hides them). Returns the pattern to emit and the renames.
-    fn rebinding(&mut self, pat: &syn::Pat) -> (syn::Pat, Vec<(Binding, Ident)>) {
-        let mut bindings = Vec::new();
-        pattern_bindings(pat, &mut bindings);
-        bindings.retain(|binding| self.lookup(&binding.ident.to_string()).is_some_and(|id| self.init[id] != Init::No));
-        let rebound: Vec<(Binding, Ident)> = bindings
-            .into_iter()
-            .map(|binding| {
-                let hidden = self.hidden("bound");
-                let hidden = Ident::new(&hidden.to_string(), Span::mixed_site().located_at(binding.ident.span()));
-                (binding, hidden)
-            })
-            .collect();
-        let mut pat = pat.clone();
-        if !rebound.is_empty() {
-            let renames: Vec<(Ident, Ident)> =
-                rebound.iter().map(|(binding, hidden)| (binding.ident.clone(), hidden.clone())).collect();
-            rename_bindings(&mut pat, &renames);
-        }
-        (pat, rebound)
-    }
-
-    /// `rebinding` for the `let` patterns of an `if` condition.
-    fn rebinding_in_condition(&mut self, cond: &syn::Expr) -> (syn::Expr, Vec<(Binding, Ident)>) {
-        let mut cond = cond.clone();
-        let mut all = Vec::new();
-        let mut lets: Vec<&mut syn::ExprLet> = Vec::new();
-        collect_lets(&mut cond, &mut lets);
-        for node in lets {
-            let (pat, rebound) = self.rebinding(&node.pat);
-            *node.pat = pat;
-            all.extend(rebound);
-        }
-        (cond, all)
-    }
-
-    /// The user's bindings that `rebinding` renamed, bound from their hidden locals.
-    fn bind_rebound(&mut self, rebound: Vec<(Binding, Ident)>) {
-        for (binding, hidden) in rebound {
-            let ident = &binding.ident;
-            let pat: syn::Pat = if binding.mutable { syn::parse_quote!(mut #ident) } else { syn::parse_quote!(#ident) };
-            let init: syn::Expr = syn::parse_quote!(#hidden);
-            self.bind_let(&[], &pat, &init, None, ident.span());
-            if binding.by_ref {
-                let id = self.lookup(&ident.to_string()).expect("just declared");
-                self.vars[id].no_drop = true;
-            }
-        }
-    }
-
-    /// Locals of the names `pat` binds that are not in `live` (they hold no value here, or
-    /// maybe one, kept in their hidden `Option`): hidden too, under hidden names until the
-    /// scope ends, so that nothing later takes the new bindings' mentions for theirs.
-    fn hide_dead(&mut self, pat: &syn::Pat, live: &[VarId]) {
-        let mut bindings = Vec::new();
-        pattern_bindings(pat, &mut bindings);
-        for binding in bindings {
-            let Some(id) = self.lookup(&binding.ident.to_string()) else {
-                continue;
-            };
-            if live.contains(&id) {
-                continue;
-            }
-            let alias = self.hidden("hidden");
-            let name = std::mem::replace(&mut self.vars[id].name, alias);
-            self.vars[id].hidden = true;
-            self.scopes.last_mut().expect("a scope is open").renamed.push((id, name));
-        }
-    }
-
     fn declare_pattern(&mut self, pat: &syn::Pat, init: Init, borrows: Option<(VarId, Span)>) -> Vec<VarId> {
         let mut bindings = Vec::new();
         pattern_bindings(pat, &mut bindings);
@@ -1428,18 +1283,5 @@ fn let_scrutinee<'e>(cond: &'e syn::Expr, pat: &syn::Pat) -> Option<&'e syn::Exp
         syn::Expr::Binary(node) => let_scrutinee(&node.left, pat).or_else(|| let_scrutinee(&node.right, pat)),
         syn::Expr::Paren(node) => let_scrutinee(&node.expr, pat),
         _ => None,
-    }
-}
-
-/// The `let`s of an `if` condition (`let P = e`, or a `&&` chain of them).
-fn collect_lets<'e>(cond: &'e mut syn::Expr, out: &mut Vec<&'e mut syn::ExprLet>) {
-    match cond {
-        syn::Expr::Let(node) => out.push(node),
-        syn::Expr::Binary(node) if matches!(node.op, syn::BinOp::And(_)) => {
-            collect_lets(&mut node.left, out);
-            collect_lets(&mut node.right, out);
-        }
-        syn::Expr::Paren(node) => collect_lets(&mut node.expr, out),
-        _ => {}
     }
 }

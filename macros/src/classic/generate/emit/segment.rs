@@ -1,0 +1,65 @@
+//! A state's code while the walk writes it: a stack of open blocks (`Level`s), the scopes
+//! that enclose the state re-opened, each with the declarations it may need.
+
+use proc_macro2::{Ident, TokenStream};
+
+use super::StateId;
+
+/// One state's code, built as a stack of open blocks.
+pub(super) struct Segment {
+    pub state: StateId,
+    /// When the walk began it: segments are emitted in this order, which is source order,
+    /// so that rustc sees each slot assigned before it is read back (its type is inferred
+    /// from the first use it checks).
+    pub order: usize,
+    pub levels: Vec<Level>,
+}
+
+pub(super) struct Level {
+    pub head: TokenStream,
+    pub body: TokenStream,
+    /// Locals declared without a value where the level starts (`let x;`, for code that
+    /// assigns them later), each with the number of tokens in `body` before it. A
+    /// declaration stays only if the level's code names the local: rustc cannot infer the
+    /// type of one that nothing assigns (the assignment may be in another state's segment).
+    pub uninit: Vec<(usize, Ident, TokenStream)>,
+}
+
+impl Level {
+    pub(super) fn new(head: TokenStream, body: TokenStream) -> Self {
+        Level { head, body, uninit: Vec::new() }
+    }
+
+    /// The level's code: its body, with the declarations it uses: a local declared without
+    /// a value is only ever read after an assignment, so the code needs the declaration
+    /// where it assigns the local (a mention alone may be a new binding of the same name).
+    pub(super) fn code(self) -> TokenStream {
+        let used: Vec<bool> = self.uninit.iter().map(|(_, name, _)| assigns(&self.body, &name.to_string())).collect();
+        let mut tokens: Vec<proc_macro2::TokenTree> = self.body.into_iter().collect();
+        for ((position, _, declaration), used) in self.uninit.into_iter().zip(used).rev() {
+            if used {
+                tokens.splice(position..position, declaration);
+            }
+        }
+        tokens.into_iter().collect()
+    }
+}
+
+/// Do these tokens assign the variable `name` (`name = ...`, not `let name = ...`, a pattern
+/// or a comparison)?
+fn assigns(tokens: &TokenStream, name: &str) -> bool {
+    use proc_macro2::{Spacing, TokenTree};
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    tokens.iter().enumerate().any(|(index, token)| match token {
+        TokenTree::Group(group) => assigns(&group.stream(), name),
+        TokenTree::Ident(ident) if ident == name => {
+            let binding = index
+                .checked_sub(1)
+                .is_some_and(|before| matches!(&tokens[before], TokenTree::Ident(word) if word == "let" || word == "mut" || word == "ref"));
+            let field = index.checked_sub(1).is_some_and(|before| matches!(&tokens[before], TokenTree::Punct(punct) if punct.as_char() == '.'));
+            let assignment = matches!(tokens.get(index + 1), Some(TokenTree::Punct(punct)) if punct.as_char() == '=' && punct.spacing() == Spacing::Alone);
+            assignment && !binding && !field
+        }
+        _ => false,
+    })
+}

@@ -1,0 +1,117 @@
+//! Shadowing: a binding that hides locals of the same name. A hidden local that a later
+//! transition must save moves to a hidden name in a state of its own (`bind_let` begins it),
+//! so that it keeps its place for the drop order; one holding nothing is renamed in place; a
+//! `match` arm or `if let` pattern that hides a live local binds a hidden local first, which
+//! a `let` at the start of the arm gives the user's name.
+
+use proc_macro2::{Ident, Span};
+
+use super::{Emitter, Init, VarId};
+use crate::classic::analyse::liveness;
+use crate::classic::parse::bindings::{Binding, pattern_bindings, rename_bindings};
+
+impl Emitter<'_> {
+    /// Initialized locals that the bindings of `pat` hide, when code that may save them
+    /// follows: an await, or (for a local of an enclosing scope) the jump that
+    /// leaves this nested scope for a merge point, a loop head or a block's exit. (The
+    /// function body's own scope is left by returning.)
+    pub(super) fn shadowed_by(&self, pat: &syn::Pat) -> Vec<VarId> {
+        let await_later = liveness::transition_later(&self.rest);
+        let nested = self.scopes.len() > 2;
+        let innermost = &self.scopes.last().expect("a scope is open").vars;
+        let mut bindings = Vec::new();
+        pattern_bindings(pat, &mut bindings);
+        bindings
+            .iter()
+            .filter_map(|binding| self.lookup(&binding.ident.to_string()))
+            .filter(|&id| self.init[id] == Init::Yes)
+            .filter(|id| await_later || (nested && !innermost.contains(id)))
+            .collect()
+    }
+
+    /// A pattern of a `match` arm or an `if let` that hides locals holding a value here:
+    /// those bindings are renamed to hidden locals, which `bind_rebound` binds to the user's
+    /// names by `let`s at the start of the arm (where `bind_let` saves the hidden locals the
+    /// way it does for any `let` that hides them). Returns the pattern to emit and the renames.
+    pub(super) fn rebinding(&mut self, pat: &syn::Pat) -> (syn::Pat, Vec<(Binding, Ident)>) {
+        let mut bindings = Vec::new();
+        pattern_bindings(pat, &mut bindings);
+        bindings.retain(|binding| self.lookup(&binding.ident.to_string()).is_some_and(|id| self.init[id] != Init::No));
+        let rebound: Vec<(Binding, Ident)> = bindings
+            .into_iter()
+            .map(|binding| {
+                let hidden = self.hidden("bound");
+                let hidden = Ident::new(&hidden.to_string(), Span::mixed_site().located_at(binding.ident.span()));
+                (binding, hidden)
+            })
+            .collect();
+        let mut pat = pat.clone();
+        if !rebound.is_empty() {
+            let renames: Vec<(Ident, Ident)> =
+                rebound.iter().map(|(binding, hidden)| (binding.ident.clone(), hidden.clone())).collect();
+            rename_bindings(&mut pat, &renames);
+        }
+        (pat, rebound)
+    }
+
+    /// `rebinding` for the `let` patterns of an `if` condition.
+    pub(super) fn rebinding_in_condition(&mut self, cond: &syn::Expr) -> (syn::Expr, Vec<(Binding, Ident)>) {
+        let mut cond = cond.clone();
+        let mut all = Vec::new();
+        let mut lets: Vec<&mut syn::ExprLet> = Vec::new();
+        collect_lets(&mut cond, &mut lets);
+        for node in lets {
+            let (pat, rebound) = self.rebinding(&node.pat);
+            *node.pat = pat;
+            all.extend(rebound);
+        }
+        (cond, all)
+    }
+
+    /// The user's bindings that `rebinding` renamed, bound from their hidden locals.
+    pub(super) fn bind_rebound(&mut self, rebound: Vec<(Binding, Ident)>) {
+        for (binding, hidden) in rebound {
+            let ident = &binding.ident;
+            let pat: syn::Pat = if binding.mutable { syn::parse_quote!(mut #ident) } else { syn::parse_quote!(#ident) };
+            let init: syn::Expr = syn::parse_quote!(#hidden);
+            self.bind_let(&[], &pat, &init, None, ident.span());
+            if binding.by_ref {
+                let id = self.lookup(&ident.to_string()).expect("just declared");
+                self.vars[id].no_drop = true;
+            }
+        }
+    }
+
+    /// Locals of the names `pat` binds that are not in `live` (they hold no value here, or
+    /// maybe one, kept in their hidden `Option`): hidden too, under hidden names until the
+    /// scope ends, so that nothing later takes the new bindings' mentions for theirs.
+    pub(super) fn hide_dead(&mut self, pat: &syn::Pat, live: &[VarId]) {
+        let mut bindings = Vec::new();
+        pattern_bindings(pat, &mut bindings);
+        for binding in bindings {
+            let Some(id) = self.lookup(&binding.ident.to_string()) else {
+                continue;
+            };
+            if live.contains(&id) {
+                continue;
+            }
+            let alias = self.hidden("hidden");
+            let name = std::mem::replace(&mut self.vars[id].name, alias);
+            self.vars[id].hidden = true;
+            self.scopes.last_mut().expect("a scope is open").renamed.push((id, name));
+        }
+    }
+}
+
+/// The `let`s of an `if` condition (`let P = e`, or a `&&` chain of them).
+fn collect_lets<'e>(cond: &'e mut syn::Expr, out: &mut Vec<&'e mut syn::ExprLet>) {
+    match cond {
+        syn::Expr::Let(node) => out.push(node),
+        syn::Expr::Binary(node) if matches!(node.op, syn::BinOp::And(_)) => {
+            collect_lets(&mut node.left, out);
+            collect_lets(&mut node.right, out);
+        }
+        syn::Expr::Paren(node) => collect_lets(&mut node.expr, out),
+        _ => {}
+    }
+}
