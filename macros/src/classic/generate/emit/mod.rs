@@ -343,6 +343,14 @@ impl<'a> Emitter<'a> {
         self.segment.levels.last_mut().expect("a level is open").body.extend(tokens);
     }
 
+    /// A declaration without a value here, kept only if the level's code assigns the
+    /// local (`Level::code`).
+    fn declare_where_assigned(&mut self, name: Ident, declaration: TokenStream) {
+        let level = self.segment.levels.last_mut().expect("a level is open");
+        let position = level.body.clone().into_iter().count();
+        level.uninit.push((position, name, declaration));
+    }
+
     fn push_level(&mut self, head: TokenStream) {
         self.segment.levels.push(Level::new(head, TokenStream::new()));
     }
@@ -514,42 +522,29 @@ impl<'a> Emitter<'a> {
             for id in vars {
                 let var = &self.vars[id];
                 let mutability = if var.mutable { quote!(mut) } else { quote!() };
-                let (name, field, maybe) = (&var.name, &var.field, &var.maybe);
+                let (name, field, maybe) = (var.name.clone(), var.field.clone(), var.maybe.clone());
+                // A local that holds no value here, or maybe one (kept in its hidden
+                // `Option`), is declared under its own name too where code here may assign
+                // it (nothing can read it before); `drop_replaced` drops a maybe-held value
+                // where the assignment is.
+                let uninit = matches!(self.init[id], Init::No | Init::Maybe) && !var.sink && self.var_named_later(id);
+                if uninit {
+                    let declaration = quote! {
+                        #[allow(unused_mut, unused_variables)]
+                        let #mutability #name;
+                    };
+                    self.declare_where_assigned(name.clone(), declaration);
+                }
                 let code = match self.init[id] {
                     Init::Yes => Some(quote! {
                         #[allow(unused_mut, unused_variables)]
                         let #mutability #name = ::core::option::Option::take(&mut #sm.#field).unwrap_or_else(|| ::core::unreachable!());
                     }),
-                    Init::Maybe => {
-                        if !var.sink && self.var_named_later(id) {
-                            // Code here may assign it (nothing can read it before): the
-                            // user's name is declared too, and `drop_replaced` drops the old
-                            // value where the assignment is.
-                            let declaration = quote! {
-                                #[allow(unused_mut, unused_variables)]
-                                let #mutability #name;
-                            };
-                            let level = self.segment.levels.last_mut().expect("a level is open");
-                            let position = level.body.clone().into_iter().count();
-                            level.uninit.push((position, name.clone(), declaration));
-                        }
-                        Some(quote! {
-                            #[allow(unused_mut, unused_variables)]
-                            let mut #maybe = ::core::option::Option::take(&mut #sm.#field);
-                        })
-                    }
-                    Init::InSlot => None,
-                    Init::No if !var.sink && self.var_named_later(id) => {
-                        let declaration = quote! {
-                            #[allow(unused_mut, unused_variables)]
-                            let #mutability #name;
-                        };
-                        let level = self.segment.levels.last_mut().expect("a level is open");
-                        let position = level.body.clone().into_iter().count();
-                        level.uninit.push((position, name.clone(), declaration));
-                        None
-                    }
-                    Init::No => None,
+                    Init::Maybe => Some(quote! {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut #maybe = ::core::option::Option::take(&mut #sm.#field);
+                    }),
+                    Init::InSlot | Init::No => None,
                 };
                 self.emit(code.unwrap_or_default());
             }
@@ -782,9 +777,7 @@ impl<'a> Emitter<'a> {
                     // Kept only if this state's code names it: without a type, rustc infers
                     // it from an assignment, which may be in another state.
                     syn::Pat::Ident(ident) if ident.subpat.is_none() => {
-                        let level = self.segment.levels.last_mut().expect("a level is open");
-                        let position = level.body.clone().into_iter().count();
-                        level.uninit.push((position, ident.ident.clone(), declaration));
+                        self.declare_where_assigned(ident.ident.clone(), declaration)
                     }
                     _ => self.emit(declaration),
                 }
