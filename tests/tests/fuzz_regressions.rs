@@ -347,6 +347,20 @@ mod second_round {
             v22
         }
 
+        // A local moved inside a block counted as read later because the code after the
+        // block names the parameter it hid: it was saved after the move (E0382). Liveness
+        // now stops at the end of the local's scope. Seed 2026, program 80.
+        pub async fn seed2026_program80(p1: Result<u32, String>) -> Result<u32, String> {
+            {
+                let (p1, v16, ) = (Loud::new("z"), 0u32,);
+                'b17: {
+                    let (v20, _, ) = (Loud::new("l18"), now("a19", p1).await,);
+                }
+            };
+            let (v57, v58, p1, ) = (0u32, p1.is_ok(), 0u32,);
+            Ok::<u32, String>(0u32)
+        }
+
         // A maybe-moved parameter hidden by a `let` kept its name; a later state, between the
         // awaits of another `let` of that name, declared it without a value and never
         // assigned it (E0282). Program 319, shrunk by hand.
@@ -385,6 +399,7 @@ mod second_round {
             || runtime::seed7_program491(Loud::new("p1")),
         );
         same_at_every_suspension(|| classic::seed2026_program187(3), || runtime::seed2026_program187(3));
+        same_at_every_suspension(|| classic::seed2026_program80(Ok(2)), || runtime::seed2026_program80(Ok(2)));
         same_at_every_suspension(classic::seed7_program1, runtime::seed7_program1);
         same_at_every_suspension(|| classic::seed7_program63(6u32), || runtime::seed7_program63(6u32));
         let outcome =

@@ -140,6 +140,9 @@ pub(crate) struct Emitter<'a> {
     targets: Vec<JumpTarget>,
     target_info: Vec<TargetInfo>,
     rest: Vec<Rest<'a>>,
+    /// The scope depth at which each entry of `rest` runs: a local is dead in the entries
+    /// outside the scope that declares it.
+    rest_depth: Vec<usize>,
     reachable: bool,
     pub errors: Vec<syn::Error>,
     field_names: HashMap<String, usize>,
@@ -191,6 +194,7 @@ impl<'a> Emitter<'a> {
             targets: Vec::new(),
             target_info: Vec::new(),
             rest: Vec::new(),
+            rest_depth: Vec::new(),
             reachable: true,
             errors: Vec::new(),
             field_names,
@@ -267,9 +271,29 @@ impl<'a> Emitter<'a> {
             .find(|&id| self.vars[id].name == name)
     }
 
+    fn push_rest(&mut self, rest: Rest<'a>) {
+        self.rest.push(rest);
+        self.rest_depth.push(self.scopes.len());
+    }
+
+    fn pop_rest(&mut self) {
+        self.rest.pop();
+        self.rest_depth.pop();
+    }
+
+    /// The first entry of `rest` inside the scope that declares `id` (the code outside it
+    /// cannot name this local: a mention there means another of the same name).
+    fn rest_in_scope_of(&self, id: VarId) -> usize {
+        let depth = self.scopes.iter().position(|scope| scope.vars.contains(&id)).map_or(0, |index| index + 1);
+        self.rest_depth.iter().position(|&at| at >= depth).unwrap_or(self.rest.len())
+    }
+
     /// Is the value `name` holds now read by code that may run after the current statement?
     fn mentioned_later(&self, name: &str) -> bool {
-        liveness::read_later(&self.rest, name, &self.rebound(name))
+        let Some(id) = self.lookup(name) else { return false };
+        let start = self.rest_in_scope_of(id);
+        let rebound: Vec<usize> = self.rebound(name).into_iter().filter_map(|index| index.checked_sub(start)).collect();
+        liveness::read_later(&self.rest[start..], name, &rebound)
     }
 
     /// The entries of `rest` where `name` means a binding of a `let` being initialized.
@@ -298,7 +322,9 @@ impl<'a> Emitter<'a> {
         if self.lookup(&name) != Some(id) {
             return false;
         }
-        liveness::named_later(&self.rest, &name, &self.rebound(&name))
+        let start = self.rest_in_scope_of(id);
+        let rebound: Vec<usize> = self.rebound(&name).into_iter().filter_map(|index| index.checked_sub(start)).collect();
+        liveness::named_later(&self.rest[start..], &name, &rebound)
     }
 
     /// Update initialization states after code with these mentions ran. Returns the
@@ -691,12 +717,12 @@ impl<'a> Emitter<'a> {
             if !self.reachable {
                 return;
             }
-            self.rest.push(Rest::Stmts(&stmts[index + 1..]));
+            self.push_rest(Rest::Stmts(&stmts[index + 1..]));
             match stmt {
                 Stmt::Expr(expr, _) if Some(index) == tail => self.expr(expr, sink.clone()),
                 _ => self.stmt(stmt),
             }
-            self.rest.pop();
+            self.pop_rest();
         }
         if tail.is_none() && self.reachable {
             match sink {
@@ -1108,9 +1134,9 @@ impl<'a> Emitter<'a> {
         let (cond_expr, rebound) = self.rebinding_in_condition(&node.cond);
         let cond = self.rewrite_expr(&cond_expr);
         let else_path = node.else_branch.as_ref().map_or(Path::Empty, Path::Expr);
-        self.rest.push(Rest::Paths(vec![Path::Block(&node.then_branch), else_path]));
+        self.push_rest(Rest::Paths(vec![Path::Block(&node.then_branch), else_path]));
         self.apply(&mentions::of_expr(&node.cond));
-        self.rest.pop();
+        self.pop_rest();
         let after_cond = self.init.clone();
         self.push_scope(quote!(if #cond), false);
         if let syn::Expr::Let(_) | syn::Expr::Binary(_) = &cond_expr {
@@ -1164,9 +1190,9 @@ impl<'a> Emitter<'a> {
         self.pinned.push(origin);
         let scrutinee = self.rewrite_expr(&node.scrutinee);
         let borrows = self.borrowed_local(&node.scrutinee);
-        self.rest.push(Rest::Paths(node.arms.iter().map(Path::Arm).collect()));
+        self.push_rest(Rest::Paths(node.arms.iter().map(Path::Arm).collect()));
         self.apply(&mentions::of_scrutinee(&node.scrutinee, node.arms.iter().map(|arm| &arm.pat)));
-        self.rest.pop();
+        self.pop_rest();
         let after_scrutinee = self.init.clone();
         self.push_level(quote!(match #scrutinee));
         for arm in &node.arms {
@@ -1197,7 +1223,7 @@ impl<'a> Emitter<'a> {
         let label = node.label.as_ref().map(|label| label.name.ident.to_string());
         self.targets.push(JumpTarget { label, is_loop: true, sink: sink.clone() });
         self.target_info.push(TargetInfo { head: Some(head), exit, depth });
-        self.rest.push(Rest::LoopBody(&node.body));
+        self.push_rest(Rest::LoopBody(&node.body));
         self.jump(head, None);
         if self.begin(head, TokenStream::new(), true) {
             self.push_scope(quote!(), false);
@@ -1209,7 +1235,7 @@ impl<'a> Emitter<'a> {
                 self.pop_level();
             }
         }
-        self.rest.pop();
+        self.pop_rest();
         self.targets.pop();
         self.target_info.pop();
         self.begin(exit, TokenStream::new(), false);
