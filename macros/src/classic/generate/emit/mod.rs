@@ -323,7 +323,8 @@ impl<'a> Emitter<'a> {
             return false;
         }
         let start = self.rest_in_scope_of(id);
-        let rebound: Vec<usize> = self.rebound(&name).into_iter().filter_map(|index| index.checked_sub(start)).collect();
+        let rebound: Vec<usize> =
+            self.rebound(&name).into_iter().filter_map(|index| index.checked_sub(start)).collect();
         liveness::named_later(&self.rest[start..], &name, &rebound)
     }
 
