@@ -46,7 +46,7 @@ pub(crate) fn pattern_bindings(pat: &Pat, out: &mut Vec<Binding>) {
     }
 }
 
-fn starts_uppercase(ident: &Ident) -> bool {
+pub(crate) fn starts_uppercase(ident: &Ident) -> bool {
     ident.to_string().trim_start_matches("r#").starts_with(|c: char| c.is_uppercase())
 }
 

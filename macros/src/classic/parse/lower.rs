@@ -97,8 +97,7 @@ impl Lower {
     /// where it is computed.
     fn hoist(&mut self, expr: syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
         let span = expr.span();
-        let mut temp = self.temp("t");
-        temp.set_span(Span::mixed_site().located_at(span));
+        let temp = self.temp_at(span);
         let declared = pre
             .iter()
             .take_while(|stmt| matches!(stmt, Stmt::Let(node) if node.init.is_none() && self.is_hoisted(&node.pat)))
@@ -178,6 +177,14 @@ impl Lower {
         let index = self.next_temp;
         self.next_temp += 1;
         syn::Ident::new(&format!("__{prefix}{index}"), Span::mixed_site())
+    }
+
+    /// A fresh temporary located at the code it holds, so that rustc's notes about it point
+    /// there.
+    fn temp_at(&mut self, span: Span) -> syn::Ident {
+        let mut temp = self.temp("t");
+        temp.set_span(Span::mixed_site().located_at(span));
+        temp
     }
 
     fn block(&mut self, block: &syn::Block) -> Block {
@@ -820,7 +827,7 @@ impl Lower {
             .map(|(index, expr)| {
                 if index < last {
                     let expr = self.hoisting_temporaries(|this| this.anf(&expr, pre));
-                    let local = matches!(&expr, syn::Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some_and(|ident| !starts_uppercase(ident)));
+                    let local = matches!(&expr, syn::Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some_and(|ident| !super::bindings::starts_uppercase(ident)));
                     if is_stable(&expr) && !(local && by_value(index)) { expr } else { self.spill(expr, pre) }
                 } else if index == last {
                     self.anf(&expr, pre)
@@ -837,9 +844,7 @@ impl Lower {
     }
 
     fn spill_value(&mut self, value: Expr, pre: &mut Vec<Stmt>, span: Span) -> syn::Expr {
-        // Located at the code it holds, so that rustc's notes about it point there.
-        let mut temp = self.temp("t");
-        temp.set_span(Span::mixed_site().located_at(span));
+        let temp = self.temp_at(span);
         pre.push(Stmt::Let(Let {
             attrs: Vec::new(),
             pat: parse_quote!(#temp),
@@ -970,11 +975,6 @@ fn is_constant(expr: &syn::Expr) -> bool {
         syn::Expr::Repeat(node) => is_constant(&node.expr),
         _ => false,
     }
-}
-
-/// `MAX` or `None` rather than a local.
-fn starts_uppercase(ident: &syn::Ident) -> bool {
-    ident.to_string().trim_start_matches("r#").starts_with(|c: char| c.is_uppercase())
 }
 
 fn has_struct_literal(expr: &syn::Expr) -> bool {

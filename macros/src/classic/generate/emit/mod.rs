@@ -281,19 +281,21 @@ impl<'a> Emitter<'a> {
         self.rest_depth.pop();
     }
 
-    /// The first entry of `rest` inside the scope that declares `id` (the code outside it
-    /// cannot name this local: a mention there means another of the same name).
-    fn rest_in_scope_of(&self, id: VarId) -> usize {
+    /// The entries of `rest` inside the scope that declares `id` (the code outside it cannot
+    /// name this local: a mention there means another of the same name), with the indices
+    /// among them where `name` means a binding of a `let` being initialized.
+    fn rest_seen_by(&self, id: VarId, name: &str) -> (&[Rest<'a>], Vec<usize>) {
         let depth = self.scopes.iter().position(|scope| scope.vars.contains(&id)).map_or(0, |index| index + 1);
-        self.rest_depth.iter().position(|&at| at >= depth).unwrap_or(self.rest.len())
+        let start = self.rest_depth.iter().position(|&at| at >= depth).unwrap_or(self.rest.len());
+        let rebound = self.rebound(name).into_iter().filter_map(|index| index.checked_sub(start)).collect();
+        (&self.rest[start..], rebound)
     }
 
     /// Is the value `name` holds now read by code that may run after the current statement?
     fn mentioned_later(&self, name: &str) -> bool {
         let Some(id) = self.lookup(name) else { return false };
-        let start = self.rest_in_scope_of(id);
-        let rebound: Vec<usize> = self.rebound(name).into_iter().filter_map(|index| index.checked_sub(start)).collect();
-        liveness::read_later(&self.rest[start..], name, &rebound)
+        let (rest, rebound) = self.rest_seen_by(id, name);
+        liveness::read_later(rest, name, &rebound)
     }
 
     /// The entries of `rest` where `name` means a binding of a `let` being initialized.
@@ -322,10 +324,8 @@ impl<'a> Emitter<'a> {
         if self.lookup(&name) != Some(id) {
             return false;
         }
-        let start = self.rest_in_scope_of(id);
-        let rebound: Vec<usize> =
-            self.rebound(&name).into_iter().filter_map(|index| index.checked_sub(start)).collect();
-        liveness::named_later(&self.rest[start..], &name, &rebound)
+        let (rest, rebound) = self.rest_seen_by(id, &name);
+        liveness::named_later(rest, &name, &rebound)
     }
 
     /// Update initialization states after code with these mentions ran. Returns the
