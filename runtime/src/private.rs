@@ -49,3 +49,23 @@ impl<T> ViaNoTable<T> for &CacheProbe<T> {
         CachePolicy::NONE
     }
 }
+
+/// A field the classic lowering lets user code use by value (`consume(pair.a)`) before it
+/// saves the whole local at an await: fine when the field is `Copy` (it was copied), not
+/// otherwise (it moved out, and a partly moved local cannot be saved). Implemented for every
+/// `Copy` type only, so that a moved field fails here, at the user's field, with this
+/// message instead of a borrow error at the await.
+#[diagnostic::on_unimplemented(
+    message = "classic lowering: this moves a field of type `{Self}` out of a local that is saved at a later await",
+    label = "moved out here; the rest of the local lives on across an await",
+    note = "the classic lowering saves a local whole at an await, and a partly moved local cannot be saved",
+    note = "move the whole value apart instead (`let Pair {{ a, b }} = pair;` binds every field), or clone the field"
+)]
+pub trait FieldCopied {}
+
+impl<T: Copy> FieldCopied for T {}
+
+/// See [`FieldCopied`]; generated before the save of a local some of whose fields were used
+/// by value. Compiles to nothing.
+#[inline(always)]
+pub fn field_copied<T: FieldCopied + ?Sized>(_: &T) {}

@@ -422,3 +422,50 @@ mod second_round {
         );
     }
 }
+
+/// The third round (seed 2026, 4000 programs): scrutinee temporaries inside operands, and a
+/// shadowing binding in an arm of a `match` whose scrutinee borrows a temporary.
+mod third_round {
+    use super::*;
+
+    differential! {
+        // The temporary a `match` scrutinee borrows, in an awaited operand: Rust keeps it to
+        // the end of the statement, after the awaited value drops; it dropped before the
+        // await. Program 334.
+        pub async fn seed2026_program334() -> Result<u32, String> {
+            now("a13", match weigh(&Loud::new("t14")) {
+                _ => Loud::new("z"),
+            }).await;
+            Ok::<u32, String>(0u32)
+        }
+
+        // The same in an array element evaluated before an await of the statement. Program 348.
+        pub async fn seed2026_program348() -> Result<u32, String> {
+            [match weigh(&Loud::new("t22")) {
+                _ => 0u32,
+            }, 0u32, now("a29", 0u32).await][(0u32 % 3) as usize];
+            Ok::<u32, String>(0u32)
+        }
+
+        // A binding in an arm hides a live parameter, which begins a state; the scrutinee's
+        // temporary dropped there, before the arm's local. Program 384.
+        pub async fn seed2026_program384(p1: u32) -> Result<u32, String> {
+            match weigh(&Loud::new("t2")) {
+                4 | 9 => note("n3", check("c4", p1)?),
+                _ => {
+                    let p1 = Loud::new("l5");
+                },
+            };
+            Ok::<u32, String>(now("a9", 0u32).await)
+        }
+    }
+
+    #[test]
+    fn third_round() {
+        same_at_every_suspension(classic::seed2026_program334, runtime::seed2026_program334);
+        same_at_every_suspension(classic::seed2026_program348, runtime::seed2026_program348);
+        for p1 in [1u32, 4] {
+            same_at_every_suspension(|| classic::seed2026_program384(p1), || runtime::seed2026_program384(p1));
+        }
+    }
+}

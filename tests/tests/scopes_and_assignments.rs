@@ -231,6 +231,69 @@ differential! {
         x = Loud::new("again");
         weigh(&x)
     }
+    // ----- fields used by value ------------------------------------------------------------
+
+    pub async fn copy_field_read_keeps_the_rest() -> u32 {
+        let pair = (3u32, Loud::new("b"));
+        let n = pair.0;
+        let m = later("a", 1u32).await;
+        note("after", m);
+        n + m
+    }
+
+    pub async fn copy_field_read_in_a_loop(c: u32) -> u32 {
+        let pair = Pair { a: 3u32, b: Loud::new("b") };
+        let mut total = 0;
+        for i in 0..c {
+            total += later("a", pair.a).await;
+            total += pair.a;
+        }
+        total
+    }
+
+    pub async fn copy_field_read_on_one_branch(c: bool) -> u32 {
+        let pair = Pair { a: 3u32, b: Loud::new("b") };
+        let n = if c { pair.a } else { 1 };
+        later("a", n).await
+    }
+
+    pub async fn field_moved_after_the_last_await() -> u32 {
+        let pair = Pair { a: Loud::new("a"), b: Loud::new("b") };
+        let n = later("a", 1u32).await;
+        consume(pair.a) + n
+    }
+
+    pub async fn copy_field_of_a_parameter(p: Pair<u32, Loud>) -> u32 {
+        let n = p.a + later("a", 1u32).await;
+        let m = p.a;
+        later("b", m + n).await
+    }
+
+    // ----- moves on one path of an operand --------------------------------------------------
+
+    pub async fn move_in_a_branch_inside_an_operand(c: bool) -> u32 {
+        let p = Loud::new("p");
+        let v = if c { consume(p) } else { 0 } + 1;
+        let m = later("a", v).await;
+        note("after", m);
+        m
+    }
+
+    pub async fn move_in_a_match_arm_inside_an_argument(n: u32) -> u32 {
+        let p = Loud::new("p");
+        note("n", consume(match n {
+            0 => Loud::new("zero"),
+            _ => p,
+        }));
+        later("a", n).await
+    }
+
+    pub async fn move_on_the_right_of_and(c: bool) -> bool {
+        let p = Loud::new("p");
+        let b = c && consume(p) > 0;
+        later("a", b).await
+    }
+
 }
 
 #[test]
@@ -330,4 +393,40 @@ fn shadowing_keeps_hidden_locals_and_their_drop_order() {
         );
     }
     same_at_every_suspension(classic::for_binding_hides_a_live_local, runtime::for_binding_hides_a_live_local);
+}
+
+#[test]
+fn fields_used_by_value_keep_the_rest_of_the_local() {
+    same_at_every_suspension(classic::copy_field_read_keeps_the_rest, runtime::copy_field_read_keeps_the_rest);
+    for c in 0..3 {
+        same_at_every_suspension(|| classic::copy_field_read_in_a_loop(c), || runtime::copy_field_read_in_a_loop(c));
+    }
+    for c in [false, true] {
+        same_at_every_suspension(
+            || classic::copy_field_read_on_one_branch(c),
+            || runtime::copy_field_read_on_one_branch(c),
+        );
+    }
+    same_at_every_suspension(classic::field_moved_after_the_last_await, runtime::field_moved_after_the_last_await);
+    same_at_every_suspension(
+        || classic::copy_field_of_a_parameter(Pair { a: 2, b: Loud::new("p") }),
+        || runtime::copy_field_of_a_parameter(Pair { a: 2, b: Loud::new("p") }),
+    );
+}
+
+#[test]
+fn a_move_on_one_path_of_an_operand_keeps_the_other_paths_local() {
+    for c in [false, true] {
+        same_at_every_suspension(
+            || classic::move_in_a_branch_inside_an_operand(c),
+            || runtime::move_in_a_branch_inside_an_operand(c),
+        );
+        same_at_every_suspension(|| classic::move_on_the_right_of_and(c), || runtime::move_on_the_right_of_and(c));
+    }
+    for n in 0..2 {
+        same_at_every_suspension(
+            || classic::move_in_a_match_arm_inside_an_argument(n),
+            || runtime::move_in_a_match_arm_inside_an_argument(n),
+        );
+    }
 }

@@ -48,15 +48,18 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         unit_return: matches!(&output, syn::Type::Tuple(tuple) if tuple.elems.is_empty()),
         self_ident: receiver.as_ref().map(|_| Ident::new(mentions::SELF_LOCAL, Span::mixed_site())),
         assumed: HashMap::new(),
+        fields_used: Vec::new(),
     };
     let mut rounds = 0;
     let walked = loop {
         let walked = walk(&config, &body, &function, &params);
         rounds += 1;
-        if walked.heads == config.assumed || rounds == MAX_ROUNDS {
+        let settled = walked.heads == config.assumed && walked.fields_used.len() == config.fields_used.len();
+        if settled || rounds == MAX_ROUNDS {
             break walked;
         }
         config.assumed = walked.heads;
+        config.fields_used = walked.fields_used;
     };
     if let Some(errors) = walked.errors.into_iter().reduce(|mut all, error| {
         all.combine(error);
@@ -203,6 +206,7 @@ struct Walked {
     segments: Vec<(usize, u32, TokenStream)>,
     errors: Vec<syn::Error>,
     heads: HashMap<u32, Vec<Init>>,
+    fields_used: Vec<((emit::VarId, String), syn::Expr)>,
 }
 
 fn walk(config: &Config<'_>, body: &ir::Block, function: &Function, params: &[crate::func::Param]) -> Walked {
@@ -236,6 +240,7 @@ fn walk(config: &Config<'_>, body: &ir::Block, function: &Function, params: &[cr
         segments: std::mem::take(&mut emitter.segments),
         errors: std::mem::take(&mut emitter.errors),
         heads: std::mem::take(&mut emitter.heads),
+        fields_used: std::mem::take(&mut emitter.fields_used),
         vars: std::mem::take(&mut emitter.vars),
     }
 }

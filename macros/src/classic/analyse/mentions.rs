@@ -21,16 +21,21 @@ pub(crate) enum Kind {
     Read,
     /// Used by value.
     Move,
+    /// A field of it used by value (`pair.a`, `self.count`): copied if the field's type is
+    /// `Copy`, moved out otherwise, which leaves the rest of the variable in place.
+    MoveField,
     /// `x = ...`: initialized afterwards.
     Assign,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Mention {
     pub name: String,
     pub kind: Kind,
     /// Inside a branch, a loop or a closure body: it may not happen.
     pub conditional: bool,
+    /// For `MoveField`, the projection as written (`pair.a`).
+    pub field: Option<syn::Expr>,
 }
 
 pub(crate) fn of_expr(expr: &syn::Expr) -> Vec<Mention> {
@@ -71,7 +76,7 @@ pub(crate) fn of_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditiona
                     matches!(iter.peek(), Some(TokenTree::Punct(p)) if p.as_char() == '!' || p.as_char() == ':');
                 if !after_dot && !before_path_or_bang {
                     let name = if ident == "self" { SELF_LOCAL.to_owned() } else { ident.to_string() };
-                    out.push(Mention { name, kind: Kind::Read, conditional });
+                    out.push(Mention { name, kind: Kind::Read, conditional, field: None });
                 }
             }
             TokenTree::Group(group) => of_tokens(&group.stream(), out, conditional),
@@ -113,7 +118,6 @@ fn consumes_receiver(method: &str) -> bool {
                 | "flat_map"
                 | "flatten"
                 | "into"
-                | "join"
                 | "await"
         )
 }
@@ -136,7 +140,15 @@ impl Collector {
         }
         // `emit` calls the receiver `__self` (a closure cannot bind `self`).
         let name = if name == "self" { SELF_LOCAL.to_owned() } else { name };
-        self.found.push(Mention { name, kind, conditional: self.conditional > 0 });
+        self.found.push(Mention { name, kind, conditional: self.conditional > 0, field: None });
+    }
+
+    /// `projection` (`pair.a`, `pair.0.1`) used by value: a field of the local at its root.
+    fn push_field(&mut self, root: String, projection: &syn::Expr) {
+        self.push(root, Kind::MoveField);
+        if let Some(mention) = self.found.last_mut().filter(|mention| mention.kind == Kind::MoveField) {
+            mention.field = Some(projection.clone());
+        }
     }
 
     /// Run `f` with the names `pat` binds hidden, then show them again.
@@ -170,7 +182,10 @@ impl Collector {
             }
             syn::Expr::Paren(node) => self.expr(&node.expr, kind),
             syn::Expr::Group(node) => self.expr(&node.expr, kind),
-            syn::Expr::Field(node) => self.expr(&node.base, if kind == Kind::Move { Kind::Move } else { Kind::Read }),
+            syn::Expr::Field(node) => match projection_root(&node.base) {
+                Some(root) if kind == Kind::Move => self.push_field(root, expr),
+                _ => self.expr(&node.base, if kind == Kind::Move { Kind::Move } else { Kind::Read }),
+            },
             syn::Expr::Index(node) => {
                 self.expr(&node.expr, Kind::Read);
                 self.expr(&node.index, Kind::Move);
@@ -269,14 +284,14 @@ impl Collector {
                 inner.expr(&node.body, Kind::Move);
                 let captured = node.capture.is_some();
                 for mention in inner.found {
-                    let kind = if captured {
-                        kind
-                    } else if mention.kind == Kind::Move {
-                        Kind::Move
-                    } else {
-                        Kind::Read
+                    // A closure that uses a field by value captures that field by value.
+                    let (kind, field) = match mention.kind {
+                        _ if captured => (kind, None),
+                        Kind::Move => (Kind::Move, None),
+                        Kind::MoveField => (Kind::MoveField, mention.field),
+                        _ => (Kind::Read, None),
                     };
-                    self.found.push(Mention { name: mention.name, kind, conditional: self.conditional > 0 });
+                    self.found.push(Mention { name: mention.name, kind, conditional: self.conditional > 0, field });
                 }
             }
             syn::Expr::Async(node) => {
@@ -284,7 +299,12 @@ impl Collector {
                 let mut inner = Collector { bound: self.bound.clone(), ..Collector::default() };
                 inner.visit_block(&node.block);
                 for mention in inner.found {
-                    self.found.push(Mention { name: mention.name, kind, conditional: self.conditional > 0 });
+                    self.found.push(Mention {
+                        name: mention.name,
+                        kind,
+                        conditional: self.conditional > 0,
+                        field: None,
+                    });
                 }
             }
             syn::Expr::Macro(node) => self.visit_macro(&node.mac),
@@ -346,6 +366,21 @@ impl<'ast> Visit<'ast> for Collector {
 
     /// Identifiers in patterns: constants and bindings alike are harmless reads.
     fn visit_pat(&mut self, _: &'ast syn::Pat) {}
+}
+
+/// The variable a field projection starts from (`pair` in `pair.a.0`), if it is a plain
+/// variable.
+fn projection_root(base: &syn::Expr) -> Option<String> {
+    match base {
+        syn::Expr::Path(path) if path.qself.is_none() && path.path.segments.len() == 1 => {
+            let segment = &path.path.segments[0];
+            segment.arguments.is_empty().then(|| segment.ident.to_string())
+        }
+        syn::Expr::Paren(node) => projection_root(&node.expr),
+        syn::Expr::Group(node) => projection_root(&node.expr),
+        syn::Expr::Field(node) => projection_root(&node.base),
+        _ => None,
+    }
 }
 
 /// Does this pattern bind anything by value (and so may move out of the place it matches)?

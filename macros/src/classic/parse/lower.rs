@@ -11,6 +11,7 @@ use quote::ToTokens;
 use super::awaits;
 use super::ir::{Arm, Await, Block, Expr, If, Let, Loop, Match, Stmt};
 use super::std_macros;
+use crate::classic::analyse::mentions;
 
 pub(crate) struct Lower {
     errors: Vec<syn::Error>,
@@ -43,9 +44,10 @@ fn has_await(expr: &syn::Expr) -> bool {
 }
 
 impl Lower {
-    /// Must `expr` be taken apart: it awaits, or (while hoisting) it borrows a temporary.
+    /// Must `expr` be taken apart: it awaits, (while hoisting) it borrows a temporary, or a
+    /// branch inside it moves a variable (`emit` must see each path's locals).
     fn needs(&self, expr: &syn::Expr) -> bool {
-        has_await(expr) || (self.hoisting && has_borrowed_temporary(expr))
+        has_await(expr) || (self.hoisting && has_borrowed_temporary(expr)) || moves_on_a_path(expr)
     }
 
     /// `lower` with the temporaries that `expr` borrows hoisted into locals.
@@ -456,9 +458,19 @@ impl Lower {
             }
             syn::Expr::Match(node) => {
                 // The scrutinee's temporaries live to the end of the `match`, past the awaits
-                // of its arms.
+                // of its arms, and past the state an arm's binding may begin (one that hides
+                // a live local: `emit::shadowing`).
+                let mut source = source;
                 let scrutinee = if awaits {
                     self.hoisting_temporaries(|this| this.anf(&node.expr, pre))
+                } else if has_borrowed_temporary(&node.expr) {
+                    // Hoisted even where the `match` turns out to run as written (`source`),
+                    // which computes the same thing.
+                    let scrutinee = self.hoisting_temporaries(|this| this.anf(&node.expr, pre));
+                    let mut plain = node.clone();
+                    *plain.expr = scrutinee.clone();
+                    source = Some(syn::Expr::Match(plain));
+                    scrutinee
                 } else {
                     self.anf(&node.expr, pre)
                 };
@@ -586,6 +598,17 @@ impl Lower {
         if !self.needs(expr) {
             return expr.clone();
         }
+        if let syn::Expr::Match(node) = expr {
+            if !has_await(expr) && !moves_anything(expr) {
+                // Here only because its scrutinee borrows a temporary in an operand of an
+                // await: the scrutinee's temporaries live to the end of the statement, not
+                // of the `match`.
+                let mut node = node.clone();
+                let scrutinee = self.anf(&node.expr, pre);
+                *node.expr = self.hoist_if_temporary(scrutinee, pre);
+                return syn::Expr::Match(node);
+            }
+        }
         if let Some(construct) = self.construct(expr, pre) {
             return self.spill_value(construct, pre, expr.span());
         }
@@ -596,12 +619,21 @@ impl Lower {
                 self.spill_value(value, pre, node.await_token.span)
             }
             syn::Expr::Paren(node) => {
+                let inner = self.anf(&node.expr, pre);
+                if let syn::Expr::Path(_) = inner {
+                    // Computed into a temporary: parentheses around it would be linted.
+                    return inner;
+                }
                 let mut node = node.clone();
-                *node.expr = self.anf(&node.expr, pre);
+                *node.expr = inner;
                 syn::Expr::Paren(node)
             }
             syn::Expr::Group(node) => self.anf(&node.expr, pre),
-            syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) && !has_await(&node.right) => {
+            syn::Expr::Binary(node)
+                if matches!(node.op, BinOp::And(_) | BinOp::Or(_))
+                    && !has_await(&node.right)
+                    && (is_copied_bool(&node.right) || !moves_anything(&node.right)) =>
+            {
                 // Both operands are scopes of their own for temporaries.
                 let mut node = node.clone();
                 *node.left = self.own_scope(&node.left, pre);
@@ -618,6 +650,14 @@ impl Lower {
                     }
                     left = (*inner.expr).clone();
                 }
+                // Without awaits, `emit` may run it as written.
+                let source = (!has_await(&node.right)).then(|| {
+                    let right = &node.right;
+                    match node.op {
+                        BinOp::And(_) => parse_quote!(if #left { #right } else { false }),
+                        _ => parse_quote!(if #left { true } else { #right }),
+                    }
+                });
                 let right = Expr::Block(Box::new(self.expr_block(&node.right)));
                 let constant = |value: bool| {
                     let lit: syn::Expr = parse_quote!(#value);
@@ -632,7 +672,7 @@ impl Lower {
                     cond: left,
                     then_branch: *then_branch,
                     else_branch: Some(else_branch),
-                    source: None,
+                    source,
                 }));
                 self.spill_value(construct, pre, expr.span())
             }
@@ -948,8 +988,64 @@ fn has_borrowed_temporary(expr: &syn::Expr) -> bool {
         syn::Expr::Return(node) => node.expr.as_deref().is_some_and(has_borrowed_temporary),
         syn::Expr::Break(node) => node.expr.as_deref().is_some_and(has_borrowed_temporary),
         syn::Expr::Let(node) => has_borrowed_temporary(&node.expr),
+        // A scrutinee's temporaries live as long as the enclosing statement's (the arms are
+        // scopes of their own).
+        syn::Expr::Match(node) => borrowed(&node.expr),
         _ => false,
     }
+}
+
+/// Does a branch inside `expr` (an `if`, a `match`, a loop, the right of `&&` or `||`) move
+/// a variable on its path only, in a position `anf` takes apart? `emit` then sees the
+/// construct on its own and saves each path's locals, as Rust keeps a drop flag (plain code
+/// would count the move as certain, and drop the local early on the other paths).
+fn moves_on_a_path(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::If(_) | syn::Expr::Match(_) | syn::Expr::While(_) | syn::Expr::Loop(_) => moves_anything(expr),
+        // A `bool` variable on the right is copied, not moved.
+        syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) => {
+            moves_on_a_path(&node.left) || (!is_copied_bool(&node.right) && moves_anything(&node.right))
+        }
+        syn::Expr::Binary(node) => moves_on_a_path(&node.left) || moves_on_a_path(&node.right),
+        syn::Expr::Assign(node) => moves_on_a_path(&node.left) || moves_on_a_path(&node.right),
+        syn::Expr::Call(node) => moves_on_a_path(&node.func) || node.args.iter().any(moves_on_a_path),
+        syn::Expr::MethodCall(node) => moves_on_a_path(&node.receiver) || node.args.iter().any(moves_on_a_path),
+        syn::Expr::Field(node) => moves_on_a_path(&node.base),
+        syn::Expr::Index(node) => moves_on_a_path(&node.expr) || moves_on_a_path(&node.index),
+        syn::Expr::Reference(node) => moves_on_a_path(&node.expr),
+        syn::Expr::Unary(node) => moves_on_a_path(&node.expr),
+        syn::Expr::Cast(node) => moves_on_a_path(&node.expr),
+        syn::Expr::Paren(node) => moves_on_a_path(&node.expr),
+        syn::Expr::Group(node) => moves_on_a_path(&node.expr),
+        syn::Expr::Try(node) => moves_on_a_path(&node.expr),
+        syn::Expr::Tuple(node) => node.elems.iter().any(moves_on_a_path),
+        syn::Expr::Array(node) => node.elems.iter().any(moves_on_a_path),
+        syn::Expr::Struct(node) => {
+            node.fields.iter().any(|field| moves_on_a_path(&field.expr))
+                || node.rest.as_deref().is_some_and(moves_on_a_path)
+        }
+        syn::Expr::Return(node) => node.expr.as_deref().is_some_and(moves_on_a_path),
+        syn::Expr::Break(node) => node.expr.as_deref().is_some_and(moves_on_a_path),
+        _ => false,
+    }
+}
+
+/// A variable, or its negation, as an operand of `&&` or `||`: a `bool`, copied.
+fn is_copied_bool(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::Path(_) => true,
+        syn::Expr::Paren(node) => is_copied_bool(&node.expr),
+        syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Not(_)) => is_copied_bool(&node.expr),
+        _ => false,
+    }
+}
+
+/// Does `expr` use a variable by value (a lower-case name: `None` and unit structs are not
+/// variables)? Whether it is one of the function's locals is `emit`'s business.
+fn moves_anything(expr: &syn::Expr) -> bool {
+    mentions::of_expr(expr).iter().any(|mention| {
+        mention.kind == mentions::Kind::Move && !mention.name.starts_with(|c: char| c.is_ascii_uppercase())
+    })
 }
 
 /// A value that, borrowed, lives in a temporary: a call's result, a literal aggregate with a

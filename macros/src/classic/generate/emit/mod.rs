@@ -43,11 +43,25 @@ pub(crate) enum Init {
     Maybe,
     /// Already stored in its slot (a construct's value on its way to the merge point).
     InSlot,
+    /// Initialized, and some of its fields used by value since (`consume(pair.a)`): they were
+    /// copied if their types are `Copy`, moved out otherwise. Saved whole like `Yes`, after a
+    /// check that those fields are `Copy` (a partly moved value cannot be saved; rustc
+    /// reports where the field moved).
+    FieldsUsed,
 }
 
 impl Init {
     fn join(self, other: Init) -> Init {
-        if self == other { self } else { Init::Maybe }
+        match (self, other) {
+            _ if self == other => self,
+            (Init::Yes, Init::FieldsUsed) | (Init::FieldsUsed, Init::Yes) => Init::FieldsUsed,
+            _ => Init::Maybe,
+        }
+    }
+
+    /// Holds a value that can be saved whole.
+    fn holds_value(self) -> bool {
+        matches!(self, Init::Yes | Init::FieldsUsed)
     }
 }
 
@@ -121,6 +135,9 @@ pub(crate) struct Config<'a> {
     pub self_ident: Option<Ident>,
     /// Loop-head entry states assumed from the previous walk.
     pub assumed: HashMap<StateId, Vec<Init>>,
+    /// Fields used by value in the previous walk: a loop's back edge brings them to saves
+    /// that come before them in the walk.
+    pub fields_used: Vec<((VarId, String), syn::Expr)>,
 }
 
 pub(crate) struct Emitter<'a> {
@@ -137,6 +154,8 @@ pub(crate) struct Emitter<'a> {
     next_state: StateId,
     next_seq: u32,
     pub awaiters: Vec<Awaiter>,
+    /// Fields of locals used by value so far (`field_used`), keyed by variable and text.
+    pub fields_used: Vec<((VarId, String), syn::Expr)>,
     targets: Vec<JumpTarget>,
     target_info: Vec<TargetInfo>,
     rest: Vec<Rest<'a>>,
@@ -191,6 +210,7 @@ impl<'a> Emitter<'a> {
             next_state: 1,
             next_seq: 0,
             awaiters: Vec::new(),
+            fields_used: Vec::new(),
             targets: Vec::new(),
             target_info: Vec::new(),
             rest: Vec::new(),
@@ -345,10 +365,38 @@ impl<'a> Emitter<'a> {
                     self.init[id] = Init::Yes;
                 }
                 Kind::Move if !self.mentioned_later(&mention.name) => self.init[id] = Init::No,
+                Kind::MoveField => self.field_used(id, mention),
                 _ => {}
             }
         }
         replaced
+    }
+
+    /// A field of `id` used by value (`mention.field`). A local of the user's keeps its value
+    /// (the field was `Copy`, which `jump_code` checks before saving it) so that its other
+    /// fields drop where Rust drops them; a temporary of the lowering's own (its
+    /// fields are never read again) counts as moved.
+    fn field_used(&mut self, id: VarId, mention: &Mention) {
+        let var = &self.vars[id];
+        if var.no_drop {
+            // A reference: only a `Copy` field can be used by value through it.
+            return;
+        }
+        if var.name.to_string().starts_with("__") && var.name != mentions::SELF_LOCAL {
+            if !self.mentioned_later(&mention.name) {
+                self.init[id] = Init::No;
+            }
+            return;
+        }
+        if self.init[id] == Init::Yes {
+            self.init[id] = Init::FieldsUsed;
+        }
+        if let Some(field) = &mention.field {
+            let key = (id, field.to_token_stream().to_string());
+            if !self.fields_used.iter().any(|(known, _)| *known == key) {
+                self.fields_used.push((key, field.clone()));
+            }
+        }
     }
 
     /// After a statement that assigned locals that were only maybe initialized: the old
@@ -450,7 +498,7 @@ impl<'a> Emitter<'a> {
             match self.init[id] {
                 Init::No => {}
                 Init::InSlot => edge[id] = Init::Yes,
-                Init::Yes => {
+                Init::Yes | Init::FieldsUsed => {
                     if var.no_drop && !self.var_mentioned_later(id) {
                         edge[id] = Init::No;
                         continue;
@@ -459,6 +507,9 @@ impl<'a> Emitter<'a> {
                         if self.init[borrowed] != Init::No && in_scope.contains(&borrowed) {
                             self.borrow_error(id, borrowed, borrow_span, await_span);
                         }
+                    }
+                    if self.init[id] == Init::FieldsUsed {
+                        saves.extend(self.fields_copied_check(id));
                     }
                     let var = &mut self.vars[id];
                     var.slotted = true;
@@ -476,6 +527,24 @@ impl<'a> Emitter<'a> {
         self.edges.push((target, edge));
         let label = dispatch_label();
         quote!(#saves #sm.state = #target; continue #label;)
+    }
+
+    /// Before `id` is saved whole: every field of it used by value must be `Copy`, or it was
+    /// moved out and the rest cannot be saved. The check names the field where the user's
+    /// code used it, with the classic lowering's message (`runtime::__private::FieldCopied`).
+    fn fields_copied_check(&self, id: VarId) -> TokenStream {
+        let krate = self.config.krate;
+        let name = &self.vars[id].name;
+        self.fields_used
+            .iter()
+            .chain(&self.config.fields_used)
+            .filter(|((owner, _), _)| *owner == id)
+            .map(|(_, field)| {
+                let span = field.span();
+                let field = with_root(field, name);
+                quote_spanned!(span=> #krate::__private::field_copied(&#field);)
+            })
+            .collect()
     }
 
     fn jump(&mut self, target: StateId, await_span: Option<Span>) {
@@ -563,7 +632,7 @@ impl<'a> Emitter<'a> {
                     self.declare_where_assigned(name.clone(), declaration);
                 }
                 let code = match self.init[id] {
-                    Init::Yes => Some(quote! {
+                    Init::Yes | Init::FieldsUsed => Some(quote! {
                         #[allow(unused_mut, unused_variables)]
                         let #mutability #name = ::core::option::Option::take(&mut #sm.#field).unwrap_or_else(|| ::core::unreachable!());
                     }),
@@ -959,12 +1028,12 @@ impl<'a> Emitter<'a> {
             match mention.kind {
                 Kind::Move => {
                     mention.conditional
-                        && self.init[id] == Init::Yes
+                        && self.init[id].holds_value()
                         && !self.vars[id].no_drop
                         && !self.mentioned_later(&mention.name)
                 }
-                Kind::Assign => mention.conditional && self.init[id] != Init::Yes,
-                Kind::Read => false,
+                Kind::Assign => mention.conditional && !self.init[id].holds_value(),
+                Kind::Read | Kind::MoveField => false,
             }
         })
     }
@@ -1066,7 +1135,7 @@ impl<'a> Emitter<'a> {
             };
             let var = &self.vars[id];
             let read_later = self.mentioned_later(&root.to_string());
-            let saved = self.init[id] == Init::Yes && (!var.no_drop || read_later);
+            let saved = self.init[id].holds_value() && (!var.no_drop || read_later);
             if var.exclusive_ref && saved && read_later {
                 self.errors.push(borrows::exclusive_reborrow(&root, span, await_span));
             } else if explicit == Some(true) && saved && !var.no_drop && !var.exclusive_ref {
@@ -1246,6 +1315,27 @@ impl<'a> Emitter<'a> {
 /// A hidden local holding a `let`'s initializer, as a value rather than a place: what the
 /// pattern leaves unbound (`_`, `(x, _)`) drops at the end of the `let`, as it would from the
 /// initializer itself, not with the hidden local.
+/// `projection` (`pair.a.0`) with its root variable called `name` (the name the local has
+/// here, hidden if a nested binding hides it), located where the user wrote it.
+fn with_root(projection: &syn::Expr, name: &Ident) -> syn::Expr {
+    let mut projection = projection.clone();
+    let mut place = &mut projection;
+    loop {
+        match place {
+            syn::Expr::Field(node) => place = &mut node.base,
+            syn::Expr::Paren(node) => place = &mut node.expr,
+            syn::Expr::Group(node) => place = &mut node.expr,
+            syn::Expr::Path(path) => {
+                let mut name = name.clone();
+                name.set_span(name.span().located_at(path.span()));
+                *place = syn::parse_quote!(#name);
+                return projection;
+            }
+            _ => return projection,
+        }
+    }
+}
+
 fn as_value(hidden: &Ident) -> syn::Expr {
     syn::parse_quote!(::core::convert::identity(#hidden))
 }

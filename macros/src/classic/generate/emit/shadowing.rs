@@ -24,7 +24,7 @@ impl Emitter<'_> {
         bindings
             .iter()
             .filter_map(|binding| self.lookup(&binding.ident.to_string()))
-            .filter(|&id| self.init[id] == Init::Yes)
+            .filter(|&id| self.init[id].holds_value())
             .filter(|id| await_later || (nested && !innermost.contains(id)))
             .collect()
     }
