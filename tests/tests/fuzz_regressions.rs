@@ -458,10 +458,93 @@ mod third_round {
             };
             Ok::<u32, String>(now("a9", 0u32).await)
         }
+
+        // A `break` to a loop inside a statement counted as leaving the statement, so the
+        // assignment after it did not settle the moved parameter: it was saved after its
+        // move (E0382). Program 1334.
+        pub async fn seed2026_program1334(mut p2: Loud) -> Result<u32, String> {
+            {
+                p2;
+            };
+            p2 = match now("a37", { let mut k39 = 0u32; 'l38: loop { if k39 == 1 { break 'l38 0u32; } k39 += 1;
+            } }).await {
+                _ => Loud::new("z"),
+            };
+            consume(p2);
+            Err::<u32, String>(String::from("x58"))
+        }
+
+        // The left operand read after the right one assigned it (25 for 5). Program 1959.
+        pub async fn seed2026_program1959() -> Result<u32, String> {
+            let mut v3 = 1u32;
+            Ok::<u32, String>({
+                v3 * ({
+                    v3 *= check("c43", now("a44", 5u32).await)?;
+                    v3
+                })
+            })
+        }
+
+        // A moved parameter assigned again in a loop inside a plain block: counted as still
+        // moved, so the new value dropped at the await. Program 2397.
+        pub async fn seed2026_program2397(mut p1: Loud) -> Result<u32, String> {
+            {
+                let v5 = p1;
+                { let mut k11 = 0u32; 'l10: loop { if k11 == 1 { break 'l10 0u32; } k11 += 1;
+                    p1 = Loud::new("z");
+                } }
+            };
+            check("c24", now("a25", 7u32).await)
+        }
+
+        // A move on one path of a plain `if` inside an arm, then a binding: the scrutinee's
+        // temporary dropped before the arm's locals. Program 1963.
+        pub async fn seed2026_program1963() -> Result<u32, String> {
+            let v5 = Loud::new("z");
+            match weigh(&Loud::new("t47")) {
+                v48 => {
+                    if false {
+                        v5;
+                    };
+                    let _ = Loud::new("z");
+                },
+            };
+            Ok::<u32, String>(0u32)
+        }
+
+        // An assignment to a moved parameter inside an awaited operand, in a loop. Program 2431.
+        pub async fn seed2026_program2431(mut p2: Loud) -> Result<u32, String> {
+            {
+                {
+                    p2;
+                };
+            };
+            { let mut k16 = 0u32; 'l15: loop { if k16 == 2 { break 'l15 0u32; } k16 += 1;
+                let (p1, _, v24, ) = now("a22", ({
+                    p2 = Loud::new("l18");
+                    k16
+                }, Loud::new("l20"), Err::<u32, String>(String::from("x21")),)).await;
+            } };
+            Ok::<u32, String>(4u32)
+        }
     }
 
     #[test]
     fn third_round() {
+        same_at_every_suspension(
+            || classic::seed2026_program1334(Loud::new("p2")),
+            || runtime::seed2026_program1334(Loud::new("p2")),
+        );
+        same_at_every_suspension(classic::seed2026_program1959, runtime::seed2026_program1959);
+        same_at_every_suspension(
+            || classic::seed2026_program2397(Loud::new("p1")),
+            || runtime::seed2026_program2397(Loud::new("p1")),
+        );
+        same_at_every_suspension(classic::seed2026_program1963, runtime::seed2026_program1963);
+        same_at_every_suspension(
+            || classic::seed2026_program2431(Loud::new("p2")),
+            || runtime::seed2026_program2431(Loud::new("p2")),
+        );
         same_at_every_suspension(classic::seed2026_program334, runtime::seed2026_program334);
         same_at_every_suspension(classic::seed2026_program348, runtime::seed2026_program348);
         for p1 in [1u32, 4] {

@@ -47,7 +47,7 @@ impl Lower {
     /// Must `expr` be taken apart: it awaits, (while hoisting) it borrows a temporary, or a
     /// branch inside it moves a variable (`emit` must see each path's locals).
     fn needs(&self, expr: &syn::Expr) -> bool {
-        has_await(expr) || (self.hoisting && has_borrowed_temporary(expr)) || moves_on_a_path(expr)
+        has_await(expr) || (self.hoisting && has_borrowed_temporary(expr)) || changes_on_a_path(expr)
     }
 
     /// `lower` with the temporaries that `expr` borrows hoisted into locals.
@@ -548,12 +548,12 @@ impl Lower {
                 ));
                 Expr::Block(Box::new(Block::plain(stmts)))
             }
-            syn::Expr::Block(node) if awaits => {
+            syn::Expr::Block(node) if awaits || changes_on_a_path(expr) => {
                 let mut block = self.block(&node.block);
                 block.label = node.label.clone();
                 Expr::Block(Box::new(block))
             }
-            syn::Expr::Unsafe(node) if awaits => {
+            syn::Expr::Unsafe(node) if awaits || changes_on_a_path(expr) => {
                 let mut block = Block::plain(self.stmts(&node.block.stmts));
                 block.unsafety = Some(node.unsafe_token);
                 Expr::Block(Box::new(block))
@@ -599,7 +599,7 @@ impl Lower {
             return expr.clone();
         }
         if let syn::Expr::Match(node) = expr {
-            if !has_await(expr) && !moves_anything(expr) {
+            if !has_await(expr) && !changes_anything(expr) {
                 // Here only because its scrutinee borrows a temporary in an operand of an
                 // await: the scrutinee's temporaries live to the end of the statement, not
                 // of the `match`.
@@ -632,7 +632,7 @@ impl Lower {
             syn::Expr::Binary(node)
                 if matches!(node.op, BinOp::And(_) | BinOp::Or(_))
                     && !has_await(&node.right)
-                    && (is_copied_bool(&node.right) || !moves_anything(&node.right)) =>
+                    && (is_copied_bool(&node.right) || !changes_anything(&node.right)) =>
             {
                 // Both operands are scopes of their own for temporaries.
                 let mut node = node.clone();
@@ -687,7 +687,16 @@ impl Lower {
             }
             syn::Expr::Binary(node) => {
                 let mut node = node.clone();
-                let [left, right] = self.operands([&*node.left, &*node.right], pre);
+                // Arithmetic takes its operands by value; a comparison borrows them.
+                let by_value = !matches!(
+                    node.op,
+                    BinOp::Eq(_) | BinOp::Ne(_) | BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_)
+                );
+                let operands = vec![(*node.left).clone(), (*node.right).clone()];
+                let [left, right]: [syn::Expr; 2] = self
+                    .operand_list_moving(operands, pre, |_| by_value)
+                    .try_into()
+                    .unwrap_or_else(|_| unreachable!("two operands"));
                 *node.left = left;
                 *node.right = right;
                 syn::Expr::Binary(node)
@@ -861,6 +870,17 @@ impl Lower {
         let Some(last) = exprs.iter().rposition(|expr| self.needs(expr)) else {
             return exprs;
         };
+        // The variables the operands after each one name: an operand that takes a place by
+        // value where one of them may assign it (`v * { v *= 2; v }`) is read first, into a
+        // temporary, as Rust reads it.
+        let named_after: Vec<Vec<String>> = (0..exprs.len())
+            .map(|index| {
+                exprs[index + 1..=last.max(index)]
+                    .iter()
+                    .flat_map(|expr| mentions::of_expr(expr).into_iter().map(|mention| mention.name))
+                    .collect()
+            })
+            .collect();
         exprs
             .into_iter()
             .enumerate()
@@ -868,7 +888,13 @@ impl Lower {
                 if index < last {
                     let expr = self.hoisting_temporaries(|this| this.anf(&expr, pre));
                     let local = matches!(&expr, syn::Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some_and(|ident| !super::bindings::starts_uppercase(ident)));
-                    if is_stable(&expr) && !(local && by_value(index)) { expr } else { self.spill(expr, pre) }
+                    let changed_later =
+                        by_value(index) && read_root(&expr).is_some_and(|root| named_after[index].contains(&root));
+                    if is_stable(&expr) && !(local && by_value(index)) && !changed_later {
+                        expr
+                    } else {
+                        self.spill(expr, pre)
+                    }
                 } else if index == last {
                     self.anf(&expr, pre)
                 } else {
@@ -925,6 +951,23 @@ fn is_stable(expr: &syn::Expr) -> bool {
         syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => is_stable(&node.expr),
         syn::Expr::Reference(node) => is_stable(&node.expr),
         _ => false,
+    }
+}
+
+/// The variable a place read by value starts from (`v` in `v`, `v.a`, `v[0]`, `*v`), as
+/// `mentions` names it. Not for a borrow (`&v`): a borrow cannot move into a temporary
+/// across the statement's awaits, and rustc rejects a later operand that changes `v`.
+fn read_root(expr: &syn::Expr) -> Option<String> {
+    match expr {
+        syn::Expr::Path(path) => path
+            .path
+            .get_ident()
+            .map(|ident| if ident == "self" { mentions::SELF_LOCAL.to_owned() } else { ident.to_string() }),
+        syn::Expr::Paren(node) => read_root(&node.expr),
+        syn::Expr::Field(node) => read_root(&node.base),
+        syn::Expr::Index(node) => read_root(&node.expr),
+        syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => read_root(&node.expr),
+        _ => None,
     }
 }
 
@@ -996,36 +1039,39 @@ fn has_borrowed_temporary(expr: &syn::Expr) -> bool {
 }
 
 /// Does a branch inside `expr` (an `if`, a `match`, a loop, the right of `&&` or `||`) move
-/// a variable on its path only, in a position `anf` takes apart? `emit` then sees the
-/// construct on its own and saves each path's locals, as Rust keeps a drop flag (plain code
-/// would count the move as certain, and drop the local early on the other paths).
-fn moves_on_a_path(expr: &syn::Expr) -> bool {
+/// or assign a variable on its path only, in a position `anf` takes apart? `emit` then sees
+/// the construct on its own and saves each path's locals, as Rust keeps a drop flag (plain
+/// code would count the move as certain, or the assignment as never made, and drop the
+/// local early on the other paths).
+fn changes_on_a_path(expr: &syn::Expr) -> bool {
     match expr {
-        syn::Expr::If(_) | syn::Expr::Match(_) | syn::Expr::While(_) | syn::Expr::Loop(_) => moves_anything(expr),
+        syn::Expr::If(_) | syn::Expr::Match(_) | syn::Expr::While(_) | syn::Expr::Loop(_) => changes_anything(expr),
+        syn::Expr::Block(node) if node.label.is_none() => node.block.stmts.iter().any(stmt_changes_on_a_path),
+        syn::Expr::Unsafe(node) => node.block.stmts.iter().any(stmt_changes_on_a_path),
         // A `bool` variable on the right is copied, not moved.
         syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) => {
-            moves_on_a_path(&node.left) || (!is_copied_bool(&node.right) && moves_anything(&node.right))
+            changes_on_a_path(&node.left) || (!is_copied_bool(&node.right) && changes_anything(&node.right))
         }
-        syn::Expr::Binary(node) => moves_on_a_path(&node.left) || moves_on_a_path(&node.right),
-        syn::Expr::Assign(node) => moves_on_a_path(&node.left) || moves_on_a_path(&node.right),
-        syn::Expr::Call(node) => moves_on_a_path(&node.func) || node.args.iter().any(moves_on_a_path),
-        syn::Expr::MethodCall(node) => moves_on_a_path(&node.receiver) || node.args.iter().any(moves_on_a_path),
-        syn::Expr::Field(node) => moves_on_a_path(&node.base),
-        syn::Expr::Index(node) => moves_on_a_path(&node.expr) || moves_on_a_path(&node.index),
-        syn::Expr::Reference(node) => moves_on_a_path(&node.expr),
-        syn::Expr::Unary(node) => moves_on_a_path(&node.expr),
-        syn::Expr::Cast(node) => moves_on_a_path(&node.expr),
-        syn::Expr::Paren(node) => moves_on_a_path(&node.expr),
-        syn::Expr::Group(node) => moves_on_a_path(&node.expr),
-        syn::Expr::Try(node) => moves_on_a_path(&node.expr),
-        syn::Expr::Tuple(node) => node.elems.iter().any(moves_on_a_path),
-        syn::Expr::Array(node) => node.elems.iter().any(moves_on_a_path),
+        syn::Expr::Binary(node) => changes_on_a_path(&node.left) || changes_on_a_path(&node.right),
+        syn::Expr::Assign(node) => changes_on_a_path(&node.left) || changes_on_a_path(&node.right),
+        syn::Expr::Call(node) => changes_on_a_path(&node.func) || node.args.iter().any(changes_on_a_path),
+        syn::Expr::MethodCall(node) => changes_on_a_path(&node.receiver) || node.args.iter().any(changes_on_a_path),
+        syn::Expr::Field(node) => changes_on_a_path(&node.base),
+        syn::Expr::Index(node) => changes_on_a_path(&node.expr) || changes_on_a_path(&node.index),
+        syn::Expr::Reference(node) => changes_on_a_path(&node.expr),
+        syn::Expr::Unary(node) => changes_on_a_path(&node.expr),
+        syn::Expr::Cast(node) => changes_on_a_path(&node.expr),
+        syn::Expr::Paren(node) => changes_on_a_path(&node.expr),
+        syn::Expr::Group(node) => changes_on_a_path(&node.expr),
+        syn::Expr::Try(node) => changes_on_a_path(&node.expr),
+        syn::Expr::Tuple(node) => node.elems.iter().any(changes_on_a_path),
+        syn::Expr::Array(node) => node.elems.iter().any(changes_on_a_path),
         syn::Expr::Struct(node) => {
-            node.fields.iter().any(|field| moves_on_a_path(&field.expr))
-                || node.rest.as_deref().is_some_and(moves_on_a_path)
+            node.fields.iter().any(|field| changes_on_a_path(&field.expr))
+                || node.rest.as_deref().is_some_and(changes_on_a_path)
         }
-        syn::Expr::Return(node) => node.expr.as_deref().is_some_and(moves_on_a_path),
-        syn::Expr::Break(node) => node.expr.as_deref().is_some_and(moves_on_a_path),
+        syn::Expr::Return(node) => node.expr.as_deref().is_some_and(changes_on_a_path),
+        syn::Expr::Break(node) => node.expr.as_deref().is_some_and(changes_on_a_path),
         _ => false,
     }
 }
@@ -1040,11 +1086,21 @@ fn is_copied_bool(expr: &syn::Expr) -> bool {
     }
 }
 
-/// Does `expr` use a variable by value (a lower-case name: `None` and unit structs are not
-/// variables)? Whether it is one of the function's locals is `emit`'s business.
-fn moves_anything(expr: &syn::Expr) -> bool {
+fn stmt_changes_on_a_path(stmt: &syn::Stmt) -> bool {
+    match stmt {
+        syn::Stmt::Local(local) => local.init.as_ref().is_some_and(|init| changes_on_a_path(&init.expr)),
+        syn::Stmt::Expr(expr, _) => changes_on_a_path(expr),
+        _ => false,
+    }
+}
+
+/// Does `expr` use a variable by value or assign one (a lower-case name: `None` and unit
+/// structs are not variables)? Whether it is one of the function's locals is `emit`'s
+/// business.
+fn changes_anything(expr: &syn::Expr) -> bool {
     mentions::of_expr(expr).iter().any(|mention| {
-        mention.kind == mentions::Kind::Move && !mention.name.starts_with(|c: char| c.is_ascii_uppercase())
+        matches!(mention.kind, mentions::Kind::Move | mentions::Kind::Assign)
+            && !mention.name.starts_with(|c: char| c.is_ascii_uppercase())
     })
 }
 

@@ -399,6 +399,38 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// `x = value` in `expr` where `x` may still hold a value (it is in `replaced`): the old
+    /// value drops between computing the new one and the rest of the code around it, as Rust
+    /// drops it: `x = match value { new => { old = None; new } }`. Removes the locals so
+    /// handled from `replaced`; `drop_replaced` drops the others after the statement.
+    fn drop_on_assignment(&self, expr: &mut syn::Expr, replaced: &mut Vec<VarId>) {
+        struct Assignments<'v> {
+            vars: &'v [Var],
+            replaced: &'v mut Vec<VarId>,
+        }
+        impl syn::visit_mut::VisitMut for Assignments<'_> {
+            fn visit_expr_assign_mut(&mut self, assign: &mut syn::ExprAssign) {
+                syn::visit_mut::visit_expr_assign_mut(self, assign);
+                let target = self.replaced.iter().position(
+                    |&id| matches!(&*assign.left, syn::Expr::Path(path) if path.path.is_ident(&self.vars[id].name)),
+                );
+                if let Some(position) = target {
+                    let maybe = &self.vars[self.replaced.remove(position)].maybe;
+                    let value = &assign.right;
+                    let new = Ident::new("__new", Span::mixed_site());
+                    *assign.right = syn::parse_quote!(match ::core::convert::identity(#value) { #new => { #maybe = ::core::option::Option::None; #new } });
+                }
+            }
+            fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
+            fn visit_expr_async_mut(&mut self, _: &mut syn::ExprAsync) {}
+            fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+        }
+        if replaced.is_empty() {
+            return;
+        }
+        syn::visit_mut::VisitMut::visit_expr_mut(&mut Assignments { vars: &self.vars, replaced }, expr);
+    }
+
     /// After a statement that assigned locals that were only maybe initialized: the old
     /// values drop now, as Rust drops them on assignment (right after the new value is
     /// computed; only the write, which nothing observes, comes between).
@@ -925,7 +957,7 @@ impl<'a> Emitter<'a> {
         diverge: Option<&syn::Block>,
         span: Span,
     ) {
-        let rewritten = self.rewrite_expr(init);
+        let mut rewritten = self.rewrite_expr(init);
         let diverge_code = diverge.map(|block| {
             let expr: syn::Expr =
                 syn::Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: block.clone() });
@@ -943,7 +975,8 @@ impl<'a> Emitter<'a> {
                 mention
             }));
         }
-        let replaced = self.apply(&found);
+        let mut replaced = self.apply(&found);
+        self.drop_on_assignment(&mut rewritten, &mut replaced);
         // From here on, the statements after the `let` name its bindings.
         if self.initializing.last().is_some_and(|(index, _)| Some(*index) == self.rest.len().checked_sub(1)) {
             self.initializing.pop();
@@ -1062,20 +1095,7 @@ impl<'a> Emitter<'a> {
     fn plain(&mut self, source: &syn::Expr, sink: Sink) {
         let mut rewritten = self.rewrite_expr(source);
         let mut replaced = self.apply(&mentions::of_expr(source));
-        if let syn::Expr::Assign(assign) = &mut rewritten {
-            // `x = value` where `x` may still hold a value: the old one drops between
-            // computing the new one and the end of the statement (its temporaries), as
-            // Rust drops it: `x = match value { new => { old = None; new } }`.
-            let target = replaced.iter().position(
-                |&id| matches!(&*assign.left, syn::Expr::Path(path) if path.path.is_ident(&self.vars[id].name)),
-            );
-            if let Some(position) = target {
-                let maybe = &self.vars[replaced.remove(position)].maybe;
-                let value = &assign.right;
-                let new = Ident::new("__new", Span::mixed_site());
-                *assign.right = syn::parse_quote!(match ::core::convert::identity(#value) { #new => { #maybe = ::core::option::Option::None; #new } });
-            }
-        }
+        self.drop_on_assignment(&mut rewritten, &mut replaced);
         let diverges = matches!(source, syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_));
         let span = source.span();
         match (&sink, diverges) {
@@ -1097,9 +1117,11 @@ impl<'a> Emitter<'a> {
             Some(call) => (call, Some(node.span)),
             None => (&node.operand, None),
         };
-        let operand = self.rewrite_expr(operand);
+        let mut operand = self.rewrite_expr(operand);
         self.check_operand_borrows(&node.operand, node.span);
-        self.apply(&mentions::of_expr(&node.operand));
+        let mut replaced = self.apply(&mentions::of_expr(&node.operand));
+        self.drop_on_assignment(&mut operand, &mut replaced);
+        self.drop_replaced(replaced);
         let state = self.new_state();
         let field = self.field_name(&format!("awaiter_{state}"));
         self.awaiters.push(Awaiter { field: field.clone(), seq: self.next_seq, recursive });
