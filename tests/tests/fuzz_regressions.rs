@@ -527,10 +527,102 @@ mod third_round {
             } };
             Ok::<u32, String>(4u32)
         }
+
+        // A `let` inside a plain loop hid a parameter, and a `continue` to the outer loop
+        // saved the parameter by name: it saved the new binding (E0308). Program 3057 (its
+        // outer loop made to run once).
+        pub async fn seed2026_program3057(p1: Loud, mut p2: u32) -> Result<u32, String> {
+            { let mut k4 = 0u32; 'l3: while k4 < 1 && now("a5", (ev("e6", 2u32), false, Loud::new("l7"),).1).await { k4 += 1;
+                now("a8", 1u32).await.max(4u32) < ({ let mut k10 = 0u32; 'l9: loop { if k10 == 1 { break 'l9 k10; } k10 += 1;
+                    let p1 = weigh(&p1);
+                    if false {
+                        continue 'l3;
+                    };
+                } });
+            } };
+            'l32: for i33 in later("a35", [Loud::new("l34")]).await {
+            };
+            let (_, v82, ) = later("a80", (0u32, Loud::new("l79"),)).await;
+            Ok::<u32, String>(0u32)
+        }
+
+        // The same, where the loops run and the `continue` is taken.
+        pub async fn continue_past_a_hiding_let(p1: Loud, c: bool) -> u32 {
+            let mut total = 0;
+            'outer: for round in 0..2u32 {
+                total += later("a", round).await + {
+                    let mut k = 0u32;
+                    loop {
+                        if k == 1 {
+                            break k;
+                        }
+                        k += 1;
+                        let p1 = weigh(&p1);
+                        if c {
+                            continue 'outer;
+                        }
+                    }
+                };
+            }
+            total + weigh(&p1)
+        }
+
+        // A `break` whose value moves a parameter saved the parameter after the move
+        // (E0382). Program 3164.
+        pub async fn seed2026_program3164(p1: Loud, p2: Loud, p3: Result<u32, String>) -> Result<u32, String> {
+            note("n4", 3u32);
+            note("n6", now("a7", later("a8", ev("e9", 1u32)).await).await);
+            'b10: {
+            };
+            let v37 = later("a11", weigh(&Loud::new("t12"))).await | ('b13: {
+                now("a18", {
+                    if (later("a24", false).await || (ev("e25", true) || true)) {
+                        break 'b13 Pair { a: p1, b: 1u32 }.b;
+                    };
+                    weigh(&Loud::new("t26"))
+                }).await
+            }, Pair { a: Loud::new("l34"), b: 5u32 }.b, mix(weigh(&Loud::new("t35")), weigh(&Loud::new("t36"))),).1;
+            Ok::<u32, String>(later("a44", 3u32).await)
+        }
+
+        // A `break` out of a plain `match` skips the assignment after it that made a literal
+        // local dead: the jump did not save it, and the code after the block named a local
+        // that did not exist there (E0425). Program 510, reduced by hand.
+        pub async fn seed2026_program510(n: u32) -> Result<u32, String> {
+            let mut v5 = 6u32;
+            let x = 'b20: {
+                break 'b20 mix(match n {
+                    1 => { break 'b20 2u32 },
+                    v27 => 0u32,
+                }, {
+                    v5 = 1;
+                    later("a41", 3u32).await;
+                    5u32
+                })
+            };
+            Ok(v5 + x)
+        }
     }
 
     #[test]
     fn third_round() {
+        same_at_every_suspension(
+            || classic::seed2026_program3057(Loud::new("p1"), 7),
+            || runtime::seed2026_program3057(Loud::new("p1"), 7),
+        );
+        for c in [false, true] {
+            same_at_every_suspension(
+                || classic::continue_past_a_hiding_let(Loud::new("p1"), c),
+                || runtime::continue_past_a_hiding_let(Loud::new("p1"), c),
+            );
+        }
+        same_at_every_suspension(
+            || classic::seed2026_program3164(Loud::new("p1"), Loud::new("p2"), Err(String::from("p3"))),
+            || runtime::seed2026_program3164(Loud::new("p1"), Loud::new("p2"), Err(String::from("p3"))),
+        );
+        for n in 0..2 {
+            same_at_every_suspension(|| classic::seed2026_program510(n), || runtime::seed2026_program510(n));
+        }
         same_at_every_suspension(
             || classic::seed2026_program1334(Loud::new("p2")),
             || runtime::seed2026_program1334(Loud::new("p2")),

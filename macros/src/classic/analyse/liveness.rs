@@ -292,6 +292,11 @@ fn stmt_may_jump(stmt: &Stmt) -> bool {
     Targets::default().stmt_jumps(stmt)
 }
 
+/// Does plain code leave `expr` by `break` or `continue` (to a loop or block outside it)?
+pub(crate) fn jumps_out_of(expr: &syn::Expr) -> bool {
+    Targets::default().syn_jumps(expr)
+}
+
 /// The loops and labelled blocks around a jump, inside the statement being asked about.
 #[derive(Clone, Default)]
 struct Targets {

@@ -34,12 +34,14 @@ pub(crate) struct JumpTarget {
 }
 
 /// How a `break` or `continue` found in user code leaves.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub(crate) struct Jump {
     pub target: usize,
     pub is_continue: bool,
     /// `break 'label value`: the target's sink holds the value when the jump saves.
     pub has_value: bool,
+    /// The variables the value uses by value: moved before the jump saves the rest.
+    pub moves: Vec<String>,
 }
 
 pub(crate) struct Rewriter<'a> {
@@ -175,11 +177,20 @@ impl<'a> Rewriter<'a> {
     }
 }
 
+/// The variables `value` uses by value (a `break` value: computed before the jump saves).
+fn moved_by(value: &syn::Expr) -> Vec<String> {
+    crate::classic::analyse::mentions::of_expr(value)
+        .into_iter()
+        .filter(|mention| mention.kind == crate::classic::analyse::mentions::Kind::Move)
+        .map(|mention| mention.name)
+        .collect()
+}
+
 fn dedup(mut jumps: Vec<Jump>) -> Vec<Jump> {
     let mut seen = Vec::new();
     jumps.retain(|jump| {
         let new = !seen.contains(jump);
-        seen.push(*jump);
+        seen.push(jump.clone());
         new
     });
     jumps
@@ -219,13 +230,14 @@ impl VisitMut for Rewriter<'_> {
                 });
             }
             syn::Expr::Break(node) => {
+                let moves = node.expr.as_deref().map(moved_by).unwrap_or_default();
                 if let Some(value) = node.expr.as_mut() {
                     self.visit_expr_mut(value);
                 }
                 let Some(target) = self.target(node.label.as_ref(), false) else {
                     return;
                 };
-                let jump = Jump { target, is_continue: false, has_value: node.expr.is_some() };
+                let jump = Jump { target, is_continue: false, has_value: node.expr.is_some(), moves };
                 if self.scanning {
                     self.found.push(jump);
                     return;
@@ -252,7 +264,7 @@ impl VisitMut for Rewriter<'_> {
                 let Some(target) = self.target(node.label.as_ref(), true) else {
                     return;
                 };
-                let jump = Jump { target, is_continue: true, has_value: false };
+                let jump = Jump { target, is_continue: true, has_value: false, moves: Vec::new() };
                 if self.scanning {
                     self.found.push(jump);
                     return;

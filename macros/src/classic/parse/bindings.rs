@@ -77,3 +77,20 @@ pub(crate) fn rename_bindings(pat: &mut Pat, renames: &[(Ident, Ident)]) {
     }
     syn::visit_mut::VisitMut::visit_pat_mut(&mut Renamer(renames), pat);
 }
+
+/// The names that patterns inside `expr` bind (`let`s, arms, `for`, `if let`, closure
+/// parameters excepted: closures and items are not entered).
+pub(crate) fn names_bound_in(expr: &syn::Expr) -> Vec<String> {
+    struct Finder(Vec<Binding>);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_pat(&mut self, pat: &'ast Pat) {
+            pattern_bindings(pat, &mut self.0);
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Finder(Vec::new());
+    syn::visit::Visit::visit_expr(&mut finder, expr);
+    finder.0.into_iter().map(|binding| binding.ident.to_string()).collect()
+}

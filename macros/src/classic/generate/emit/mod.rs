@@ -24,7 +24,7 @@ use super::rewrite::{Jump, JumpTarget, Rewriter, Sink};
 use crate::classic::analyse::borrows::{self, borrow_root};
 use crate::classic::analyse::liveness::{self, Path, Rest, let_patterns};
 use crate::classic::analyse::mentions::{self, Kind, Mention};
-use crate::classic::parse::bindings::pattern_bindings;
+use crate::classic::parse::bindings::{names_bound_in, pattern_bindings};
 use crate::classic::parse::ir::{self, Block, Expr, Stmt};
 
 mod segment;
@@ -518,8 +518,10 @@ impl<'a> Emitter<'a> {
     }
 
     /// Code that saves what is alive in `scopes[..depth]` and moves to `target`. Records the
-    /// edge for the target's entry states.
-    fn jump_code(&mut self, target: StateId, depth: usize, await_span: Option<Span>) -> TokenStream {
+    /// edge for the target's entry states. A `break` or `continue` (`skips_rest`) skips the
+    /// code after it that `rest` describes: an assignment there that would make the value
+    /// dead may never run, so a reference or literal named there at all is kept.
+    fn jump_code(&mut self, target: StateId, depth: usize, await_span: Option<Span>, skips_rest: bool) -> TokenStream {
         let sm = sm();
         let mut saves = TokenStream::new();
         let mut edge = self.init.clone();
@@ -531,7 +533,8 @@ impl<'a> Emitter<'a> {
                 Init::No => {}
                 Init::InSlot => edge[id] = Init::Yes,
                 Init::Yes | Init::FieldsUsed => {
-                    if var.no_drop && !self.var_mentioned_later(id) {
+                    let needed = self.var_mentioned_later(id) || (skips_rest && self.var_named_later(id));
+                    if var.no_drop && !needed {
                         edge[id] = Init::No;
                         continue;
                     }
@@ -584,7 +587,7 @@ impl<'a> Emitter<'a> {
             return;
         }
         let depth = self.scopes.len();
-        let code = self.jump_code(target, depth, await_span);
+        let code = self.jump_code(target, depth, await_span, false);
         self.emit(code);
         self.reachable = false;
     }
@@ -726,7 +729,20 @@ impl<'a> Emitter<'a> {
                     self.vars[var].slotted = true;
                 }
                 let before = sink.map(|var| std::mem::replace(&mut self.init[var], Init::InSlot));
-                let code = self.jump_code(state, depth, None);
+                // What the value moves is gone when the jump saves (unless it was a copy, which
+                // a later read tells).
+                let moved: Vec<VarId> = jump
+                    .moves
+                    .iter()
+                    .filter(|name| !self.mentioned_later(name))
+                    .filter_map(|name| self.lookup(name))
+                    .collect();
+                let moved: Vec<(VarId, Init)> =
+                    moved.into_iter().map(|id| (id, std::mem::replace(&mut self.init[id], Init::No))).collect();
+                let code = self.jump_code(state, depth, None, true);
+                for (id, init) in moved {
+                    self.init[id] = init;
+                }
                 if let (Some(var), Some(before)) = (sink, before) {
                     self.init[var] = before;
                 }
@@ -1053,6 +1069,11 @@ impl<'a> Emitter<'a> {
         };
         if matches!(expr, Expr::Plain(_)) {
             return false;
+        }
+        // A jump out of it saves the locals by name: not where a binding of its own hides one.
+        let hides_a_local = || names_bound_in(source).iter().any(|name| self.lookup(name).is_some());
+        if liveness::jumps_out_of(source) && hides_a_local() {
+            return true;
         }
         mentions::of_expr(source).iter().any(|mention| {
             let Some(id) = self.lookup(&mention.name) else {
