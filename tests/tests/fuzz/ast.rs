@@ -137,8 +137,11 @@ pub enum Expr {
     IsOk(String),
     /// `Pair { a, b }.a` (`first`) or `.b`: the other field is a temporary.
     PairField(Box<Expr>, Box<Expr>, bool),
-    /// `(e, ..)`: only as what a `let` destructures (or awaits first).
+    /// `(e, ..)`: only as what a `let` destructures or binds whole (or awaits first).
     Tuple(Vec<Expr>),
+    /// `name.index`: a `u32` element of a tuple local, copied (the rest of the local stays,
+    /// to drop at the end of its scope).
+    LocalField(String, usize),
     /// `(e, ..).index`: the other elements are temporaries, which live to the end of the
     /// statement (past the awaits after it).
     TupleField(Vec<Expr>, usize),

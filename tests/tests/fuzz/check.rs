@@ -218,7 +218,6 @@ impl Checker {
                 match (pat, &ty) {
                     (_, Ty::Never | Ty::Unit) => return Err("a `let` of `!` or `()`".to_owned()),
                     (Pat::Wild, _) => {}
-                    (Pat::Bind(binding), Ty::Tuple(_)) => return Err(format!("`{}` binds a tuple", binding.name)),
                     (Pat::Bind(binding), ty) => self.declare(&binding.name, ty.clone(), binding.mutable),
                     (Pat::Tuple(items), Ty::Tuple(types)) if items.len() == types.len() => {
                         let names: Vec<&str> = items.iter().flatten().map(|binding| binding.name.as_str()).collect();
@@ -284,6 +283,16 @@ impl Checker {
             Expr::Lit(_) => Ok(Ty::U32),
             Expr::Bool(_) => Ok(Ty::Bool),
             Expr::Var(name) => self.use_var(name),
+            Expr::LocalField(name, index) => {
+                let var = self.lookup(name)?;
+                if var.moved {
+                    return Err(format!("`{name}.{index}` read after a move"));
+                }
+                match &var.ty {
+                    Ty::Tuple(types) if types.get(*index) == Some(&Ty::U32) => Ok(Ty::U32),
+                    other => Err(format!("`{name}.{index}` of {other:?}")),
+                }
+            }
             Expr::Ev(_, value) | Expr::Await(_, _, value) => self.value(value),
             Expr::Forever(_, ty) => match ty {
                 Ty::U32 | Ty::Bool | Ty::Loud | Ty::Res | Ty::Unit => Ok(ty.clone()),

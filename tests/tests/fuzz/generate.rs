@@ -236,6 +236,10 @@ impl<'r> Generator<'r> {
                 } else {
                     tuple
                 };
+                if types.contains(&Ty::U32) && self.chance(30) {
+                    // Bound whole: its `u32` elements are read as `v.0` (`LocalField`).
+                    return Stmt::Let(Pat::Bind(self.binding(false)), init);
+                }
                 let mut pats: Vec<Option<Binding>> = Vec::new();
                 for _ in &types {
                     let binding = Some(self.binding(false)).filter(|_| self.chance(80));
@@ -431,10 +435,40 @@ impl<'r> Generator<'r> {
         match ty {
             Ty::U32 => match roll {
                 0..=24 => Expr::Lit(self.below(8) as u32),
-                25..=44 => match self.pick_var(|var| var.ty == Ty::U32) {
+                25..=34 => match self.pick_var(|var| var.ty == Ty::U32) {
                     Some(name) => Expr::Var(name),
                     None => Expr::Lit(self.below(8) as u32),
                 },
+                35..=44 => {
+                    let tuples: Vec<(String, Vec<usize>)> = self
+                        .env
+                        .visible()
+                        .into_iter()
+                        .filter(|var| var.borrowable)
+                        .filter_map(|var| match var.ty {
+                            Ty::Tuple(types) => Some((
+                                var.name,
+                                types
+                                    .iter()
+                                    .enumerate()
+                                    .filter(|(_, ty)| **ty == Ty::U32)
+                                    .map(|(i, _)| i)
+                                    .collect::<Vec<usize>>(),
+                            )),
+                            _ => None,
+                        })
+                        .filter(|(_, fields)| !fields.is_empty())
+                        .collect();
+                    if tuples.is_empty() {
+                        match self.pick_var(|var| var.ty == Ty::U32) {
+                            Some(name) => Expr::Var(name),
+                            None => Expr::Lit(self.below(8) as u32),
+                        }
+                    } else {
+                        let (name, fields) = tuples[self.below(tuples.len())].clone();
+                        Expr::LocalField(name, fields[self.below(fields.len())])
+                    }
+                }
                 45..=59 => {
                     let label = self.fresh("e");
                     Expr::Ev(label, Box::new(Expr::Lit(self.below(8) as u32)))

@@ -224,6 +224,7 @@ impl Printer {
                 self.out.push(')');
             }
             Expr::Weigh(name) => write!(self.out, "weigh(&{name})").unwrap(),
+            Expr::LocalField(name, index) => write!(self.out, "{name}.{index}").unwrap(),
             Expr::WeighNew(label) => write!(self.out, "weigh(&Loud::new(\"{label}\"))").unwrap(),
             Expr::IsOk(name) => write!(self.out, "{name}.is_ok()").unwrap(),
             Expr::PairField(a, b, first) => {
