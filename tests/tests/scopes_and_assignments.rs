@@ -269,6 +269,28 @@ differential! {
         later("b", m + n).await
     }
 
+    pub async fn tuple_pattern_copies_a_part() -> u32 {
+        let pair = (3u32, Loud::new("rest"));
+        let (n, _) = pair;
+        let m = later("a", n).await;
+        note("after", m);
+        m
+    }
+
+    pub async fn struct_pattern_copies_a_part(p: Pair<u32, Loud>) -> u32 {
+        let Pair { a, .. } = p;
+        let m = later("a", a).await;
+        note("after", m);
+        m
+    }
+
+    pub async fn pattern_moves_a_part_after_the_last_await() -> u32 {
+        let pair = (Loud::new("a"), Loud::new("b"));
+        let m = later("a", 1u32).await;
+        let (a, _) = pair;
+        consume(a) + m
+    }
+
     // ----- moves on one path of an operand --------------------------------------------------
 
     pub async fn move_in_a_branch_inside_an_operand(c: bool) -> u32 {
@@ -408,6 +430,15 @@ fn fields_used_by_value_keep_the_rest_of_the_local() {
         );
     }
     same_at_every_suspension(classic::field_moved_after_the_last_await, runtime::field_moved_after_the_last_await);
+    same_at_every_suspension(classic::tuple_pattern_copies_a_part, runtime::tuple_pattern_copies_a_part);
+    same_at_every_suspension(
+        || classic::struct_pattern_copies_a_part(Pair { a: 1, b: Loud::new("p") }),
+        || runtime::struct_pattern_copies_a_part(Pair { a: 1, b: Loud::new("p") }),
+    );
+    same_at_every_suspension(
+        classic::pattern_moves_a_part_after_the_last_await,
+        runtime::pattern_moves_a_part_after_the_last_await,
+    );
     same_at_every_suspension(
         || classic::copy_field_of_a_parameter(Pair { a: 2, b: Loud::new("p") }),
         || runtime::copy_field_of_a_parameter(Pair { a: 2, b: Loud::new("p") }),

@@ -52,6 +52,14 @@ pub(crate) fn of_scrutinee<'p>(expr: &syn::Expr, mut patterns: impl Iterator<Ite
     collector.found
 }
 
+/// The initializer of `let pat = init`: `let _ = place` moves nothing, and a pattern that
+/// leaves parts of a place unbound (`let (a, _) = pair;`) uses only the parts it binds.
+pub(crate) fn of_let_init(pat: &syn::Pat, init: &syn::Expr) -> Vec<Mention> {
+    let mut collector = Collector::default();
+    collector.let_init(pat, init);
+    collector.found
+}
+
 pub(crate) fn of_stmt(stmt: &syn::Stmt) -> Vec<Mention> {
     let mut collector = Collector::default();
     collector.visit_stmt(stmt);
@@ -141,6 +149,26 @@ impl Collector {
         // `emit` calls the receiver `__self` (a closure cannot bind `self`).
         let name = if name == "self" { SELF_LOCAL.to_owned() } else { name };
         self.found.push(Mention { name, kind, conditional: self.conditional > 0, field: None });
+    }
+
+    fn let_init(&mut self, pat: &syn::Pat, init: &syn::Expr) {
+        if matches!(pat, syn::Pat::Wild(_)) {
+            // `let _ = place;` neither moves nor drops the place.
+            return self.expr(init, Kind::Read);
+        }
+        let root = match init {
+            syn::Expr::Path(_) | syn::Expr::Field(_) | syn::Expr::Paren(_) => projection_root(init),
+            _ => None,
+        };
+        let mut parts = Vec::new();
+        match root {
+            Some(root) if leaves_parts(pat) && parts_bound(pat, init, &mut parts) => {
+                for part in &parts {
+                    self.push_field(root.clone(), part);
+                }
+            }
+            _ => self.expr(init, Kind::Move),
+        }
     }
 
     /// `projection` (`pair.a`, `pair.0.1`) used by value: a field of the local at its root.
@@ -329,9 +357,12 @@ impl<'ast> Visit<'ast> for Collector {
 
     fn visit_local(&mut self, local: &'ast syn::Local) {
         if let Some(init) = &local.init {
-            // `let _ = place;` neither moves nor drops the place.
-            let kind = if matches!(local.pat, syn::Pat::Wild(_)) { Kind::Read } else { Kind::Move };
-            self.expr(&init.expr, kind);
+            if init.diverge.is_some() {
+                // A refutable pattern: it may match an enum, whose parts are no fields.
+                self.expr(&init.expr, Kind::Move);
+            } else {
+                self.let_init(&local.pat, &init.expr);
+            }
             if let Some((_, diverge)) = &init.diverge {
                 self.conditionally(|this| this.expr(diverge, Kind::Move));
             }
@@ -380,6 +411,56 @@ fn projection_root(base: &syn::Expr) -> Option<String> {
         syn::Expr::Group(node) => projection_root(&node.expr),
         syn::Expr::Field(node) => projection_root(&node.base),
         _ => None,
+    }
+}
+
+/// Does an irrefutable pattern leave parts of its value unbound (`_`, `..`)?
+fn leaves_parts(pat: &syn::Pat) -> bool {
+    match pat {
+        syn::Pat::Wild(_) | syn::Pat::Rest(_) => true,
+        syn::Pat::Tuple(tuple) => tuple.elems.iter().any(leaves_parts),
+        syn::Pat::TupleStruct(tuple) => tuple.elems.iter().any(leaves_parts),
+        syn::Pat::Struct(node) => node.rest.is_some() || node.fields.iter().any(|field| leaves_parts(&field.pat)),
+        syn::Pat::Paren(node) => leaves_parts(&node.pat),
+        syn::Pat::Type(node) => leaves_parts(&node.pat),
+        _ => false,
+    }
+}
+
+/// The places that `pat`, matched against `place`, binds by value (`pair.0` for `(a, _)`).
+/// False where the pattern's parts are not fields the macro can name (a `..` before the end
+/// of a tuple, a reference, a slice, an alternative).
+fn parts_bound(pat: &syn::Pat, place: &syn::Expr, out: &mut Vec<syn::Expr>) -> bool {
+    use syn::spanned::Spanned;
+    let field = |member: syn::Member, span: proc_macro2::Span| -> syn::Expr {
+        syn::parse_quote_spanned!(span=> #place.#member)
+    };
+    let elements = |elems: &syn::punctuated::Punctuated<syn::Pat, syn::Token![,]>, out: &mut Vec<syn::Expr>| {
+        let count = elems.len();
+        elems.iter().enumerate().all(|(index, elem)| match elem {
+            syn::Pat::Rest(_) => index + 1 == count,
+            _ => {
+                let member = syn::Member::Unnamed(syn::Index { index: index as u32, span: elem.span() });
+                parts_bound(elem, &field(member, elem.span()), out)
+            }
+        })
+    };
+    match pat {
+        syn::Pat::Ident(ident) => {
+            if ident.by_ref.is_none() {
+                out.push(place.clone());
+            }
+            true
+        }
+        syn::Pat::Wild(_) => true,
+        syn::Pat::Tuple(tuple) => elements(&tuple.elems, out),
+        syn::Pat::TupleStruct(tuple) => elements(&tuple.elems, out),
+        syn::Pat::Struct(node) => {
+            node.fields.iter().all(|part| parts_bound(&part.pat, &field(part.member.clone(), part.pat.span()), out))
+        }
+        syn::Pat::Paren(node) => parts_bound(&node.pat, place, out),
+        syn::Pat::Type(node) => parts_bound(&node.pat, place, out),
+        _ => false,
     }
 }
 

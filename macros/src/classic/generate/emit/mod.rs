@@ -980,11 +980,7 @@ impl<'a> Emitter<'a> {
             let rewritten = self.rewrite_expr(&expr);
             quote!(else #rewritten)
         });
-        let mut found = mentions::of_expr(init);
-        if matches!(pat, syn::Pat::Wild(_)) {
-            // `let _ = x;` does not move `x`.
-            found.retain(|mention| !(mention.kind == Kind::Move && matches!(init, syn::Expr::Path(_))));
-        }
+        let mut found = if diverge.is_some() { mentions::of_expr(init) } else { mentions::of_let_init(pat, init) };
         if let Some(block) = diverge {
             found.extend(mentions::of_block(block).into_iter().map(|mut mention| {
                 mention.conditional = true;
