@@ -291,6 +291,64 @@ differential! {
         consume(a) + m
     }
 
+    pub async fn match_on_a_local_binds_a_part(c: u32) -> u32 {
+        let pair = (c, Loud::new("rest"));
+        let n = match pair {
+            (0, _) => 0,
+            (x, _) => x,
+        };
+        later("a", n).await
+    }
+
+    // ----- locals that hold nothing to drop ------------------------------------------------
+
+    pub async fn closure_reading_a_field_before_an_await() -> u32 {
+        let pair = (3u32, Loud::new("rest"));
+        let f = || pair.0 + 1;
+        let n = f();
+        later("a", n).await
+    }
+
+    pub async fn closure_borrowing_a_parameter_before_an_await(offset: u32) -> u32 {
+        let f = |x: u32| x + offset;
+        let n = f(1);
+        later("a", n).await + offset
+    }
+
+    pub async fn iterator_not_used_after_an_await(v: Vec<u32>) -> u32 {
+        let mut it = v.iter();
+        let first = it.next().copied().unwrap_or(0);
+        later("a", first).await
+    }
+
+    pub async fn assignments_in_both_branches_of_an_operand(c: bool) -> u32 {
+        let l;
+        let v = mix(
+            if c {
+                l = Loud::new("x");
+                1
+            } else {
+                l = Loud::new("y");
+                2
+            },
+            later("a", 3u32).await,
+        );
+        v + weigh(&l)
+    }
+
+    pub async fn shadowing_in_a_loop_left_by_break(n: u32) -> u32 {
+        let x = Loud::new("outer");
+        let mut i = 0;
+        loop {
+            let x = later("a", i).await;
+            if x >= n {
+                break;
+            }
+            i += 1;
+        }
+        weigh(&x) + i
+    }
+
     // ----- moves on one path of an operand --------------------------------------------------
 
     pub async fn move_in_a_branch_inside_an_operand(c: bool) -> u32 {
@@ -458,6 +516,40 @@ fn a_move_on_one_path_of_an_operand_keeps_the_other_paths_local() {
         same_at_every_suspension(
             || classic::move_in_a_match_arm_inside_an_argument(n),
             || runtime::move_in_a_match_arm_inside_an_argument(n),
+        );
+    }
+}
+
+#[test]
+fn parts_of_locals_and_locals_without_destructors() {
+    for c in 0..2 {
+        same_at_every_suspension(
+            || classic::match_on_a_local_binds_a_part(c),
+            || runtime::match_on_a_local_binds_a_part(c),
+        );
+    }
+    same_at_every_suspension(
+        classic::closure_reading_a_field_before_an_await,
+        runtime::closure_reading_a_field_before_an_await,
+    );
+    same_at_every_suspension(
+        || classic::closure_borrowing_a_parameter_before_an_await(3),
+        || runtime::closure_borrowing_a_parameter_before_an_await(3),
+    );
+    same_at_every_suspension(
+        || classic::iterator_not_used_after_an_await(vec![4, 5]),
+        || runtime::iterator_not_used_after_an_await(vec![4, 5]),
+    );
+    for c in [false, true] {
+        same_at_every_suspension(
+            || classic::assignments_in_both_branches_of_an_operand(c),
+            || runtime::assignments_in_both_branches_of_an_operand(c),
+        );
+    }
+    for n in 0..3 {
+        same_at_every_suspension(
+            || classic::shadowing_in_a_loop_left_by_break(n),
+            || runtime::shadowing_in_a_loop_left_by_break(n),
         );
     }
 }

@@ -45,10 +45,10 @@ pub(crate) fn of_expr(expr: &syn::Expr) -> Vec<Mention> {
 }
 
 /// A `match` scrutinee: moved only if some arm binds by value.
-pub(crate) fn of_scrutinee<'p>(expr: &syn::Expr, mut patterns: impl Iterator<Item = &'p syn::Pat>) -> Vec<Mention> {
+pub(crate) fn of_scrutinee<'p>(expr: &syn::Expr, patterns: impl Iterator<Item = &'p syn::Pat>) -> Vec<Mention> {
     let mut collector = Collector::default();
-    let kind = if patterns.any(binds_by_value) { Kind::Move } else { Kind::Read };
-    collector.expr(expr, kind);
+    let patterns: Vec<&syn::Pat> = patterns.collect();
+    collector.scrutinee(expr, &patterns);
     collector.found
 }
 
@@ -156,19 +156,46 @@ impl Collector {
             // `let _ = place;` neither moves nor drops the place.
             return self.expr(init, Kind::Read);
         }
-        let root = match init {
-            syn::Expr::Path(_) | syn::Expr::Field(_) | syn::Expr::Paren(_) => projection_root(init),
+        if !self.parts_of_place(init, &[pat], Patterns::Irrefutable) {
+            self.expr(init, Kind::Move);
+        }
+    }
+
+    /// A `match` or `if let` scrutinee: a place matched by patterns that bind nothing by
+    /// value is not moved; one whose patterns bind parts of it (`(x, _)`) uses those parts.
+    fn scrutinee(&mut self, expr: &syn::Expr, patterns: &[&syn::Pat]) {
+        if !patterns.iter().any(|pat| binds_by_value(pat)) {
+            return self.expr(expr, Kind::Read);
+        }
+        if !self.parts_of_place(expr, patterns, Patterns::Refutable) {
+            self.expr(expr, Kind::Move);
+        }
+    }
+
+    /// `place` matched by `patterns` that leave parts of it unbound: each part they bind by
+    /// value is a field used by value. False (nothing recorded) where that does not apply.
+    fn parts_of_place(&mut self, place: &syn::Expr, patterns: &[&syn::Pat], kind: Patterns) -> bool {
+        let root = match place {
+            syn::Expr::Path(_) | syn::Expr::Field(_) | syn::Expr::Paren(_) => projection_root(place),
             _ => None,
         };
-        let mut parts = Vec::new();
-        match root {
-            Some(root) if leaves_parts(pat) && parts_bound(pat, init, &mut parts) => {
-                for part in &parts {
-                    self.push_field(root.clone(), part);
-                }
-            }
-            _ => self.expr(init, Kind::Move),
+        let Some(root) = root else { return false };
+        if !patterns.iter().any(|pat| leaves_parts(pat)) {
+            return false;
         }
+        let mut parts = Vec::new();
+        if !patterns.iter().all(|pat| parts_bound(pat, place, kind, &mut parts)) {
+            return false;
+        }
+        // A pattern that binds the whole place moves it.
+        let whole = quote::ToTokens::to_token_stream(place).to_string();
+        if parts.iter().any(|part| quote::ToTokens::to_token_stream(part).to_string() == whole) {
+            return false;
+        }
+        for part in &parts {
+            self.push_field(root.clone(), part);
+        }
+        true
     }
 
     /// `projection` (`pair.a`, `pair.0.1`) used by value: a field of the local at its root.
@@ -275,9 +302,8 @@ impl Collector {
                 });
             }
             syn::Expr::Match(node) => {
-                // A place matched by patterns that bind nothing by value is not moved.
-                let moves = node.arms.iter().any(|arm| binds_by_value(&arm.pat));
-                self.expr(&node.expr, if moves { Kind::Move } else { Kind::Read });
+                let patterns: Vec<&syn::Pat> = node.arms.iter().map(|arm| &arm.pat).collect();
+                self.scrutinee(&node.expr, &patterns);
                 self.conditionally(|this| {
                     for arm in &node.arms {
                         this.binding(&arm.pat, |this| {
@@ -291,7 +317,7 @@ impl Collector {
                 });
             }
             syn::Expr::Let(node) => {
-                self.expr(&node.expr, if binds_by_value(&node.pat) { Kind::Move } else { Kind::Read });
+                self.scrutinee(&node.expr, &[&node.pat]);
                 self.visit_pat(&node.pat);
             }
             syn::Expr::While(node) => self.conditionally(|this| {
@@ -423,14 +449,24 @@ fn leaves_parts(pat: &syn::Pat) -> bool {
         syn::Pat::Struct(node) => node.rest.is_some() || node.fields.iter().any(|field| leaves_parts(&field.pat)),
         syn::Pat::Paren(node) => leaves_parts(&node.pat),
         syn::Pat::Type(node) => leaves_parts(&node.pat),
+        syn::Pat::Or(node) => node.cases.iter().any(leaves_parts),
         _ => false,
     }
 }
 
+/// Where patterns come from: a `let` without `else` (a tuple struct or struct pattern there
+/// is a struct's), or a `match` arm or `if let` (where it may be an enum variant's, whose
+/// parts are no fields).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Patterns {
+    Irrefutable,
+    Refutable,
+}
+
 /// The places that `pat`, matched against `place`, binds by value (`pair.0` for `(a, _)`).
 /// False where the pattern's parts are not fields the macro can name (a `..` before the end
-/// of a tuple, a reference, a slice, an alternative).
-fn parts_bound(pat: &syn::Pat, place: &syn::Expr, out: &mut Vec<syn::Expr>) -> bool {
+/// of a tuple, a reference, a slice, an enum variant).
+fn parts_bound(pat: &syn::Pat, place: &syn::Expr, kind: Patterns, out: &mut Vec<syn::Expr>) -> bool {
     use syn::spanned::Spanned;
     let field = |member: syn::Member, span: proc_macro2::Span| -> syn::Expr {
         syn::parse_quote_spanned!(span=> #place.#member)
@@ -441,7 +477,7 @@ fn parts_bound(pat: &syn::Pat, place: &syn::Expr, out: &mut Vec<syn::Expr>) -> b
             syn::Pat::Rest(_) => index + 1 == count,
             _ => {
                 let member = syn::Member::Unnamed(syn::Index { index: index as u32, span: elem.span() });
-                parts_bound(elem, &field(member, elem.span()), out)
+                parts_bound(elem, &field(member, elem.span()), kind, out)
             }
         })
     };
@@ -452,14 +488,18 @@ fn parts_bound(pat: &syn::Pat, place: &syn::Expr, out: &mut Vec<syn::Expr>) -> b
             }
             true
         }
-        syn::Pat::Wild(_) => true,
+        syn::Pat::Wild(_) | syn::Pat::Lit(_) | syn::Pat::Range(_) => true,
+        // A constant or a unit variant: binds nothing.
+        syn::Pat::Path(_) => true,
         syn::Pat::Tuple(tuple) => elements(&tuple.elems, out),
-        syn::Pat::TupleStruct(tuple) => elements(&tuple.elems, out),
-        syn::Pat::Struct(node) => {
-            node.fields.iter().all(|part| parts_bound(&part.pat, &field(part.member.clone(), part.pat.span()), out))
-        }
-        syn::Pat::Paren(node) => parts_bound(&node.pat, place, out),
-        syn::Pat::Type(node) => parts_bound(&node.pat, place, out),
+        syn::Pat::TupleStruct(tuple) if kind == Patterns::Irrefutable => elements(&tuple.elems, out),
+        syn::Pat::Struct(node) if kind == Patterns::Irrefutable => node
+            .fields
+            .iter()
+            .all(|part| parts_bound(&part.pat, &field(part.member.clone(), part.pat.span()), kind, out)),
+        syn::Pat::Or(node) => node.cases.iter().all(|case| parts_bound(case, place, kind, out)),
+        syn::Pat::Paren(node) => parts_bound(&node.pat, place, kind, out),
+        syn::Pat::Type(node) => parts_bound(&node.pat, place, kind, out),
         _ => false,
     }
 }

@@ -1021,7 +1021,8 @@ impl<'a> Emitter<'a> {
         self.drop_replaced(replaced);
         let borrows = self.borrowed_local(init);
         let ids = self.declare_pattern(pat, Init::Yes, borrows);
-        if is_no_drop(init) {
+        // A borrow of a local (`v.iter()`, `s.as_str()`) holds nothing to drop either.
+        if is_no_drop(init) || borrows.is_some() {
             for id in ids {
                 self.vars[id].no_drop = true;
             }
@@ -1417,9 +1418,13 @@ fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident) -> Option<&'e sy
 }
 
 /// A literal or a reference: no destructor to run.
+/// Is a value computed by `init` one without a destructor of its own, that holds nothing
+/// after its last use: a literal, a reference, a closure that borrows what it captures
+/// (without `move`; rustc borrows a captured `Copy` value too)? Saved only where read later.
 fn is_no_drop(init: &syn::Expr) -> bool {
     match init {
         syn::Expr::Lit(_) | syn::Expr::Reference(_) => true,
+        syn::Expr::Closure(node) => node.capture.is_none(),
         syn::Expr::Paren(node) => is_no_drop(&node.expr),
         syn::Expr::Unary(node) => matches!(node.op, syn::UnOp::Neg(_)) && is_no_drop(&node.expr),
         _ => false,
