@@ -602,10 +602,46 @@ mod third_round {
             };
             Ok(v5 + x)
         }
+
+        // A scrutinee taken apart (a block whose loop moves a variable on one path) was
+        // computed twice: once taken apart, once in the `match` as written, whose loop ran
+        // its body again. Program 955, after the fixes above.
+        pub async fn seed2026_program955() -> Result<u32, String> {
+            let mut v41 = { let mut k8 = 0u32; 'l7: loop { if k8 == 0 { break 'l7 {
+                match ({ let mut k11 = 0u32; 'l10: loop { if k11 == 0 { break 'l10 {
+                    let v14 = Loud::new("l13");
+                    k8
+                }; } k11 += 1;
+                } }) {
+                    _ => {
+                    },
+                };
+                now("a28", 3u32).await
+            }; } k8 += 1;
+            } };
+            Err::<u32, String>(String::from("x69"))
+        }
+
+        // Program 2397 again, in a labelled block: the assignment in its loop counted as never
+        // made. Found after the fixes above.
+        pub async fn seed2026_program2397_labelled(mut p1: Loud) -> Result<u32, String> {
+            'b4: {
+                p1;
+                { let mut k11 = 0u32; 'l10: loop { if k11 == 1 { break 'l10 0u32; } k11 += 1;
+                    p1 = Loud::new("z");
+                } };
+            };
+            check("c24", now("a25", 0u32).await)
+        }
     }
 
     #[test]
     fn third_round() {
+        same_at_every_suspension(classic::seed2026_program955, runtime::seed2026_program955);
+        same_at_every_suspension(
+            || classic::seed2026_program2397_labelled(Loud::new("p1")),
+            || runtime::seed2026_program2397_labelled(Loud::new("p1")),
+        );
         same_at_every_suspension(
             || classic::seed2026_program3057(Loud::new("p1"), 7),
             || runtime::seed2026_program3057(Loud::new("p1"), 7),

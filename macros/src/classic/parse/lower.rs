@@ -448,7 +448,17 @@ impl Lower {
         let source = if awaits { None } else { Some(expr.clone()) };
         Some(match expr {
             syn::Expr::If(node) => {
+                let computed = pre.len();
                 let cond = self.condition(&node.cond, pre);
+                // A condition taken apart (its parts computed first, into `pre`): the `if` as
+                // written reads what they computed.
+                let source = source.map(|source| match source {
+                    syn::Expr::If(mut plain) if pre.len() != computed => {
+                        *plain.cond = cond.clone();
+                        syn::Expr::If(plain)
+                    }
+                    other => other,
+                });
                 let then_branch = self.block(&node.then_branch);
                 let else_branch = node.else_branch.as_ref().map(|(_, else_branch)| match &**else_branch {
                     syn::Expr::If(_) => self.construct(else_branch, &mut Vec::new()).expect("an if is a construct"),
@@ -460,20 +470,21 @@ impl Lower {
                 // The scrutinee's temporaries live to the end of the `match`, past the awaits
                 // of its arms, and past the state an arm's binding may begin (one that hides
                 // a live local: `emit::shadowing`).
-                let mut source = source;
-                let scrutinee = if awaits {
+                let computed = pre.len();
+                let scrutinee = if awaits || has_borrowed_temporary(&node.expr) {
                     self.hoisting_temporaries(|this| this.anf(&node.expr, pre))
-                } else if has_borrowed_temporary(&node.expr) {
-                    // Hoisted even where the `match` turns out to run as written (`source`),
-                    // which computes the same thing.
-                    let scrutinee = self.hoisting_temporaries(|this| this.anf(&node.expr, pre));
-                    let mut plain = node.clone();
-                    *plain.expr = scrutinee.clone();
-                    source = Some(syn::Expr::Match(plain));
-                    scrutinee
                 } else {
                     self.anf(&node.expr, pre)
                 };
+                // A scrutinee taken apart (its parts, or the temporaries it borrows, computed
+                // first, into `pre`): the `match` as written reads what they computed.
+                let source = source.map(|source| match source {
+                    syn::Expr::Match(mut plain) if pre.len() != computed => {
+                        *plain.expr = scrutinee.clone();
+                        syn::Expr::Match(plain)
+                    }
+                    other => other,
+                });
                 let arms = node
                     .arms
                     .iter()
@@ -1052,9 +1063,7 @@ fn changes_on_a_path(expr: &syn::Expr) -> bool {
         syn::Expr::If(_) | syn::Expr::Match(_) | syn::Expr::While(_) | syn::Expr::Loop(_) => {
             changes_anything(expr) || hides_on_the_way_out()
         }
-        syn::Expr::Block(node) if node.label.is_none() => {
-            node.block.stmts.iter().any(stmt_changes_on_a_path) || hides_on_the_way_out()
-        }
+        syn::Expr::Block(node) => node.block.stmts.iter().any(stmt_changes_on_a_path) || hides_on_the_way_out(),
         syn::Expr::Unsafe(node) => node.block.stmts.iter().any(stmt_changes_on_a_path) || hides_on_the_way_out(),
         // A `bool` variable on the right is copied, not moved.
         syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) => {
