@@ -1,5 +1,6 @@
 //! `if`, `match`, loops, `break`/`continue`, early `return` and `?`, under both lowerings.
 
+use lowering_tests::fuzz::weigh;
 use lowering_tests::*;
 
 differential! {
@@ -25,6 +26,20 @@ differential! {
             later("one", "one").await
         } else {
             "many"
+        }
+    }
+
+    pub async fn else_if_conditions_await(c: u32) -> u32 {
+        let l = Loud::new("l");
+        if c == 0 {
+            1
+        } else if later("a", c).await == 1 {
+            2
+        } else if weigh(&Loud::new("t")) + now("b", c).await == 2 {
+            3
+        } else {
+            drop(l);
+            4
         }
     }
 
@@ -187,8 +202,9 @@ fn branches() {
         let (outcome, _) = same(|| classic::branch(c, 4), || runtime::branch(c, 4));
         assert_eq!(outcome, Outcome::Value(if c { 5 } else { 8 }));
     }
-    for n in 0..3 {
+    for n in 0..4 {
         same(|| classic::else_if(n), || runtime::else_if(n));
+        same_at_every_suspension(|| classic::else_if_conditions_await(n), || runtime::else_if_conditions_await(n));
     }
     for c in [true, false] {
         same(|| classic::if_without_else(c), || runtime::if_without_else(c));

@@ -320,7 +320,18 @@ impl<'r> Generator<'r> {
             25..=29 if self.block_depth < MAX_BLOCK_DEPTH => {
                 let cond = self.expr(&Ty::Bool, sub);
                 let then_branch = self.nested(ty);
-                let else_branch = self.nested(ty);
+                let else_branch = if self.chance(30) {
+                    // An `else if` (the printer writes an `else` block holding only an `if` so).
+                    let cond = self.expr(&Ty::Bool, sub);
+                    let then_branch = self.nested(ty);
+                    let else_branch = self.nested(ty);
+                    Block {
+                        stmts: Vec::new(),
+                        tail: Some(Box::new(Expr::If(Box::new(cond), then_branch, Some(else_branch)))),
+                    }
+                } else {
+                    self.nested(ty)
+                };
                 return Expr::If(Box::new(cond), then_branch, Some(else_branch));
             }
             30..=32 if self.block_depth < MAX_BLOCK_DEPTH => return self.match_expr(ty),

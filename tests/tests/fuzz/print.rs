@@ -272,9 +272,16 @@ impl Printer {
                 self.expr(cond, Context::Condition);
                 self.out.push(' ');
                 self.block(then_branch);
-                if let Some(else_branch) = else_branch {
-                    self.out.push_str(" else ");
-                    self.block(else_branch);
+                match else_branch {
+                    Some(Block { stmts, tail: Some(tail) }) if stmts.is_empty() && matches!(**tail, Expr::If(..)) => {
+                        self.out.push_str(" else ");
+                        self.expr_unparenthesized(tail, Context::Free);
+                    }
+                    Some(else_branch) => {
+                        self.out.push_str(" else ");
+                        self.block(else_branch);
+                    }
+                    None => {}
                 }
             }
             Expr::Match(scrutinee, arms) => {

@@ -461,7 +461,18 @@ impl Lower {
                 });
                 let then_branch = self.block(&node.then_branch);
                 let else_branch = node.else_branch.as_ref().map(|(_, else_branch)| match &**else_branch {
-                    syn::Expr::If(_) => self.construct(else_branch, &mut Vec::new()).expect("an if is a construct"),
+                    syn::Expr::If(_) => {
+                        // An `else if` whose condition awaits computes it first, in the
+                        // `else` branch.
+                        let mut computed = Vec::new();
+                        let nested = self.construct(else_branch, &mut computed).expect("an if is a construct");
+                        if computed.is_empty() {
+                            nested
+                        } else {
+                            computed.push(Stmt::Expr(nested, false));
+                            Expr::Block(Box::new(Block::plain(computed)))
+                        }
+                    }
                     other => Expr::Block(Box::new(self.expr_block(other))),
                 });
                 Expr::If(Box::new(If { cond, then_branch, else_branch, source }))
