@@ -300,6 +300,30 @@ differential! {
         later("a", n).await
     }
 
+    pub async fn field_reads_in_a_loop_under_a_shadowing_let(n: u32) -> u32 {
+        let p = (1u32, Loud::new("p"));
+        let mut t = 0;
+        for i in 0..n {
+            let p = (p.0 + i, Loud::new("inner"));
+            t += later("a", p.0).await;
+        }
+        t + p.0
+    }
+
+    pub async fn field_moved_then_the_whole_local_assigned(c: bool) -> u32 {
+        let mut p = (1u32, Loud::new("p"));
+        if c {
+            consume(p.1);
+            p = (2, Loud::new("q"));
+        }
+        later("a", p.0).await
+    }
+
+    pub async fn nested_field_read(p: Pair<Pair<u32, Loud>, Loud>) -> u32 {
+        let x = p.a.a;
+        later("a", x).await + weigh(&p.b)
+    }
+
     // ----- locals that hold nothing to drop ------------------------------------------------
 
     pub async fn closure_reading_a_field_before_an_await() -> u32 {
@@ -528,6 +552,20 @@ fn parts_of_locals_and_locals_without_destructors() {
             || runtime::match_on_a_local_binds_a_part(c),
         );
     }
+    for n in 0..3 {
+        same_at_every_suspension(
+            || classic::field_reads_in_a_loop_under_a_shadowing_let(n),
+            || runtime::field_reads_in_a_loop_under_a_shadowing_let(n),
+        );
+    }
+    for c in [false, true] {
+        same_at_every_suspension(
+            || classic::field_moved_then_the_whole_local_assigned(c),
+            || runtime::field_moved_then_the_whole_local_assigned(c),
+        );
+    }
+    let nested = || Pair { a: Pair { a: 1, b: Loud::new("ab") }, b: Loud::new("b") };
+    same_at_every_suspension(|| classic::nested_field_read(nested()), || runtime::nested_field_read(nested()));
     same_at_every_suspension(
         classic::closure_reading_a_field_before_an_await,
         runtime::closure_reading_a_field_before_an_await,

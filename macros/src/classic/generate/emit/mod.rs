@@ -46,22 +46,25 @@ pub(crate) enum Init {
     /// Initialized, and some of its fields used by value since (`consume(pair.a)`): they were
     /// copied if their types are `Copy`, moved out otherwise. Saved whole like `Yes`, after a
     /// check that those fields are `Copy` (a partly moved value cannot be saved; rustc
-    /// reports where the field moved).
-    FieldsUsed,
+    /// reports where the field moved). The mask says which of the variable's fields in
+    /// `Emitter::fields_used` (by their order among that variable's; the 32nd stands for
+    /// all after it too).
+    FieldsUsed(u32),
 }
 
 impl Init {
     fn join(self, other: Init) -> Init {
         match (self, other) {
             _ if self == other => self,
-            (Init::Yes, Init::FieldsUsed) | (Init::FieldsUsed, Init::Yes) => Init::FieldsUsed,
+            (Init::Yes, Init::FieldsUsed(mask)) | (Init::FieldsUsed(mask), Init::Yes) => Init::FieldsUsed(mask),
+            (Init::FieldsUsed(one), Init::FieldsUsed(other)) => Init::FieldsUsed(one | other),
             _ => Init::Maybe,
         }
     }
 
     /// Holds a value that can be saved whole.
     fn holds_value(self) -> bool {
-        matches!(self, Init::Yes | Init::FieldsUsed)
+        matches!(self, Init::Yes | Init::FieldsUsed(_))
     }
 }
 
@@ -154,7 +157,9 @@ pub(crate) struct Emitter<'a> {
     next_state: StateId,
     next_seq: u32,
     pub awaiters: Vec<Awaiter>,
-    /// Fields of locals used by value so far (`field_used`), keyed by variable and text.
+    /// Fields of locals used by value (`field_used`), keyed by variable and text: those of
+    /// the previous walk first (a loop's back edge brings their bits to saves that come
+    /// before them in this walk), so that each keeps its index.
     pub fields_used: Vec<((VarId, String), syn::Expr)>,
     targets: Vec<JumpTarget>,
     target_info: Vec<TargetInfo>,
@@ -210,7 +215,7 @@ impl<'a> Emitter<'a> {
             next_state: 1,
             next_seq: 0,
             awaiters: Vec::new(),
-            fields_used: Vec::new(),
+            fields_used: config.fields_used.clone(),
             targets: Vec::new(),
             target_info: Vec::new(),
             rest: Vec::new(),
@@ -388,15 +393,23 @@ impl<'a> Emitter<'a> {
             }
             return;
         }
-        if self.init[id] == Init::Yes {
-            self.init[id] = Init::FieldsUsed;
+        let Some(field) = &mention.field else { return };
+        let key = (id, field.to_token_stream().to_string());
+        if !self.fields_used.iter().any(|(known, _)| *known == key) {
+            self.fields_used.push((key.clone(), field.clone()));
         }
-        if let Some(field) = &mention.field {
-            let key = (id, field.to_token_stream().to_string());
-            if !self.fields_used.iter().any(|(known, _)| *known == key) {
-                self.fields_used.push((key, field.clone()));
-            }
-        }
+        let index = self
+            .fields_used
+            .iter()
+            .filter(|((owner, _), _)| *owner == id)
+            .position(|(known, _)| *known == key)
+            .expect("recorded above");
+        let bit = 1u32 << index.min(31);
+        self.init[id] = match self.init[id] {
+            Init::Yes => Init::FieldsUsed(bit),
+            Init::FieldsUsed(mask) => Init::FieldsUsed(mask | bit),
+            other => other,
+        };
     }
 
     /// `x = value` in `expr` where `x` may still hold a value (it is in `replaced`): the old
@@ -532,7 +545,7 @@ impl<'a> Emitter<'a> {
             match self.init[id] {
                 Init::No => {}
                 Init::InSlot => edge[id] = Init::Yes,
-                Init::Yes | Init::FieldsUsed => {
+                Init::Yes | Init::FieldsUsed(_) => {
                     let needed = self.var_mentioned_later(id) || (skips_rest && self.var_named_later(id));
                     if var.no_drop && !needed {
                         edge[id] = Init::No;
@@ -543,8 +556,8 @@ impl<'a> Emitter<'a> {
                             self.borrow_error(id, borrowed, borrow_span, await_span);
                         }
                     }
-                    if self.init[id] == Init::FieldsUsed {
-                        saves.extend(self.fields_copied_check(id));
+                    if let Init::FieldsUsed(mask) = self.init[id] {
+                        saves.extend(self.fields_copied_check(id, mask));
                     }
                     let var = &mut self.vars[id];
                     var.slotted = true;
@@ -567,14 +580,15 @@ impl<'a> Emitter<'a> {
     /// Before `id` is saved whole: every field of it used by value must be `Copy`, or it was
     /// moved out and the rest cannot be saved. The check names the field where the user's
     /// code used it, with the classic lowering's message (`runtime::__private::FieldCopied`).
-    fn fields_copied_check(&self, id: VarId) -> TokenStream {
+    fn fields_copied_check(&self, id: VarId, mask: u32) -> TokenStream {
         let krate = self.config.krate;
         let name = &self.vars[id].name;
         self.fields_used
             .iter()
-            .chain(&self.config.fields_used)
             .filter(|((owner, _), _)| *owner == id)
-            .map(|(_, field)| {
+            .enumerate()
+            .filter(|(index, _)| mask & (1u32 << (*index).min(31)) != 0)
+            .map(|(_, (_, field))| {
                 let span = field.span();
                 let field = with_root(field, name);
                 quote_spanned!(span=> #krate::__private::field_copied(&#field);)
@@ -667,7 +681,7 @@ impl<'a> Emitter<'a> {
                     self.declare_where_assigned(name.clone(), declaration);
                 }
                 let code = match self.init[id] {
-                    Init::Yes | Init::FieldsUsed => Some(quote! {
+                    Init::Yes | Init::FieldsUsed(_) => Some(quote! {
                         #[allow(unused_mut, unused_variables)]
                         let #mutability #name = ::core::option::Option::take(&mut #sm.#field).unwrap_or_else(|| ::core::unreachable!());
                     }),
@@ -1072,7 +1086,9 @@ impl<'a> Emitter<'a> {
         if liveness::jumps_out_of(source) && hides_a_local() {
             return true;
         }
-        mentions::of_expr(source).iter().any(|mention| {
+        let found = mentions::of_expr(source);
+        let assigned = |name: &str| found.iter().any(|other| other.kind == Kind::Assign && other.name == name);
+        found.iter().any(|mention| {
             let Some(id) = self.lookup(&mention.name) else {
                 return false;
             };
@@ -1084,7 +1100,10 @@ impl<'a> Emitter<'a> {
                         && !self.mentioned_later(&mention.name)
                 }
                 Kind::Assign => mention.conditional && !self.init[id].holds_value(),
-                Kind::Read | Kind::MoveField => false,
+                // A field used on a path that then assigns the whole local: only that path's
+                // walk sees the local whole again.
+                Kind::MoveField => mention.conditional && assigned(&mention.name),
+                Kind::Read => false,
             }
         })
     }
