@@ -2,7 +2,7 @@
 //! kept as ordinary differential tests once the classic lowering was fixed. Each says which
 //! run found it and what went wrong. The minimal cases keep the fuzzer's names and shapes.
 
-#![allow(unused)]
+#![allow(unused, break_with_label_and_loop)]
 
 use lowering_tests::fuzz::*;
 use lowering_tests::*;
@@ -633,10 +633,28 @@ mod third_round {
             };
             check("c24", now("a25", 0u32).await)
         }
+
+        // Program 2397 once more, in a `for` range: a `for` without awaits ran as written,
+        // and the assignment in the loop inside its range counted as never made. Plain `for`
+        // loops that move or assign are walked now (their bodies too).
+        pub async fn seed2026_program2397_in_a_range(mut p1: Loud) -> Result<u32, String> {
+            'l3: for i15 in 0..('b4: {
+                let v5 = p1;
+                { let mut k11 = 0u32; 'l10: loop { if k11 == 1 { break 'l10 0u32; } k11 += 1;
+                    p1 = Loud::new("z");
+                } }
+            }) % 4 {
+            };
+            check("c24", now("a25", 7u32).await)
+        }
     }
 
     #[test]
     fn third_round() {
+        same_at_every_suspension(
+            || classic::seed2026_program2397_in_a_range(Loud::new("p1")),
+            || runtime::seed2026_program2397_in_a_range(Loud::new("p1")),
+        );
         same_at_every_suspension(classic::seed2026_program955, runtime::seed2026_program955);
         same_at_every_suspension(
             || classic::seed2026_program2397_labelled(Loud::new("p1")),

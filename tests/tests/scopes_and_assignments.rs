@@ -373,6 +373,26 @@ differential! {
         weigh(&x) + i
     }
 
+    pub async fn plain_for_assigns_a_moved_local(n: u32) -> u32 {
+        let mut p = Loud::new("p");
+        consume(p);
+        for i in 0..n {
+            p = Loud::new("z");
+        }
+        later("a", n).await
+    }
+
+    pub async fn plain_for_moves_a_local_then_breaks(n: u32) -> u32 {
+        let p = Loud::new("p");
+        for i in 0..n {
+            if i == 5 {
+                consume(p);
+                break;
+            }
+        }
+        later("a", n).await
+    }
+
     // ----- moves on one path of an operand --------------------------------------------------
 
     pub async fn move_in_a_branch_inside_an_operand(c: bool) -> u32 {
@@ -535,6 +555,18 @@ fn a_move_on_one_path_of_an_operand_keeps_the_other_paths_local() {
             || runtime::move_in_a_branch_inside_an_operand(c),
         );
         same_at_every_suspension(|| classic::move_on_the_right_of_and(c), || runtime::move_on_the_right_of_and(c));
+    }
+    for n in 0..2 {
+        same_at_every_suspension(
+            || classic::plain_for_assigns_a_moved_local(n),
+            || runtime::plain_for_assigns_a_moved_local(n),
+        );
+    }
+    for n in [0, 3, 7] {
+        same_at_every_suspension(
+            || classic::plain_for_moves_a_local_then_breaks(n),
+            || runtime::plain_for_moves_a_local_then_breaks(n),
+        );
     }
     for n in 0..2 {
         same_at_every_suspension(

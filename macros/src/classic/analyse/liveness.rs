@@ -15,8 +15,8 @@ use crate::classic::parse::ir::{Arm, Block, Expr, Stmt};
 pub(crate) enum Rest<'a> {
     /// The statements after the current one in an enclosing block.
     Stmts(&'a [Stmt]),
-    /// An enclosing loop's body, which runs again.
-    LoopBody(&'a Block),
+    /// An enclosing loop's body, which runs again, with the loop's label.
+    LoopBody(&'a Block, Option<&'a syn::Label>),
     /// The paths of a construct whose head is being applied, one of which runs: the branches
     /// of an `if` (`None` for a missing `else`) or the arms of a `match`.
     Paths(Vec<Path<'a>>),
@@ -45,18 +45,76 @@ pub(crate) enum Use {
 /// Is the current value of `name` read by the code still to run? `rebound` lists the
 /// entries of `rest` where the name means another binding (the statements after a `let` of
 /// that name whose initializer is running).
+///
+/// A `break`, `continue` or `return` statement ends the code that follows it in its block:
+/// what runs next is the code after the loop it leaves, the loop's next round, or nothing
+/// (a move just before it, `consume(p); break;`, is a move even if the loop's body reads `p`).
 pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bool {
-    for (index, rest) in rest.iter().enumerate().rev() {
+    let mut index = rest.len();
+    while index > 0 {
+        index -= 1;
         if rebound.contains(&index) {
             continue;
         }
-        match rest_use(rest, name) {
+        let (found, jump) = match &rest[index] {
+            Rest::Stmts(stmts) => stmts_use_to_jump(stmts, name),
+            other => (rest_use(other, name), None),
+        };
+        match found {
             Use::Read => return true,
             Use::Overwritten => return false,
             Use::Unused => {}
         }
+        let target = |label: &Option<syn::Lifetime>| {
+            rest[..index].iter().rposition(|entry| match (entry, label) {
+                (Rest::LoopBody(..), None) => true,
+                (Rest::LoopBody(_, Some(own)), Some(label)) => own.name.ident == label.ident,
+                _ => false,
+            })
+        };
+        match jump {
+            Some(Leave::Return) => return false,
+            // Next: the code outside the loop. (A `break` out of a labelled block, which no
+            // entry names, goes on through what follows as if it fell through.)
+            Some(Leave::Break(label)) => {
+                if let Some(at) = target(&label) {
+                    index = at;
+                }
+            }
+            // Next: the loop's body again.
+            Some(Leave::Continue(label)) => {
+                if let Some(at) = target(&label) {
+                    index = at + 1;
+                }
+            }
+            None => {}
+        }
     }
     false
+}
+
+/// How a statement that always jumps leaves its block.
+enum Leave {
+    Return,
+    Break(Option<syn::Lifetime>),
+    Continue(Option<syn::Lifetime>),
+}
+
+/// `stmts_use` up to the first statement that is a `break`, `continue` or `return` (whose
+/// value it reads), with that jump.
+fn stmts_use_to_jump(stmts: &[Stmt], name: &str) -> (Use, Option<Leave>) {
+    for (index, stmt) in stmts.iter().enumerate() {
+        let leave = match stmt {
+            Stmt::Expr(Expr::Plain(syn::Expr::Return(_)), _) => Some(Leave::Return),
+            Stmt::Expr(Expr::Plain(syn::Expr::Break(node)), _) => Some(Leave::Break(node.label.clone())),
+            Stmt::Expr(Expr::Plain(syn::Expr::Continue(node)), _) => Some(Leave::Continue(node.label.clone())),
+            _ => None,
+        };
+        if let Some(leave) = leave {
+            return (stmts_use(&stmts[..=index], name), Some(leave));
+        }
+    }
+    (stmts_use(stmts, name), None)
 }
 
 /// Does the code still to run name `name` at all (before a binding hides it)?
@@ -67,7 +125,7 @@ pub(crate) fn named_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> b
         }
         let stmts = match rest {
             Rest::Stmts(stmts) => *stmts,
-            Rest::LoopBody(block) => &block.stmts[..],
+            Rest::LoopBody(block, _) => &block.stmts[..],
             Rest::Paths(paths) => {
                 if paths.iter().any(|path| path_mentions(path, name)) {
                     return true;
@@ -98,7 +156,7 @@ pub(crate) fn transition_later(rest: &[Rest<'_>]) -> bool {
     };
     rest.iter().any(|rest| match rest {
         Rest::Stmts(stmts) => stmts.iter().any(stmt_transitions),
-        Rest::LoopBody(_) => true,
+        Rest::LoopBody(..) => true,
         Rest::Paths(paths) => paths.iter().any(|path| match path {
             Path::Block(block) => block.stmts.iter().any(stmt_transitions),
             Path::Expr(expr) => construct(expr),
@@ -111,7 +169,7 @@ pub(crate) fn transition_later(rest: &[Rest<'_>]) -> bool {
 fn rest_use(rest: &Rest<'_>, name: &str) -> Use {
     match rest {
         Rest::Stmts(stmts) => stmts_use(stmts, name),
-        Rest::LoopBody(block) => stmts_use(&block.stmts, name),
+        Rest::LoopBody(block, _) => stmts_use(&block.stmts, name),
         Rest::Paths(paths) => paths_use(paths, name),
     }
 }

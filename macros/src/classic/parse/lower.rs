@@ -530,7 +530,7 @@ impl Lower {
                 ));
                 Expr::Loop(Box::new(Loop { label: node.label.clone(), body: Block::plain(body), source }))
             }
-            syn::Expr::ForLoop(node) if awaits => {
+            syn::Expr::ForLoop(node) if awaits || changes_anything(expr) => {
                 // `for p in e { b }` is
                 // `{ let mut it = IntoIterator::into_iter(e); loop { match Iterator::next(&mut it) { Some(p) => b, None => break } } }`
                 let mut stmts = Vec::new();
@@ -564,10 +564,20 @@ impl Lower {
                 ];
                 let matcher = Expr::Match(Box::new(Match { scrutinee: next, arms, source: None }));
                 let body = Block::plain(vec![Stmt::Expr(matcher, false)]);
-                stmts.push(Stmt::Expr(
-                    Expr::Loop(Box::new(Loop { label: node.label.clone(), body, source: None })),
-                    false,
-                ));
+                // Without awaits, `emit` runs the loop as written unless a path through it
+                // moves or assigns a local (`must_split`).
+                let source = (!awaits).then(|| {
+                    let (label, body) = (&node.label, &node.body);
+                    parse_quote_spanned! {span=>
+                        #label loop {
+                            match ::core::iter::Iterator::next(&mut #iter) {
+                                ::core::option::Option::Some(#pat) => #body,
+                                ::core::option::Option::None => break,
+                            }
+                        }
+                    }
+                });
+                stmts.push(Stmt::Expr(Expr::Loop(Box::new(Loop { label: node.label.clone(), body, source })), false));
                 Expr::Block(Box::new(Block::plain(stmts)))
             }
             syn::Expr::Block(node) if awaits || changes_on_a_path(expr) => {
@@ -1071,7 +1081,7 @@ fn has_borrowed_temporary(expr: &syn::Expr) -> bool {
 fn changes_on_a_path(expr: &syn::Expr) -> bool {
     let hides_on_the_way_out = || !super::bindings::names_bound_in(expr).is_empty() && liveness::jumps_out_of(expr);
     match expr {
-        syn::Expr::If(_) | syn::Expr::Match(_) | syn::Expr::While(_) | syn::Expr::Loop(_) => {
+        syn::Expr::If(_) | syn::Expr::Match(_) | syn::Expr::While(_) | syn::Expr::Loop(_) | syn::Expr::ForLoop(_) => {
             changes_anything(expr) || hides_on_the_way_out()
         }
         syn::Expr::Block(node) => node.block.stmts.iter().any(stmt_changes_on_a_path) || hides_on_the_way_out(),
@@ -1100,6 +1110,11 @@ fn changes_on_a_path(expr: &syn::Expr) -> bool {
         }
         syn::Expr::Return(node) => node.expr.as_deref().is_some_and(changes_on_a_path),
         syn::Expr::Break(node) => node.expr.as_deref().is_some_and(changes_on_a_path),
+        syn::Expr::Range(node) => {
+            node.start.as_deref().is_some_and(changes_on_a_path) || node.end.as_deref().is_some_and(changes_on_a_path)
+        }
+        syn::Expr::Repeat(node) => changes_on_a_path(&node.expr),
+        syn::Expr::Let(node) => changes_on_a_path(&node.expr),
         _ => false,
     }
 }

@@ -1088,6 +1088,9 @@ impl<'a> Emitter<'a> {
         }
         let found = mentions::of_expr(source);
         let assigned = |name: &str| found.iter().any(|other| other.kind == Kind::Assign && other.name == name);
+        // A path that moves a local and then jumps out (`consume(p); break;`) reads nothing
+        // after the move, whatever the code after the construct does: only a walk sees that.
+        let jumps_out = liveness::jumps_out_of(source) || has_return(source);
         found.iter().any(|mention| {
             let Some(id) = self.lookup(&mention.name) else {
                 return false;
@@ -1097,7 +1100,7 @@ impl<'a> Emitter<'a> {
                     mention.conditional
                         && self.init[id].holds_value()
                         && !self.vars[id].no_drop
-                        && !self.mentioned_later(&mention.name)
+                        && (jumps_out || !self.mentioned_later(&mention.name))
                 }
                 Kind::Assign => mention.conditional && !self.init[id].holds_value(),
                 // A field used on a path that then assigns the whole local: only that path's
@@ -1352,7 +1355,7 @@ impl<'a> Emitter<'a> {
         let label = node.label.as_ref().map(|label| label.name.ident.to_string());
         self.targets.push(JumpTarget { label, is_loop: true, sink: sink.clone() });
         self.target_info.push(TargetInfo { head: Some(head), exit, depth });
-        self.push_rest(Rest::LoopBody(&node.body));
+        self.push_rest(Rest::LoopBody(&node.body, node.label.as_ref()));
         self.jump(head, None);
         if self.begin(head, TokenStream::new(), true) {
             self.push_scope(quote!(), false);
@@ -1374,6 +1377,22 @@ impl<'a> Emitter<'a> {
 /// A hidden local holding a `let`'s initializer, as a value rather than a place: what the
 /// pattern leaves unbound (`_`, `(x, _)`) drops at the end of the `let`, as it would from the
 /// initializer itself, not with the hidden local.
+/// Does `expr` contain a `return` (outside closures and async blocks)?
+fn has_return(expr: &syn::Expr) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Finder(false);
+    syn::visit::Visit::visit_expr(&mut finder, expr);
+    finder.0
+}
+
 /// `projection` (`pair.a.0`) with its root variable called `name` (the name the local has
 /// here, hidden if a nested binding hides it), located where the user wrote it.
 fn with_root(projection: &syn::Expr, name: &Ident) -> syn::Expr {
