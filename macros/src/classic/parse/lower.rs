@@ -1039,34 +1039,12 @@ fn has_borrowed_temporary(expr: &syn::Expr) -> bool {
         syn::Expr::Field(node) => borrowed(&node.base),
         syn::Expr::Index(node) => borrowed(&node.expr) || has_borrowed_temporary(&node.index),
         syn::Expr::MethodCall(node) => borrowed(&node.receiver) || node.args.iter().any(has_borrowed_temporary),
-        syn::Expr::Call(node) => has_borrowed_temporary(&node.func) || node.args.iter().any(has_borrowed_temporary),
         // Both operands of `&&` and `||` are scopes of their own for temporaries.
         syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) => false,
-        syn::Expr::Binary(node) => has_borrowed_temporary(&node.left) || has_borrowed_temporary(&node.right),
-        syn::Expr::Assign(node) => has_borrowed_temporary(&node.left) || has_borrowed_temporary(&node.right),
-        syn::Expr::Unary(node) => has_borrowed_temporary(&node.expr),
-        syn::Expr::Cast(node) => has_borrowed_temporary(&node.expr),
-        syn::Expr::Paren(node) => has_borrowed_temporary(&node.expr),
-        syn::Expr::Group(node) => has_borrowed_temporary(&node.expr),
-        syn::Expr::Try(node) => has_borrowed_temporary(&node.expr),
-        syn::Expr::Tuple(node) => node.elems.iter().any(has_borrowed_temporary),
-        syn::Expr::Array(node) => node.elems.iter().any(has_borrowed_temporary),
-        syn::Expr::Repeat(node) => has_borrowed_temporary(&node.expr),
-        syn::Expr::Struct(node) => {
-            node.fields.iter().any(|field| has_borrowed_temporary(&field.expr))
-                || node.rest.as_deref().is_some_and(has_borrowed_temporary)
-        }
-        syn::Expr::Range(node) => {
-            node.start.as_deref().is_some_and(has_borrowed_temporary)
-                || node.end.as_deref().is_some_and(has_borrowed_temporary)
-        }
-        syn::Expr::Return(node) => node.expr.as_deref().is_some_and(has_borrowed_temporary),
-        syn::Expr::Break(node) => node.expr.as_deref().is_some_and(has_borrowed_temporary),
-        syn::Expr::Let(node) => has_borrowed_temporary(&node.expr),
         // A scrutinee's temporaries live as long as the enclosing statement's (the arms are
         // scopes of their own).
         syn::Expr::Match(node) => borrowed(&node.expr),
-        _ => false,
+        _ => operands(expr).into_iter().any(has_borrowed_temporary),
     }
 }
 
@@ -1090,32 +1068,36 @@ fn changes_on_a_path(expr: &syn::Expr) -> bool {
         syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) => {
             changes_on_a_path(&node.left) || (!is_copied_bool(&node.right) && changes_anything(&node.right))
         }
-        syn::Expr::Binary(node) => changes_on_a_path(&node.left) || changes_on_a_path(&node.right),
-        syn::Expr::Assign(node) => changes_on_a_path(&node.left) || changes_on_a_path(&node.right),
-        syn::Expr::Call(node) => changes_on_a_path(&node.func) || node.args.iter().any(changes_on_a_path),
-        syn::Expr::MethodCall(node) => changes_on_a_path(&node.receiver) || node.args.iter().any(changes_on_a_path),
-        syn::Expr::Field(node) => changes_on_a_path(&node.base),
-        syn::Expr::Index(node) => changes_on_a_path(&node.expr) || changes_on_a_path(&node.index),
-        syn::Expr::Reference(node) => changes_on_a_path(&node.expr),
-        syn::Expr::Unary(node) => changes_on_a_path(&node.expr),
-        syn::Expr::Cast(node) => changes_on_a_path(&node.expr),
-        syn::Expr::Paren(node) => changes_on_a_path(&node.expr),
-        syn::Expr::Group(node) => changes_on_a_path(&node.expr),
-        syn::Expr::Try(node) => changes_on_a_path(&node.expr),
-        syn::Expr::Tuple(node) => node.elems.iter().any(changes_on_a_path),
-        syn::Expr::Array(node) => node.elems.iter().any(changes_on_a_path),
-        syn::Expr::Struct(node) => {
-            node.fields.iter().any(|field| changes_on_a_path(&field.expr))
-                || node.rest.as_deref().is_some_and(changes_on_a_path)
-        }
-        syn::Expr::Return(node) => node.expr.as_deref().is_some_and(changes_on_a_path),
-        syn::Expr::Break(node) => node.expr.as_deref().is_some_and(changes_on_a_path),
-        syn::Expr::Range(node) => {
-            node.start.as_deref().is_some_and(changes_on_a_path) || node.end.as_deref().is_some_and(changes_on_a_path)
-        }
-        syn::Expr::Repeat(node) => changes_on_a_path(&node.expr),
-        syn::Expr::Let(node) => changes_on_a_path(&node.expr),
-        _ => false,
+        _ => operands(expr).into_iter().any(changes_on_a_path),
+    }
+}
+
+/// The expressions evaluated as parts of `expr` itself, in order: operands, arguments,
+/// elements, the value of a `return` or `break`. Not the bodies of constructs, closures or
+/// macros.
+fn operands(expr: &syn::Expr) -> Vec<&syn::Expr> {
+    match expr {
+        syn::Expr::Binary(node) => vec![&node.left, &node.right],
+        syn::Expr::Assign(node) => vec![&node.left, &node.right],
+        syn::Expr::Call(node) => std::iter::once(&*node.func).chain(&node.args).collect(),
+        syn::Expr::MethodCall(node) => std::iter::once(&*node.receiver).chain(&node.args).collect(),
+        syn::Expr::Index(node) => vec![&node.expr, &node.index],
+        syn::Expr::Field(syn::ExprField { base: inner, .. })
+        | syn::Expr::Reference(syn::ExprReference { expr: inner, .. })
+        | syn::Expr::Unary(syn::ExprUnary { expr: inner, .. })
+        | syn::Expr::Cast(syn::ExprCast { expr: inner, .. })
+        | syn::Expr::Paren(syn::ExprParen { expr: inner, .. })
+        | syn::Expr::Group(syn::ExprGroup { expr: inner, .. })
+        | syn::Expr::Try(syn::ExprTry { expr: inner, .. })
+        | syn::Expr::Repeat(syn::ExprRepeat { expr: inner, .. })
+        | syn::Expr::Let(syn::ExprLet { expr: inner, .. }) => vec![&**inner],
+        syn::Expr::Tuple(node) => node.elems.iter().collect(),
+        syn::Expr::Array(node) => node.elems.iter().collect(),
+        syn::Expr::Struct(node) => node.fields.iter().map(|field| &field.expr).chain(node.rest.as_deref()).collect(),
+        syn::Expr::Return(syn::ExprReturn { expr: value, .. })
+        | syn::Expr::Break(syn::ExprBreak { expr: value, .. }) => value.as_deref().into_iter().collect(),
+        syn::Expr::Range(node) => node.start.as_deref().into_iter().chain(node.end.as_deref()).collect(),
+        _ => Vec::new(),
     }
 }
 
