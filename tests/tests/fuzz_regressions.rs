@@ -647,10 +647,149 @@ mod third_round {
             };
             check("c24", now("a25", 7u32).await)
         }
+
+        // A match scrutinee's temporary inside an awaited operand, in a block. Program 3597.
+        pub async fn seed2026_program3597() -> Result<u32, String> {
+            {
+                later("a1", match weigh(&Loud::new("t2")) {
+                    _ => 0u32,
+                }).await;
+            };
+            Ok::<u32, String>(0u32)
+        }
+
+        // A parameter moved in a scrutinee and assigned on one arm, then assigned again in a
+        // plain block: the value the arm assigned dropped at the end of the block instead of
+        // at the assignment. Program 3680.
+        pub async fn seed2026_program3680(mut p1: Loud) -> Result<u32, String> {
+            match ({
+                p1;
+                0u32
+            }) {
+                5 => {
+                },
+                v11 => {
+                    p1 = now("a14", Loud::new("l15")).await;
+                },
+            };
+            {
+                p1 = Loud::new("l42");
+                check("c44", weigh(&p1))
+            }
+        }
+
+        // A move in one arm of a `match` inside an operand counted as certain: the loop
+        // variable dropped early on the other arms. Program 1236 (the shrinker's budget ran
+        // out at 125 nodes; `move_in_a_match_arm_inside_an_argument` in
+        // `scopes_and_assignments.rs` is the shape alone).
+        pub async fn seed2026_program1236(mut p1: Loud, p2: Result<u32, String>, p3: Result<u32, String>) -> Result<u32, String> {
+
+            'l4: for i6 in 0..(weigh(&Loud::new("t5"))) % 4 {
+                note("n7", Pair { a: check("c8", add3(ev("e9", 2u32), weigh(&p1), weigh(&p1))), b: i6 }.b);
+            };
+            p1 = 'b10: {
+                'b11: {
+                    weigh(&Loud::new("t12"));
+                    p1
+                }
+            };
+            let (v20, v21, v22, ) = later("a19", (Pair { a: later("a13", ev("e14", 4u32)).await, b: 2u32 }.a, now("a15", later("a16", weigh(&p1)).await).await, later("a17", 0u32 + later("a18", 2u32).await).await,)).await;
+            'l23: for i24 in [Loud::new("l25")] {
+                let (v61, _, v63, ) = later("a60", (now("a26", ev("e27", 7u32)).await ^ ev("e28", 2u32), consume(match (1u32 * mix(ev("e29", 5u32), 2u32)) {
+                    5 => {
+                        Loud::new("l31")
+                    },
+                    5 | 10 => {
+                        consume(i24);
+                        Loud::new("l32")
+                    },
+                    v30 => {
+                        Loud::new("l33")
+                    },
+                }), if true {
+                    now("a54", now("a55", Loud::new("l56")).await).await
+                } else {
+                    later("a57", add3(weigh(&p1), ev("e58", 2u32), v22)).await;
+                    Loud::new("l59")
+                },)).await;
+                if (later("a64", ev("e65", 0u32)).await == now("a66", 4u32).await) {
+                    v22;
+                } else {
+                };
+            };
+            if ev("e67", true) {
+                let mut v68 = p1;
+                'l69: for i70 in now("a73", [Loud::new("l71"), Loud::new("l72")]).await {
+                    consume(i70);
+                    later("a74", ev("e75", 0u32)).await;
+                };
+            } else {
+            };
+            if p3.is_ok() {
+                return Err::<u32, String>(String::from("x76"));
+            };
+            Ok::<u32, String>(0u32)
+        }
+
+        // A parameter moved on one path, then assigned a value computed after a `while`: the
+        // `break` of the desugared `while` counted as leaving the statement, so the assignment
+        // did not settle the move and the parameter was saved after it (E0382). Program 1543.
+        pub async fn seed2026_program1543(mut p1: Loud) -> Result<u32, String> {
+
+            if (later("a2", true).await && now("a3", false).await) {
+            };
+            ev("e4", if false {
+                now("a5", later("a6", 5u32).await + weigh(&p1)).await
+            } else {
+                match consume(Loud::new("l7")) {
+                    v8 => {
+                        Ok::<u32, String>(consume(p1).wrapping_add(later("a9", weigh(&Loud::new("t10"))).await))
+                    },
+                };
+                ev("e18", weigh(&Loud::new("t19")).max(later("a20", 5u32).await))
+            });
+            p1 = if ({
+                { let mut k30 = 0u32; 'l29: while k30 < 2 && (0u32 < now("a35", 3u32).await) { k30 += 1;
+                } };
+                let v37 = Loud::new("l36");
+                later("a38", false).await
+            }) {
+                Loud::new("l45")
+            } else {
+                Loud::new("l46")
+            };
+            let p1 = weigh(&p1);
+            return Err::<u32, String>(String::from("x54"))
+        }
     }
 
     #[test]
     fn third_round() {
+        same_at_every_suspension(
+            || {
+                classic::seed2026_program1236(
+                    Loud::new("p1"),
+                    Err::<u32, String>(String::from("p2")),
+                    Ok::<u32, String>(3u32),
+                )
+            },
+            || {
+                runtime::seed2026_program1236(
+                    Loud::new("p1"),
+                    Err::<u32, String>(String::from("p2")),
+                    Ok::<u32, String>(3u32),
+                )
+            },
+        );
+        same_at_every_suspension(
+            || classic::seed2026_program1543(Loud::new("p1")),
+            || runtime::seed2026_program1543(Loud::new("p1")),
+        );
+        same_at_every_suspension(classic::seed2026_program3597, runtime::seed2026_program3597);
+        same_at_every_suspension(
+            || classic::seed2026_program3680(Loud::new("p1")),
+            || runtime::seed2026_program3680(Loud::new("p1")),
+        );
         same_at_every_suspension(
             || classic::seed2026_program2397_in_a_range(Loud::new("p1")),
             || runtime::seed2026_program2397_in_a_range(Loud::new("p1")),
