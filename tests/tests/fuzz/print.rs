@@ -313,7 +313,14 @@ impl Printer {
                 }
                 if let Some(value) = value {
                     self.out.push(' ');
-                    self.expr(value, Context::Free);
+                    // `break 'b: { .. }` would read as a labelled `break`: rustc requires
+                    // parentheses around an unlabelled `break`'s labelled block.
+                    let context = if label.is_none() && matches!(**value, Expr::Labelled(..)) {
+                        Context::Operand
+                    } else {
+                        Context::Free
+                    };
+                    self.expr(value, context);
                 }
             }
             Expr::Continue(label) => {

@@ -51,6 +51,9 @@ pub(crate) enum Use {
 /// (a move just before it, `consume(p); break;`, is a move even if the loop's body reads `p`).
 pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bool {
     let mut index = rest.len();
+    // Code seen so far that may jump elsewhere (a `continue` on one path of an `if`): then a
+    // later `break` does not decide what runs next.
+    let mut may_have_jumped = false;
     while index > 0 {
         index -= 1;
         if rebound.contains(&index) {
@@ -64,6 +67,10 @@ pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bo
             Use::Read => return true,
             Use::Overwritten => return false,
             Use::Unused => {}
+        }
+        if may_have_jumped || rest_may_jump(&rest[index]) {
+            may_have_jumped = true;
+            continue;
         }
         let target = |label: &Option<syn::Lifetime>| {
             rest[..index].iter().rposition(|entry| match (entry, label) {
@@ -91,6 +98,28 @@ pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bo
         }
     }
     false
+}
+
+/// May the code of `rest` jump out of it other than by a statement that always jumps
+/// (which `read_later` follows)?
+fn rest_may_jump(rest: &Rest<'_>) -> bool {
+    match rest {
+        Rest::Stmts(stmts) => {
+            let end = stmts.iter().position(is_jump).unwrap_or(stmts.len());
+            stmts[..end].iter().any(stmt_may_jump)
+        }
+        Rest::LoopBody(block, _) => block.stmts.iter().any(stmt_may_jump),
+        Rest::Paths(paths) => paths.iter().any(|path| match path {
+            Path::Block(block) => block.stmts.iter().any(stmt_may_jump),
+            Path::Expr(expr) => Targets::default().expr_jumps(expr),
+            Path::Arm(arm) => arm.body.stmts.iter().any(stmt_may_jump),
+            Path::Empty => false,
+        }),
+    }
+}
+
+fn is_jump(stmt: &Stmt) -> bool {
+    matches!(stmt, Stmt::Expr(Expr::Plain(syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_)), _))
 }
 
 /// How a statement that always jumps leaves its block.

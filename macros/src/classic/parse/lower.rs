@@ -1054,16 +1054,17 @@ fn has_borrowed_temporary(expr: &syn::Expr) -> bool {
 /// code would count the move as certain, or the assignment as never made, and drop the
 /// local early on the other paths).
 ///
-/// So too for a construct that binds names and jumps out of the statement: the jump saves
-/// the locals by name, which a binding on its way may hide.
+/// So too for a construct that jumps out of the statement: the jump saves the locals alive
+/// when it runs (the operands before it may have moved some) by name (which a binding on
+/// its way may hide).
 fn changes_on_a_path(expr: &syn::Expr) -> bool {
-    let hides_on_the_way_out = || !super::bindings::names_bound_in(expr).is_empty() && liveness::jumps_out_of(expr);
+    let jumps_out = || liveness::jumps_out_of(expr);
     match expr {
         syn::Expr::If(_) | syn::Expr::Match(_) | syn::Expr::While(_) | syn::Expr::Loop(_) | syn::Expr::ForLoop(_) => {
-            changes_anything(expr) || hides_on_the_way_out()
+            changes_anything(expr) || jumps_out()
         }
-        syn::Expr::Block(node) => node.block.stmts.iter().any(stmt_changes_on_a_path) || hides_on_the_way_out(),
-        syn::Expr::Unsafe(node) => node.block.stmts.iter().any(stmt_changes_on_a_path) || hides_on_the_way_out(),
+        syn::Expr::Block(node) => node.block.stmts.iter().any(stmt_changes_on_a_path) || jumps_out(),
+        syn::Expr::Unsafe(node) => node.block.stmts.iter().any(stmt_changes_on_a_path) || jumps_out(),
         // A `bool` variable on the right is copied, not moved.
         syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_) | BinOp::Or(_)) => {
             changes_on_a_path(&node.left) || (!is_copied_bool(&node.right) && changes_anything(&node.right))

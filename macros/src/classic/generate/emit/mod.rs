@@ -1096,8 +1096,10 @@ impl<'a> Emitter<'a> {
                 return false;
             };
             match mention.kind {
+                // A move before a jump out (`if (p? == 1) { break }`) too: the jump saves what
+                // is alive when it runs, which only a walk knows.
                 Kind::Move => {
-                    mention.conditional
+                    (mention.conditional || jumps_out)
                         && self.init[id].holds_value()
                         && !self.vars[id].no_drop
                         && (jumps_out || !self.mentioned_later(&mention.name))
