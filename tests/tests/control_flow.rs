@@ -1,6 +1,6 @@
 //! `if`, `match`, loops, `break`/`continue`, early `return` and `?`, under both lowerings.
 
-use lowering_tests::fuzz::weigh;
+use lowering_tests::fuzz::{consume, weigh};
 use lowering_tests::*;
 
 differential! {
@@ -40,6 +40,19 @@ differential! {
         } else {
             drop(l);
             4
+        }
+    }
+
+    pub async fn else_if_chain_moves_on_some_branches(c: u32, p: Loud) -> u32 {
+        if c == 0 {
+            consume(p)
+        } else if later("a", c).await == 1 {
+            weigh(&p)
+        } else if now("b", c).await == 2 {
+            let q = p;
+            later("c", weigh(&q)).await
+        } else {
+            0
         }
     }
 
@@ -205,6 +218,10 @@ fn branches() {
     for n in 0..4 {
         same(|| classic::else_if(n), || runtime::else_if(n));
         same_at_every_suspension(|| classic::else_if_conditions_await(n), || runtime::else_if_conditions_await(n));
+        same_at_every_suspension(
+            || classic::else_if_chain_moves_on_some_branches(n, Loud::new("p")),
+            || runtime::else_if_chain_moves_on_some_branches(n, Loud::new("p")),
+        );
     }
     for c in [true, false] {
         same(|| classic::if_without_else(c), || runtime::if_without_else(c));
