@@ -7,6 +7,7 @@
 //! on them being exact in one direction: a local used by value and read later must be `Copy`
 //! (or rustc rejects the plain `async fn` too), so a read on any path keeps it alive.
 
+use super::jumps::{Targets, stmt_may_jump};
 use super::mentions::{self, Kind, Mention};
 use crate::classic::parse::bindings::pattern_bindings;
 use crate::classic::parse::ir::{Arm, Block, Expr, Stmt};
@@ -371,132 +372,6 @@ pub(crate) fn expr_mentions(expr: &Expr, name: &str) -> bool {
         }
         Expr::Loop(node) => block_mentions(&node.body, name),
     }
-}
-
-/// May this statement leave its block by `break` or `continue`? Jumps to a loop or a
-/// labelled block inside the statement stay in it.
-fn stmt_may_jump(stmt: &Stmt) -> bool {
-    Targets::default().stmt_jumps(stmt)
-}
-
-/// Does plain code leave `expr` by `break` or `continue` (to a loop or block outside it)?
-pub(crate) fn jumps_out_of(expr: &syn::Expr) -> bool {
-    Targets::default().syn_jumps(expr)
-}
-
-/// The loops and labelled blocks around a jump, inside the statement being asked about.
-#[derive(Clone, Default)]
-struct Targets {
-    loops: u32,
-    labels: Vec<String>,
-}
-
-impl Targets {
-    fn escapes(&self, label: Option<&syn::Lifetime>) -> bool {
-        match label {
-            Some(label) => !self.labels.contains(&label.ident.to_string()),
-            None => self.loops == 0,
-        }
-    }
-
-    fn inside(&self, label: Option<&syn::Label>, is_loop: bool) -> Targets {
-        let mut inner = self.clone();
-        inner.loops += u32::from(is_loop);
-        inner.labels.extend(label.map(|label| label.name.ident.to_string()));
-        inner
-    }
-
-    fn stmt_jumps(&self, stmt: &Stmt) -> bool {
-        match stmt {
-            Stmt::Let(node) => {
-                node.init.as_ref().is_some_and(|init| self.expr_jumps(init))
-                    || node.diverge.as_ref().is_some_and(|block| {
-                        let mut jumps = Jumps { targets: self.clone(), escapes: false };
-                        syn::visit::Visit::visit_block(&mut jumps, block);
-                        jumps.escapes
-                    })
-            }
-            Stmt::Expr(expr, _) => self.expr_jumps(expr),
-            Stmt::Verbatim(stmt) => {
-                let mut jumps = Jumps { targets: self.clone(), escapes: false };
-                syn::visit::Visit::visit_stmt(&mut jumps, stmt);
-                jumps.escapes
-            }
-        }
-    }
-
-    fn block_jumps(&self, block: &Block) -> bool {
-        let inner = self.inside(block.label.as_ref(), false);
-        block.stmts.iter().any(|stmt| inner.stmt_jumps(stmt))
-    }
-
-    fn syn_jumps(&self, expr: &syn::Expr) -> bool {
-        let mut jumps = Jumps { targets: self.clone(), escapes: false };
-        syn::visit::Visit::visit_expr(&mut jumps, expr);
-        jumps.escapes
-    }
-
-    fn expr_jumps(&self, expr: &Expr) -> bool {
-        match expr {
-            Expr::Plain(expr) => self.syn_jumps(expr),
-            Expr::Await(node) => self.syn_jumps(&node.operand),
-            Expr::Block(block) => self.block_jumps(block),
-            Expr::If(node) => {
-                self.syn_jumps(&node.cond)
-                    || self.block_jumps(&node.then_branch)
-                    || node.else_branch.as_ref().is_some_and(|expr| self.expr_jumps(expr))
-            }
-            Expr::Match(node) => {
-                self.syn_jumps(&node.scrutinee) || node.arms.iter().any(|arm| self.block_jumps(&arm.body))
-            }
-            Expr::Loop(node) => self.inside(node.label.as_ref(), true).block_jumps(&node.body),
-        }
-    }
-}
-
-/// Finds a `break` or `continue` that leaves the code visited.
-struct Jumps {
-    targets: Targets,
-    escapes: bool,
-}
-
-impl Jumps {
-    fn nested(&mut self, label: Option<&syn::Label>, is_loop: bool, visit: impl FnOnce(&mut Self)) {
-        let inner = self.targets.inside(label, is_loop);
-        let outer = std::mem::replace(&mut self.targets, inner);
-        visit(self);
-        self.targets = outer;
-    }
-}
-
-impl<'ast> syn::visit::Visit<'ast> for Jumps {
-    fn visit_expr_break(&mut self, node: &'ast syn::ExprBreak) {
-        self.escapes |= self.targets.escapes(node.label.as_ref());
-        syn::visit::visit_expr_break(self, node);
-    }
-    fn visit_expr_continue(&mut self, node: &'ast syn::ExprContinue) {
-        self.escapes |= self.targets.escapes(node.label.as_ref());
-    }
-    fn visit_expr_loop(&mut self, node: &'ast syn::ExprLoop) {
-        self.nested(node.label.as_ref(), true, |this| syn::visit::visit_block(this, &node.body));
-    }
-    fn visit_expr_while(&mut self, node: &'ast syn::ExprWhile) {
-        // The condition is in the loop too: a `break` there ends it.
-        self.nested(node.label.as_ref(), true, |this| {
-            syn::visit::Visit::visit_expr(this, &node.cond);
-            syn::visit::visit_block(this, &node.body);
-        });
-    }
-    fn visit_expr_for_loop(&mut self, node: &'ast syn::ExprForLoop) {
-        syn::visit::Visit::visit_expr(self, &node.expr);
-        self.nested(node.label.as_ref(), true, |this| syn::visit::visit_block(this, &node.body));
-    }
-    fn visit_expr_block(&mut self, node: &'ast syn::ExprBlock) {
-        self.nested(node.label.as_ref(), false, |this| syn::visit::visit_block(this, &node.block));
-    }
-    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-    fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
 /// The patterns of the `let`s in an `if` condition (`let P = e`, or a `&&` chain of them).

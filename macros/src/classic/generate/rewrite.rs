@@ -14,6 +14,8 @@ use proc_macro2::{Group, Ident, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::visit_mut::{self, VisitMut};
 
+use crate::classic::analyse::jumps::Targets;
+
 /// Where a value computed by user code goes.
 #[derive(Clone)]
 pub(crate) enum Sink {
@@ -53,8 +55,9 @@ pub(crate) struct Rewriter<'a> {
     /// Found jumps (scan mode) instead of rewriting them.
     scanning: bool,
     found: Vec<Jump>,
-    loop_depth: usize,
-    local_labels: Vec<String>,
+    /// The loops and labelled blocks of the code being rewritten around the current point:
+    /// a jump to one of them stays as written.
+    inside: Targets,
     closure_depth: usize,
 }
 
@@ -67,27 +70,25 @@ impl<'a> Rewriter<'a> {
             jumps: Vec::new(),
             scanning: false,
             found: Vec::new(),
-            loop_depth: 0,
-            local_labels: Vec::new(),
+            inside: Targets::default(),
             closure_depth: 0,
         }
     }
 
     /// The jumps out of `expr` that need `emit`'s code.
     pub(crate) fn scan_expr(&mut self, expr: &syn::Expr) -> Vec<Jump> {
-        self.scanning = true;
-        self.found.clear();
-        let mut copy = expr.clone();
-        self.visit_expr_mut(&mut copy);
-        self.scanning = false;
-        dedup(std::mem::take(&mut self.found))
+        self.scan(|this| this.visit_expr_mut(&mut expr.clone()))
     }
 
     pub(crate) fn scan_stmt(&mut self, stmt: &syn::Stmt) -> Vec<Jump> {
+        self.scan(|this| this.visit_stmt_mut(&mut stmt.clone()))
+    }
+
+    /// Runs `visit` (on a copy of the code) in scan mode: the jumps it meets, once each.
+    fn scan(&mut self, visit: impl FnOnce(&mut Self)) -> Vec<Jump> {
         self.scanning = true;
         self.found.clear();
-        let mut copy = stmt.clone();
-        self.visit_stmt_mut(&mut copy);
+        visit(self);
         self.scanning = false;
         dedup(std::mem::take(&mut self.found))
     }
@@ -117,26 +118,25 @@ impl<'a> Rewriter<'a> {
 
     /// The target of a `break`/`continue` with this label (or none) that leaves the
     /// rewritten code, if it is a split one.
-    fn target(&self, label: Option<&syn::Lifetime>, is_continue: bool) -> Option<usize> {
-        if self.closure_depth > 0 {
+    fn target(&self, label: Option<&syn::Lifetime>) -> Option<usize> {
+        if self.closure_depth > 0 || !self.inside.escapes(label) {
             return None;
         }
         match label {
             Some(label) => {
                 let name = label.ident.to_string();
-                if self.local_labels.contains(&name) {
-                    return None;
-                }
                 self.targets.iter().rposition(|target| target.label.as_deref() == Some(&name))
             }
-            None => {
-                if self.loop_depth > 0 {
-                    return None;
-                }
-                let _ = is_continue;
-                self.targets.iter().rposition(|target| target.is_loop)
-            }
+            None => self.targets.iter().rposition(|target| target.is_loop),
         }
+    }
+
+    /// Visit code inside a loop (`is_loop`) or a block with this label.
+    fn nested(&mut self, label: Option<&syn::Label>, is_loop: bool, visit: impl FnOnce(&mut Self)) {
+        let inner = self.inside.inside(label, is_loop);
+        let outer = std::mem::replace(&mut self.inside, inner);
+        visit(self);
+        self.inside = outer;
     }
 
     fn jump_code(&self, jump: Jump) -> TokenStream {
@@ -234,7 +234,7 @@ impl VisitMut for Rewriter<'_> {
                 if let Some(value) = node.expr.as_mut() {
                     self.visit_expr_mut(value);
                 }
-                let Some(target) = self.target(node.label.as_ref(), false) else {
+                let Some(target) = self.target(node.label.as_ref()) else {
                     return;
                 };
                 let jump = Jump { target, is_continue: false, has_value: node.expr.is_some(), moves };
@@ -261,7 +261,7 @@ impl VisitMut for Rewriter<'_> {
                 *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #store #code }));
             }
             syn::Expr::Continue(node) => {
-                let Some(target) = self.target(node.label.as_ref(), true) else {
+                let Some(target) = self.target(node.label.as_ref()) else {
                     return;
                 };
                 let jump = Jump { target, is_continue: true, has_value: false, moves: Vec::new() };
@@ -275,25 +275,16 @@ impl VisitMut for Rewriter<'_> {
             }
             syn::Expr::Loop(_) | syn::Expr::While(_) | syn::Expr::ForLoop(_) => {
                 let label = match expr {
-                    syn::Expr::Loop(node) => node.label.as_ref(),
-                    syn::Expr::While(node) => node.label.as_ref(),
-                    syn::Expr::ForLoop(node) => node.label.as_ref(),
+                    syn::Expr::Loop(node) => node.label.clone(),
+                    syn::Expr::While(node) => node.label.clone(),
+                    syn::Expr::ForLoop(node) => node.label.clone(),
                     _ => unreachable!(),
-                }
-                .map(|label| label.name.ident.to_string());
-                self.loop_depth += 1;
-                self.local_labels.extend(label.clone());
-                visit_mut::visit_expr_mut(self, expr);
-                if label.is_some() {
-                    self.local_labels.pop();
-                }
-                self.loop_depth -= 1;
+                };
+                self.nested(label.as_ref(), true, |this| visit_mut::visit_expr_mut(this, expr));
             }
             syn::Expr::Block(node) if node.label.is_some() => {
-                let label = node.label.as_ref().map(|label| label.name.ident.to_string());
-                self.local_labels.extend(label);
-                visit_mut::visit_expr_mut(self, expr);
-                self.local_labels.pop();
+                let label = node.label.clone();
+                self.nested(label.as_ref(), false, |this| visit_mut::visit_expr_mut(this, expr));
             }
             syn::Expr::Closure(_) | syn::Expr::Async(_) => {
                 self.closure_depth += 1;

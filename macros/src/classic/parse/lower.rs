@@ -11,7 +11,7 @@ use quote::ToTokens;
 use super::awaits;
 use super::ir::{Arm, Await, Block, Expr, If, Let, Loop, Match, Stmt};
 use super::std_macros;
-use crate::classic::analyse::{liveness, mentions};
+use crate::classic::analyse::{jumps, mentions};
 
 pub(crate) struct Lower {
     errors: Vec<syn::Error>,
@@ -902,15 +902,17 @@ impl Lower {
         let Some(last) = exprs.iter().rposition(|expr| self.needs(expr)) else {
             return exprs;
         };
-        // The variables the operands after each one name: an operand that takes a place by
-        // value where one of them may assign it (`v * { v *= 2; v }`) is read first, into a
-        // temporary, as Rust reads it.
-        let named_after: Vec<Vec<String>> = (0..exprs.len())
+        // An operand that takes a place by value where an operand after it (up to the last
+        // taken apart) names it, and so may assign it (`v * { v *= 2; v }`), is read first,
+        // into a temporary, as Rust reads it.
+        let changed_later: Vec<bool> = (0..last)
             .map(|index| {
-                exprs[index + 1..=last.max(index)]
-                    .iter()
-                    .flat_map(|expr| mentions::of_expr(expr).into_iter().map(|mention| mention.name))
-                    .collect()
+                by_value(index)
+                    && read_root(&exprs[index]).is_some_and(|root| {
+                        exprs[index + 1..=last]
+                            .iter()
+                            .any(|later| mentions::of_expr(later).iter().any(|mention| mention.name == root))
+                    })
             })
             .collect();
         exprs
@@ -920,9 +922,7 @@ impl Lower {
                 if index < last {
                     let expr = self.hoisting_temporaries(|this| this.anf(&expr, pre));
                     let local = matches!(&expr, syn::Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some_and(|ident| !super::bindings::starts_uppercase(ident)));
-                    let changed_later =
-                        by_value(index) && read_root(&expr).is_some_and(|root| named_after[index].contains(&root));
-                    if is_stable(&expr) && !(local && by_value(index)) && !changed_later {
+                    if is_stable(&expr) && !(local && by_value(index)) && !changed_later[index] {
                         expr
                     } else {
                         self.spill(expr, pre)
@@ -1058,7 +1058,7 @@ fn has_borrowed_temporary(expr: &syn::Expr) -> bool {
 /// when it runs (the operands before it may have moved some) by name (which a binding on
 /// its way may hide).
 fn changes_on_a_path(expr: &syn::Expr) -> bool {
-    let jumps_out = || liveness::jumps_out_of(expr);
+    let jumps_out = || jumps::jumps_out_of(expr);
     match expr {
         syn::Expr::If(_) | syn::Expr::Match(_) | syn::Expr::While(_) | syn::Expr::Loop(_) | syn::Expr::ForLoop(_) => {
             changes_anything(expr) || jumps_out()

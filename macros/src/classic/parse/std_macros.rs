@@ -77,12 +77,7 @@ pub(crate) fn parse(mac: &syn::Macro) -> Option<syn::Result<Parsed>> {
         "write" | "writeln" => Parser::parse2(
             |input: ParseStream| {
                 let dst: Expr = input.parse()?;
-                let args = if input.is_empty() {
-                    None
-                } else {
-                    input.parse::<Token![,]>()?;
-                    parse_format(input)?
-                };
+                let args = parse_trailing_format(input)?;
                 Ok(Kind::Write { dst, args })
             },
             tokens,
@@ -90,12 +85,7 @@ pub(crate) fn parse(mac: &syn::Macro) -> Option<syn::Result<Parsed>> {
         "assert" | "debug_assert" => Parser::parse2(
             |input: ParseStream| {
                 let cond: Expr = input.parse()?;
-                let message = if input.is_empty() {
-                    None
-                } else {
-                    input.parse::<Token![,]>()?;
-                    parse_format(input)?
-                };
+                let message = parse_trailing_format(input)?;
                 Ok(Kind::Assert { debug: name.starts_with("debug"), cond, message })
             },
             tokens,
@@ -105,12 +95,7 @@ pub(crate) fn parse(mac: &syn::Macro) -> Option<syn::Result<Parsed>> {
                 let left: Expr = input.parse()?;
                 input.parse::<Token![,]>()?;
                 let right: Expr = input.parse()?;
-                let message = if input.is_empty() {
-                    None
-                } else {
-                    input.parse::<Token![,]>()?;
-                    parse_format(input)?
-                };
+                let message = parse_trailing_format(input)?;
                 Ok(Kind::AssertCmp { left, right, message })
             },
             tokens,
@@ -157,6 +142,15 @@ pub(crate) fn parse(mac: &syn::Macro) -> Option<syn::Result<Parsed>> {
         _ => return None,
     };
     Some(kind.map(|kind| Parsed { kind }))
+}
+
+/// `, "fmt", args..` after a macro's leading operands, or nothing.
+fn parse_trailing_format(input: ParseStream) -> syn::Result<Option<FormatArgs>> {
+    if input.is_empty() {
+        return Ok(None);
+    }
+    input.parse::<Token![,]>()?;
+    parse_format(input)
 }
 
 fn parse_format(input: ParseStream) -> syn::Result<Option<FormatArgs>> {

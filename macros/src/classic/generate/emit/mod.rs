@@ -22,6 +22,7 @@ use syn::spanned::Spanned;
 
 use super::rewrite::{Jump, JumpTarget, Rewriter, Sink};
 use crate::classic::analyse::borrows::{self, borrow_root};
+use crate::classic::analyse::jumps;
 use crate::classic::analyse::liveness::{self, Path, Rest, let_patterns};
 use crate::classic::analyse::mentions::{self, Kind, Mention};
 use crate::classic::parse::bindings::{names_bound_in, pattern_bindings};
@@ -1082,15 +1083,15 @@ impl<'a> Emitter<'a> {
             return false;
         }
         // A jump out of it saves the locals by name: not where a binding of its own hides one.
-        let hides_a_local = || names_bound_in(source).iter().any(|name| self.lookup(name).is_some());
-        if liveness::jumps_out_of(source) && hides_a_local() {
+        let breaks_out = jumps::jumps_out_of(source);
+        if breaks_out && names_bound_in(source).iter().any(|name| self.lookup(name).is_some()) {
             return true;
         }
         let found = mentions::of_expr(source);
         let assigned = |name: &str| found.iter().any(|other| other.kind == Kind::Assign && other.name == name);
         // A path that moves a local and then jumps out (`consume(p); break;`) reads nothing
         // after the move, whatever the code after the construct does: only a walk sees that.
-        let jumps_out = liveness::jumps_out_of(source) || has_return(source);
+        let jumps_out = breaks_out || has_return(source);
         found.iter().any(|mention| {
             let Some(id) = self.lookup(&mention.name) else {
                 return false;
