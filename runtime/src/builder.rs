@@ -18,6 +18,16 @@
 //! a ready value task, a `lowering::leaf` primitive). Anything else moves the state machine
 //! to the heap first. That is the one place where Rust's pinning changes the C# model, and it
 //! costs nothing extra: the heap task is the allocation the call would make anyway.
+//!
+//! # Pinned state machines
+//!
+//! A function whose awaits may hold a borrow of one of its own locals (`read(&mut buf).await`,
+//! `let r = &v; f().await; r.len()`) keeps that local in place in its field, and the borrow
+//! points into the state machine. Such a state machine must not move once `move_next` has run:
+//! [`start_pinned`] puts it in its heap task first and runs it there, so the call allocates its
+//! task even when it completes synchronously (no cached result). That is the price of holding
+//! borrows across awaits in a named struct; the plain `async fn` pays nothing for it, because
+//! its caller pins the whole future.
 
 use std::mem::ManuallyDrop;
 use std::panic::{self, AssertUnwindSafe};
@@ -103,4 +113,16 @@ pub fn start_value<T, S>(state_machine: S, move_next: MoveNext<T, S>) -> ValueTa
             ValueTask::task(Task::from_panic(payload))
         }
     }
+}
+
+/// Start a classic call whose state machine holds borrows of its own fields (module docs,
+/// "Pinned state machines"): it moves into its heap task before `move_next` first runs, and
+/// never moves again. Still eager: `move_next` runs before this returns.
+pub fn start_pinned<T, S>(state_machine: S, move_next: MoveNext<T, S>) -> Task<T, S> {
+    Task::from_core(Core::spawn(state_machine, move_next))
+}
+
+/// [`start_pinned`] for a `value_task` function: the heap task is needed all the same.
+pub fn start_value_pinned<T, S>(state_machine: S, move_next: MoveNext<T, S>) -> ValueTask<T, S> {
+    ValueTask::task(start_pinned(state_machine, move_next))
 }

@@ -34,6 +34,7 @@ mod awaiter;
 pub mod builder;
 pub mod leaf;
 mod record;
+mod slot;
 pub mod task;
 mod value_task;
 

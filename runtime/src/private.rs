@@ -6,8 +6,9 @@ use std::marker::PhantomData;
 pub use linkme;
 
 pub use crate::awaiter::{AwaitAnyFuture, Awaiter, poll_awaiter};
-pub use crate::builder::{Ctx, MoveNext, start, start_value};
+pub use crate::builder::{Ctx, MoveNext, start, start_pinned, start_value, start_value_pinned};
 pub use crate::record::RECORDS;
+pub use crate::slot::{Place, Slot, SlotGuard, twin};
 pub use crate::task::cache::{CachePolicy, Cacheable};
 
 /// Restore a value saved in a state-machine slot when the state machine resumes.

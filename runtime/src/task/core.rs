@@ -15,7 +15,7 @@
 //! ever touches the header.
 
 use std::cell::UnsafeCell;
-use std::mem::{self, ManuallyDrop};
+use std::mem::ManuallyDrop;
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -76,6 +76,35 @@ impl<T, S> Core<T, S> {
         self.header.lock()
     }
 
+    /// Replace the machine where it is: the old one is dropped in place, never moved first.
+    /// A pinned state machine's locals may be borrowed by its other fields (an awaiter holding
+    /// `&mut buf`), so moving it out to drop it would leave those borrows dangling. If a
+    /// destructor panics, `new` is written all the same (the rest of the old value is leaked
+    /// rather than dropped twice).
+    ///
+    /// # Safety
+    ///
+    /// The caller has the exclusive access to the machine that the status protocol gives
+    /// (module docs).
+    unsafe fn set_machine(&self, new: Machine<T, S>) {
+        struct WriteOnExit<T, S> {
+            place: *mut Machine<T, S>,
+            new: ManuallyDrop<Machine<T, S>>,
+        }
+        impl<T, S> Drop for WriteOnExit<T, S> {
+            fn drop(&mut self) {
+                // SAFETY: the place was just dropped (or its drop unwound); `new` is taken once.
+                unsafe { std::ptr::write(self.place, ManuallyDrop::take(&mut self.new)) }
+            }
+        }
+        let place = self.machine.get();
+        let write = WriteOnExit { place, new: ManuallyDrop::new(new) };
+        // SAFETY: exclusive access (caller); the place holds a valid machine, rewritten by
+        // `write` whether or not this drop unwinds.
+        unsafe { std::ptr::drop_in_place(place) };
+        drop(write);
+    }
+
     /// A `CoreRef` borrowing this task's own reference (the caller holds one).
     fn this(&self) -> ManuallyDrop<CoreRef> {
         let header = NonNull::from(&self.header);
@@ -114,8 +143,7 @@ impl<T, S> Core<T, S> {
                 if header::after_pending(&this) {
                     // Every handle is gone: drop the machine (and everything it awaits).
                     // SAFETY: `Dead` status, set by `after_pending`; nobody else touches it.
-                    let dropped = mem::replace(unsafe { &mut *self.machine.get() }, Machine::Gone);
-                    drop(dropped);
+                    unsafe { self.set_machine(Machine::Gone) };
                 }
             }
             Ok(Poll::Ready(value)) => self.finish(Outcome::Value(value)),
@@ -126,9 +154,7 @@ impl<T, S> Core<T, S> {
     fn finish(&self, outcome: Outcome<T>) {
         // SAFETY: still `Running`. The state machine's locals were dropped by `move_next`
         // itself; its (now empty) struct goes before anyone can observe completion.
-        let machine = unsafe { &mut *self.machine.get() };
-        let emptied = mem::replace(machine, Machine::Finished(Some(outcome)));
-        drop(emptied);
+        unsafe { self.set_machine(Machine::Finished(Some(outcome))) };
         let (waiters, orphaned) = {
             let mut state = self.lock();
             state.status = Status::Completed;
@@ -136,8 +162,7 @@ impl<T, S> Core<T, S> {
         };
         if orphaned {
             // SAFETY: no handle is left to read the outcome.
-            let outcome = mem::replace(unsafe { &mut *self.machine.get() }, Machine::Gone);
-            drop(outcome);
+            unsafe { self.set_machine(Machine::Gone) };
         }
         header::notify_completion(waiters);
     }
@@ -248,7 +273,7 @@ impl<T, S> Core<T, S> {
         if self.handles.fetch_sub(1, Ordering::AcqRel) != 1 {
             return;
         }
-        let (queued, machine) = {
+        let queued = {
             let mut state = self.lock();
             match state.status {
                 Status::Running | Status::RunningNotified => {
@@ -258,13 +283,11 @@ impl<T, S> Core<T, S> {
                 Status::Completed => {}
                 Status::Idle | Status::Scheduled | Status::Dead => state.status = Status::Dead,
             }
-            let queued = state.queue.take();
-            // SAFETY: not running, and no handle is left: nothing else touches the machine.
-            let machine = mem::replace(unsafe { &mut *self.machine.get() }, Machine::Gone);
-            (queued, machine)
+            state.queue.take()
         };
         // Dropped outside the lock: the state machine's destructors may drop other tasks.
-        drop(machine);
+        // SAFETY: not running, and no handle is left: nothing else touches the machine.
+        unsafe { self.set_machine(Machine::Gone) };
         drop(queued);
     }
 
@@ -301,7 +324,7 @@ impl<T, S> Drop for Core<T, S> {
         // Reached when the last strong reference goes. The last handle normally emptied the
         // machine already; a task that was never handed out (a panic between `spawn` and the
         // handle) is emptied here.
-        let machine = mem::replace(self.machine.get_mut(), Machine::Gone);
-        drop(machine);
+        // SAFETY: `&mut self`: nothing else touches the machine.
+        unsafe { self.set_machine(Machine::Gone) };
     }
 }

@@ -1,0 +1,161 @@
+//! Locals that stay where they are: the fields of a pinned state machine (see
+//! [`crate::builder::start_pinned`]).
+//!
+//! A classic state machine normally moves each local out of its field when a state begins and
+//! back in when it ends, which a borrow of that local cannot survive. A local that an await
+//! may hold a borrow of (`read(&mut buf).await`, `let r = &v; f().await`) instead lives in a
+//! [`Slot`] for its whole life, and the code of every state reaches it through a [`Place`],
+//! a raw pointer to that slot: borrows taken in one state stay valid in the next, because the
+//! state machine never moves once it runs.
+//!
+//! A slot knows whether it holds a value (its drop flag, which the plain `async fn` keeps as
+//! well): a local moved out (`Place::take`) or not yet assigned holds none, and neither drops
+//! nor may be read. The soundness argument for the code that uses these types is written
+//! where it is generated (`lowering-macros`, `classic::generate::places`).
+
+use std::future::Future;
+use std::mem::MaybeUninit;
+
+/// One local of a pinned state machine, with its drop flag.
+pub struct Slot<T> {
+    live: bool,
+    value: MaybeUninit<T>,
+}
+
+impl<T> Slot<T> {
+    /// A local not assigned yet.
+    #[inline]
+    pub const fn empty() -> Self {
+        Slot { live: false, value: MaybeUninit::uninit() }
+    }
+
+    /// A parameter: assigned by the stub.
+    #[inline]
+    pub const fn holding(value: T) -> Self {
+        Slot { live: true, value: MaybeUninit::new(value) }
+    }
+}
+
+impl<T> Drop for Slot<T> {
+    fn drop(&mut self) {
+        if self.live {
+            self.live = false;
+            // SAFETY: `live` says the value is initialized; it is dropped once.
+            unsafe { self.value.assume_init_drop() }
+        }
+    }
+}
+
+/// Where a [`Slot`] is: what the generated code names a local by while that local lives in
+/// place. Copied freely; valid as long as the pinned state machine that holds the slot.
+pub struct Place<T> {
+    slot: *mut Slot<T>,
+}
+
+impl<T> Clone for Place<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Place<T> {}
+
+// SAFETY: a place is a path to a value of type `T` inside a state machine; sending or sharing
+// it is sending or sharing access to that `T` (it is only ever used by the state machine's own
+// code, which runs on one thread at a time).
+unsafe impl<T: Send> Send for Place<T> {}
+unsafe impl<T: Sync> Sync for Place<T> {}
+
+impl<T> Place<T> {
+    /// The place of the slot at `slot`, a field of a state machine that will not move again.
+    #[inline(always)]
+    pub fn of(slot: *mut Slot<T>) -> Self {
+        Place { slot }
+    }
+
+    /// The local's value, to use as a place (`(*v.get()).len()`, `&mut *v.get()`).
+    ///
+    /// Panics if the local holds no value: the generated code only reads a local that holds
+    /// one (rustc checks the user's body for that, in its borrow-check twin), so reaching the
+    /// panic is a bug of the classic lowering, reported instead of reading uninitialized
+    /// memory.
+    #[inline(always)]
+    pub fn get(self) -> *mut T {
+        // SAFETY: the slot outlives every place of it (module docs).
+        unsafe {
+            if !(*self.slot).live {
+                dead_local();
+            }
+            (&raw mut (*self.slot).value).cast::<T>()
+        }
+    }
+
+    /// `v = value`: the old value, if any, drops after the new one is computed, as in Rust.
+    #[inline]
+    pub fn assign(self, value: T) {
+        // SAFETY: as in `get`; a live value is dropped once, then replaced.
+        unsafe {
+            let slot = &mut *self.slot;
+            if slot.live {
+                slot.live = false;
+                slot.value.assume_init_drop();
+            }
+            slot.value.write(value);
+            slot.live = true;
+        }
+    }
+
+    /// Move the value out (`consume(v)`): the local holds nothing afterwards.
+    #[inline]
+    pub fn take(self) -> T {
+        // SAFETY: as in `get`; `live` is cleared before the value is read, so it moves once.
+        unsafe {
+            let slot = &mut *self.slot;
+            if !slot.live {
+                dead_local();
+            }
+            slot.live = false;
+            slot.value.assume_init_read()
+        }
+    }
+
+    /// Drops the local where its scope ends (the guard is forgotten where a state ends inside
+    /// the scope: the local lives on in its slot).
+    #[inline(always)]
+    pub fn guard(self) -> SlotGuard<T> {
+        SlotGuard { place: self }
+    }
+}
+
+/// Drops a slot's value at the end of the scope that declares the local, in the order Rust
+/// drops locals (the guard is declared with the local).
+pub struct SlotGuard<T> {
+    place: Place<T>,
+}
+
+impl<T> Drop for SlotGuard<T> {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: as in `Place::get`; `live` is cleared first, so a panicking destructor
+        // cannot make the state machine drop the value again.
+        unsafe {
+            let slot = &mut *self.place.slot;
+            if slot.live {
+                slot.live = false;
+                slot.value.assume_init_drop();
+            }
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn dead_local() -> ! {
+    unreachable!("lowering: a local read after it was moved out (a bug in the classic lowering)")
+}
+
+/// The borrow-check twin: the user's body as an `async` block, type- and borrow-checked by
+/// rustc exactly as the plain `async fn` would be, never run (it sits in an `if false` branch
+/// of the stub, which leaves no code in the binary).
+#[inline(always)]
+pub fn twin<T, F: Future<Output = T>>(_body: F) {}
