@@ -12,6 +12,31 @@ pub(crate) struct Args {
     pub krate: Path,
     /// Classic: return a `ValueTask` (no allocation on synchronous completion).
     pub value_task: bool,
+    /// Where the function is, when the module form knows it.
+    pub context: Context,
+}
+
+/// Where an annotated function is: a trait's method must keep the trait's signature.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Context {
+    /// The attribute on the function itself: a function with a receiver may implement a
+    /// trait's method.
+    Unknown,
+    Free,
+    InherentImpl,
+    TraitImpl,
+    TraitDefinition,
+}
+
+impl Context {
+    /// May the lowering add generic parameters to this function's signature?
+    pub(crate) fn owns_signature(self, has_receiver: bool) -> bool {
+        match self {
+            Context::Free | Context::InherentImpl => true,
+            Context::Unknown => !has_receiver,
+            Context::TraitImpl | Context::TraitDefinition => false,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -94,6 +119,7 @@ impl Parse for Args {
             mode,
             krate: krate.unwrap_or_else(|| syn::parse_quote!(::lowering)),
             value_task: value_task.is_some(),
+            context: Context::Unknown,
         })
     }
 }

@@ -7,7 +7,7 @@
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 
-use crate::args::Args;
+use crate::args::{Args, Context};
 use crate::func::Function;
 
 pub(crate) fn expand(args: &Args, mut module: syn::ItemMod) -> syn::Result<TokenStream> {
@@ -36,7 +36,7 @@ pub(crate) fn expand(args: &Args, mut module: syn::ItemMod) -> syn::Result<Token
 fn lower_item(args: &Args, item: &mut syn::Item, errors: &mut Vec<syn::Error>) {
     match item {
         syn::Item::Fn(function) if function.sig.asyncness.is_some() && !has_own_attribute(&function.attrs) => {
-            let args = &with_markers(args, &mut function.attrs);
+            let args = &Args { context: Context::Free, ..with_markers(args, &mut function.attrs) };
             match lower_fn(args, function.to_token_stream()) {
                 Ok(tokens) => *item = syn::Item::Verbatim(tokens),
                 Err(error) => errors.push(error),
@@ -50,7 +50,8 @@ fn lower_item(args: &Args, item: &mut syn::Item, errors: &mut Vec<syn::Error>) {
                 if method.sig.asyncness.is_none() || has_own_attribute(&method.attrs) {
                     continue;
                 }
-                let args = &with_markers(args, &mut method.attrs);
+                let context = if block.trait_.is_some() { Context::TraitImpl } else { Context::InherentImpl };
+                let args = &Args { context, ..with_markers(args, &mut method.attrs) };
                 let as_fn = syn::ItemFn {
                     attrs: method.attrs.clone(),
                     vis: method.vis.clone(),
@@ -75,7 +76,7 @@ fn lower_item(args: &Args, item: &mut syn::Item, errors: &mut Vec<syn::Error>) {
                 if method.sig.asyncness.is_none() || has_own_attribute(&method.attrs) {
                     continue;
                 }
-                let args = &with_markers(args, &mut method.attrs);
+                let args = &Args { context: Context::TraitDefinition, ..with_markers(args, &mut method.attrs) };
                 let as_fn = syn::ItemFn {
                     attrs: method.attrs.clone(),
                     vis: syn::Visibility::Inherited,

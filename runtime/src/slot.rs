@@ -19,30 +19,58 @@ use std::mem::MaybeUninit;
 /// One local of a pinned state machine, with its drop flag.
 pub struct Slot<T> {
     live: bool,
+    /// The fields moved out of the value (`consume(pair.a)`), one bit each, as the generated
+    /// code numbers them; `rest` drops the others.
+    moved: u32,
+    rest: Option<RestDropper<T>>,
     value: MaybeUninit<T>,
 }
+
+/// Drops what is left of a partly moved value: every field but those whose bits are set.
+pub type RestDropper<T> = fn(*mut T, u32);
 
 impl<T> Slot<T> {
     /// A local not assigned yet.
     #[inline]
     pub const fn empty() -> Self {
-        Slot { live: false, value: MaybeUninit::uninit() }
+        Slot { live: false, moved: 0, rest: None, value: MaybeUninit::uninit() }
     }
 
     /// A parameter: assigned by the stub.
     #[inline]
     pub const fn holding(value: T) -> Self {
-        Slot { live: true, value: MaybeUninit::new(value) }
+        Slot { live: true, moved: 0, rest: None, value: MaybeUninit::new(value) }
+    }
+}
+
+impl<T> Slot<T> {
+    /// Drops the value if there is one (what is left of it, if fields were moved out).
+    ///
+    /// # Safety
+    ///
+    /// `slot` points to a slot that no one else uses during the call.
+    unsafe fn drop_value(slot: *mut Slot<T>) {
+        // SAFETY: the caller's promise; `live` and `moved` are cleared before any destructor
+        // runs, so a panicking one cannot make the value drop twice.
+        unsafe {
+            if !(*slot).live {
+                return;
+            }
+            (*slot).live = false;
+            let moved = std::mem::replace(&mut (*slot).moved, 0);
+            let value = (&raw mut (*slot).value).cast::<T>();
+            match (*slot).rest {
+                Some(rest) if moved != 0 => rest(value, moved),
+                _ => std::ptr::drop_in_place(value),
+            }
+        }
     }
 }
 
 impl<T> Drop for Slot<T> {
     fn drop(&mut self) {
-        if self.live {
-            self.live = false;
-            // SAFETY: `live` says the value is initialized; it is dropped once.
-            unsafe { self.value.assume_init_drop() }
-        }
+        // SAFETY: `&mut self`.
+        unsafe { Slot::drop_value(self) }
     }
 }
 
@@ -95,13 +123,44 @@ impl<T> Place<T> {
     pub fn assign(self, value: T) {
         // SAFETY: as in `get`; a live value is dropped once, then replaced.
         unsafe {
+            Slot::drop_value(self.slot);
+            (*self.slot).value.write(value);
+            (*self.slot).live = true;
+        }
+    }
+
+    /// Move a field out (`consume(pair.a)`): `field` points into this local's value, `bit`
+    /// numbers the field among those the function moves out of it, and `rest` drops the
+    /// others when the local drops (as Rust drops a partly moved value). A `Copy` field is
+    /// moved the same way: its bits stay, and dropping it is nothing.
+    #[inline]
+    pub fn take_field<F>(self, bit: u32, field: *mut F, rest: RestDropper<T>) -> F {
+        // SAFETY: as in `get`; `field` is a field of the live value (generated code), read
+        // once: the bit makes `rest` forget it.
+        unsafe {
             let slot = &mut *self.slot;
-            if slot.live {
-                slot.live = false;
-                slot.value.assume_init_drop();
+            if !slot.live {
+                dead_local();
             }
-            slot.value.write(value);
-            slot.live = true;
+            slot.moved |= bit;
+            slot.rest = Some(rest);
+            std::ptr::read(field)
+        }
+    }
+
+    /// `pair.a = value` for a field that `take_field` may have moved out: written without
+    /// dropping if it was moved, assigned (the old value drops) otherwise.
+    #[inline]
+    pub fn assign_field<F>(self, bit: u32, field: *mut F, value: F) {
+        // SAFETY: as in `take_field`.
+        unsafe {
+            let slot = &mut *self.slot;
+            if slot.moved & bit != 0 {
+                std::ptr::write(field, value);
+                slot.moved &= !bit;
+            } else {
+                *field = value;
+            }
         }
     }
 
@@ -136,15 +195,8 @@ pub struct SlotGuard<T> {
 impl<T> Drop for SlotGuard<T> {
     #[inline]
     fn drop(&mut self) {
-        // SAFETY: as in `Place::get`; `live` is cleared first, so a panicking destructor
-        // cannot make the state machine drop the value again.
-        unsafe {
-            let slot = &mut *self.place.slot;
-            if slot.live {
-                slot.live = false;
-                slot.value.assume_init_drop();
-            }
-        }
+        // SAFETY: as in `Place::get`.
+        unsafe { Slot::drop_value(self.place.slot) }
     }
 }
 

@@ -13,8 +13,10 @@
 mod analyse;
 mod generate;
 mod parse;
+mod signature;
+mod twin;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -25,7 +27,7 @@ use crate::args::{Args, Mode};
 use crate::func::{Function, ReceiverShape};
 use crate::record;
 
-use self::analyse::mentions;
+use self::analyse::{loans, mentions};
 use self::generate::emit::{self, Config, Emitter, Init};
 use self::parse::{ir, lower};
 
@@ -49,17 +51,25 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         self_ident: receiver.as_ref().map(|_| Ident::new(mentions::SELF_LOCAL, Span::mixed_site())),
         assumed: HashMap::new(),
         fields_used: Vec::new(),
+        in_place: loans::in_place(&function.block, &references(&function, false), &references(&function, true)),
+        parts: HashMap::new(),
     };
     let mut rounds = 0;
     let walked = loop {
         let walked = walk(&config, &body, &function, &params);
         rounds += 1;
-        let settled = walked.heads == config.assumed && walked.fields_used.len() == config.fields_used.len();
+        let new_in_place = walked.wants_in_place.iter().any(|name| !config.in_place.contains(name));
+        let settled = walked.heads == config.assumed
+            && walked.fields_used.len() == config.fields_used.len()
+            && walked.parts == config.parts
+            && !new_in_place;
         if settled || rounds == MAX_ROUNDS {
             break walked;
         }
         config.assumed = walked.heads;
         config.fields_used = walked.fields_used;
+        config.parts = walked.parts;
+        config.in_place.extend(walked.wants_in_place);
     };
     if let Some(errors) = walked.errors.into_iter().reduce(|mut all, error| {
         all.combine(error);
@@ -75,13 +85,16 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     // locals (and first the awaiter in flight) in reverse declaration order. Each field's
     // type is a type parameter that rustc infers from `move_next`, except for the slot of a
     // recursive await, which names the state machine itself.
-    let mut fields: Vec<(u32, Ident, Option<Span>)> = walked
+    let mut fields: Vec<(u32, Ident, Option<Span>, bool)> = walked
         .vars
         .iter()
         .filter(|var| var.slotted)
-        .map(|var| (var.seq, var.field.clone(), None))
-        .chain(walked.awaiters.iter().map(|awaiter| (awaiter.seq, awaiter.field.clone(), awaiter.recursive)))
+        .map(|var| (var.seq, var.field.clone(), None, var.in_place))
+        .chain(walked.awaiters.iter().map(|awaiter| (awaiter.seq, awaiter.field.clone(), awaiter.recursive, false)))
         .collect();
+    // A local that lives in place is borrowed across states: the state machine must not move
+    // once it runs.
+    let pinned = fields.iter().any(|field| field.3);
     fields.sort_by(|a, b| b.0.cmp(&a.0));
     let generics: Vec<Ident> =
         (0..fields.iter().filter(|field| field.2.is_none()).count()).map(|index| format_ident!("F{}", index)).collect();
@@ -91,18 +104,24 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     let mut next_generic = generics.iter();
     let field_types: Vec<TokenStream> = fields
         .iter()
-        .map(|(_, _, recursive)| match recursive {
+        .map(|(_, _, recursive, in_place)| match recursive {
+            None if *in_place => {
+                let generic = next_generic.next().expect("one type parameter per inferred field");
+                quote!(#krate::__private::Slot<#generic>)
+            }
             None => {
                 let generic = next_generic.next().expect("one type parameter per inferred field");
-                quote!(#generic)
+                quote!(::core::option::Option<#generic>)
             }
             Some(_) if args.value_task => {
-                quote!(#krate::ValueTaskAwaiter<#output, #machine<#(#generics),*>>)
+                quote!(::core::option::Option<#krate::ValueTaskAwaiter<#output, #machine<#(#generics),*>>>)
             }
-            Some(_) => quote!(#krate::TaskAwaiter<#output, #machine<#(#generics),*>>),
+            Some(_) => quote!(::core::option::Option<#krate::TaskAwaiter<#output, #machine<#(#generics),*>>>),
         })
         .collect();
-    let field_names: Vec<&Ident> = fields.iter().map(|(_, field, _)| field).collect();
+    let field_names: Vec<&Ident> = fields.iter().map(|(_, field, _, _)| field).collect();
+    let in_place_fields: HashSet<String> =
+        fields.iter().filter(|field| field.3).map(|(_, field, _, _)| field.to_string()).collect();
     let underscores = generics.iter().map(|_| quote!(_));
 
     // The stub's parameters and the state machine's initial fields.
@@ -115,11 +134,23 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         } else {
             var.name.to_token_stream_plain()
         };
-        initial.insert(var.field.to_string(), quote!(::core::option::Option::Some(#value)));
+        let value = if var.in_place {
+            quote!(#krate::__private::Slot::holding(#value))
+        } else {
+            quote!(::core::option::Option::Some(#value))
+        };
+        initial.insert(var.field.to_string(), value);
     }
-    let inits = field_names
-        .iter()
-        .map(|field| initial.get(&field.to_string()).cloned().unwrap_or_else(|| quote!(::core::option::Option::None)));
+    let inits = field_names.iter().map(|field| {
+        let field = field.to_string();
+        initial.get(&field).cloned().unwrap_or_else(|| {
+            if in_place_fields.contains(&field) {
+                quote!(#krate::__private::Slot::empty())
+            } else {
+                quote!(::core::option::Option::None)
+            }
+        })
+    });
 
     let mut sig = function.sig.clone();
     sig.asyncness = None;
@@ -129,10 +160,9 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
             *typed.pat = syn::parse_quote!(#stub_name);
         }
     }
-    if let Some(syn::FnArg::Receiver(receiver)) = sig.inputs.first_mut() {
-        if matches!(receiver.kind, syn::ReceiverKind::Value) {
-            receiver.mutability = None;
-        }
+    // `mut self` stays: the twin mutates `self` where the user's body does.
+    if pinned && args.context.owns_signature(function.receiver().is_some()) {
+        signature::add_pinned_lifetime(&mut sig);
     }
     let output_span = output.span();
     sig.output = if args.value_task {
@@ -140,8 +170,11 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     } else {
         syn::parse_quote_spanned!(output_span=> -> #krate::Task<#output, impl #krate::StateMachine>)
     };
-    // A value task needs no cache: a synchronous result travels inline.
-    let (builder, cache) = if args.value_task {
+    // A value task needs no cache: a synchronous result travels inline. A pinned state
+    // machine goes to its heap task before it runs, so it needs none either.
+    let (builder, cache) = if pinned {
+        (if args.value_task { quote!(start_value_pinned) } else { quote!(start_pinned) }, quote!())
+    } else if args.value_task {
         (quote!(start_value), quote!())
     } else {
         (
@@ -160,7 +193,8 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     ordered.sort_by_key(|(order, _, _)| *order);
     let segments = ordered.into_iter().map(|(_, state, code)| {
         quote! {
-            #[allow(unreachable_code, unused_variables, unused_mut, unused_assignments, clippy::all)]
+            // Every warning about the user's code is reported once, by the twin.
+            #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
             #state => { #code }
         }
     });
@@ -171,16 +205,33 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     let sm = Ident::new("__sm", Span::mixed_site());
     let cx = Ident::new("__cx", Span::mixed_site());
     let doc = format!(" The state machine of `{name}`, generated by `#[lowering(classic)]`.");
+    let twin = twin::emit(krate, &function, &output, &params);
+    // A pinned state machine's code reaches its locals through raw pointers (`generate::places`
+    // states what makes that sound; the twin checks the user's own code for unsafe operations).
+    let dispatch = quote! {
+        #label: loop {
+            match #sm.state {
+                #(#segments)*
+                _ => ::core::unreachable!("lowering: a state machine resumed in an unknown state"),
+            }
+        }
+    };
+    let dispatch = if pinned {
+        quote!(#[allow(unused_unsafe)] unsafe { #dispatch })
+    } else {
+        dispatch
+    };
 
     Ok(quote! {
         #attrs
         #[allow(refining_impl_trait)]
         #vis #sig {
+            #twin
             #[doc = #doc]
             #[allow(non_camel_case_types, non_snake_case, dead_code)]
             struct #machine<#(#generics),*> {
                 state: u32,
-                #(#field_names: ::core::option::Option<#field_types>,)*
+                #(#field_names: #field_types,)*
             }
             impl<#(#generics),*> #krate::StateMachine for #machine<#(#generics),*> {}
             #record
@@ -188,12 +239,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
                 #machine { state: 0, #(#field_names: #inits,)* },
                 #cache
                 |#sm: &mut #machine<#(#underscores),*>, #cx: &mut #krate::__private::Ctx<'_>| {
-                    #label: loop {
-                        match #sm.state {
-                            #(#segments)*
-                            _ => ::core::unreachable!("lowering: a state machine resumed in an unknown state"),
-                        }
-                    }
+                    #dispatch
                 },
             )
         }
@@ -207,6 +253,8 @@ struct Walked {
     errors: Vec<syn::Error>,
     heads: HashMap<u32, Vec<Init>>,
     fields_used: Vec<((emit::VarId, String), syn::Expr)>,
+    parts: HashMap<String, Vec<String>>,
+    wants_in_place: HashSet<String>,
 }
 
 fn walk(config: &Config<'_>, body: &ir::Block, function: &Function, params: &[crate::func::Param]) -> Walked {
@@ -241,6 +289,8 @@ fn walk(config: &Config<'_>, body: &ir::Block, function: &Function, params: &[cr
         errors: std::mem::take(&mut emitter.errors),
         heads: std::mem::take(&mut emitter.heads),
         fields_used: std::mem::take(&mut emitter.fields_used),
+        parts: std::mem::take(&mut emitter.parts),
+        wants_in_place: std::mem::take(&mut emitter.wants_in_place),
         vars: std::mem::take(&mut emitter.vars),
     }
 }
@@ -310,6 +360,25 @@ impl<'ast> Visit<'ast> for ImplTraitFinder {
     fn visit_type_impl_trait(&mut self, node: &'ast syn::TypeImplTrait) {
         self.0.get_or_insert(node.impl_token.span);
     }
+}
+
+/// The receiver and parameters that are references, shared (`&self`, `x: &T`: borrows through
+/// them are not borrows of the state machine, which can move the reference freely) or
+/// `exclusive` (`&mut self`, `x: &mut T`: a reborrow through one is).
+fn references(function: &Function, exclusive: bool) -> HashSet<String> {
+    let mut names = HashSet::new();
+    let shape = if exclusive { ReceiverShape::Exclusive } else { ReceiverShape::Shared };
+    if function.receiver().is_some_and(|receiver| receiver.kind == shape) {
+        names.insert("self".to_owned());
+    }
+    for param in function.params() {
+        if let (None, syn::Type::Reference(reference)) = (&param.pattern, &param.ty) {
+            if reference.mutability.is_some() == exclusive {
+                names.insert(param.stub_name.to_string());
+            }
+        }
+    }
+    names
 }
 
 fn returns_option(output: &syn::Type) -> bool {

@@ -96,7 +96,7 @@ pub(crate) fn of_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditiona
 
 /// Methods that take `self` by value on the standard types; any other method is assumed to
 /// borrow its receiver.
-fn consumes_receiver(method: &str) -> bool {
+pub(crate) fn consumes_receiver(method: &str) -> bool {
     method.starts_with("into_")
         || method.starts_with("unwrap")
         || method.starts_with("expect")

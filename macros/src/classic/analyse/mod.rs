@@ -7,4 +7,5 @@
 pub(crate) mod borrows;
 pub(crate) mod jumps;
 pub(crate) mod liveness;
+pub(crate) mod loans;
 pub(crate) mod mentions;

@@ -3,4 +3,5 @@
 //! emits as written (`self`, `return`, `?`, jumps out of split loops).
 
 pub(crate) mod emit;
+pub(crate) mod places;
 pub(crate) mod rewrite;

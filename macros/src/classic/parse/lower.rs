@@ -99,7 +99,10 @@ impl Lower {
     /// where it is computed.
     fn hoist(&mut self, expr: syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
         let span = expr.span();
-        let temp = self.temp_at(span);
+        // Named apart from other temporaries: an await may hold a borrow of it, so it lives in
+        // place (`analyse::loans::is_hoisted_temporary`).
+        let mut temp = self.temp(crate::classic::analyse::loans::HOISTED_PREFIX);
+        temp.set_span(Span::mixed_site().located_at(span));
         let declared = pre
             .iter()
             .take_while(|stmt| matches!(stmt, Stmt::Let(node) if node.init.is_none() && self.is_hoisted(&node.pat)))
@@ -789,7 +792,13 @@ impl Lower {
             syn::Expr::Reference(node) => {
                 let mut node = node.clone();
                 let referent = self.anf(&node.expr, pre);
-                *node.expr = self.hoist_if_temporary(referent, pre);
+                *node.expr = if node.mutability.is_some() && self.hoisting && is_constant(&referent) {
+                    // `&mut ()`: rustc promotes no constant behind `&mut` (but `&mut []`), so it
+                    // is a temporary of the statement like any other.
+                    self.hoist(referent, pre)
+                } else {
+                    self.hoist_if_temporary(referent, pre)
+                };
                 syn::Expr::Reference(node)
             }
             syn::Expr::Try(node) => {
@@ -1035,6 +1044,9 @@ fn awaits_span(expr: &syn::Expr) -> Option<Span> {
 fn has_borrowed_temporary(expr: &syn::Expr) -> bool {
     let borrowed = |inner: &syn::Expr| is_temporary(inner) || has_borrowed_temporary(inner);
     match expr {
+        syn::Expr::Reference(node) if node.mutability.is_some() && is_constant(&node.expr) => {
+            !matches!(&*node.expr, syn::Expr::Array(array) if array.elems.is_empty())
+        }
         syn::Expr::Reference(node) => borrowed(&node.expr),
         syn::Expr::Field(node) => borrowed(&node.base),
         syn::Expr::Index(node) => borrowed(&node.expr) || has_borrowed_temporary(&node.index),

@@ -312,4 +312,13 @@ impl Parsed {
             _ => Vec::new(),
         }
     }
+
+    /// As [`Self::format_args`], to add arguments.
+    pub(crate) fn format_args_mut(&mut self) -> Vec<&mut FormatArgs> {
+        match &mut self.kind {
+            Kind::Format(args) | Kind::Write { args, .. } => args.iter_mut().collect(),
+            Kind::Assert { message, .. } | Kind::AssertCmp { message, .. } => message.iter_mut().collect(),
+            _ => Vec::new(),
+        }
+    }
 }

@@ -14,15 +14,16 @@
 //! Loop heads need a fixpoint: `classic::expand` repeats the walk with the states seen on the
 //! back edges until they no longer change.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
+use super::places::{InPlace, Places};
 use super::rewrite::{Jump, JumpTarget, Rewriter, Sink};
 use crate::classic::analyse::borrows::{self, borrow_root};
-use crate::classic::analyse::jumps;
+use crate::classic::analyse::{jumps, loans};
 use crate::classic::analyse::liveness::{self, Path, Rest, let_patterns};
 use crate::classic::analyse::mentions::{self, Kind, Mention};
 use crate::classic::parse::bindings::{names_bound_in, pattern_bindings};
@@ -96,6 +97,10 @@ pub(crate) struct Var {
     /// Hidden by a binding of a nested scope, and known by a hidden name until that scope
     /// ends (`bind_let`, `unshadow`).
     pub hidden: bool,
+    /// Lives in place in a pinned state machine (`analyse::loans`): never saved or restored,
+    /// reached through a `Place` bound under its name, dropped by a guard named `guard`.
+    pub in_place: bool,
+    pub guard: Ident,
     pub span: Span,
 }
 
@@ -142,6 +147,11 @@ pub(crate) struct Config<'a> {
     /// Fields used by value in the previous walk: a loop's back edge brings them to saves
     /// that come before them in the walk.
     pub fields_used: Vec<((VarId, String), syn::Expr)>,
+    /// The names of the locals that live in place (`analyse::loans`; `self` for the receiver).
+    pub in_place: HashSet<String>,
+    /// The fields moved out of each local living in place (by its state-machine field), as
+    /// the previous walk found them: a field's index is its bit in the local's `Slot`.
+    pub parts: HashMap<String, Vec<String>>,
 }
 
 pub(crate) struct Emitter<'a> {
@@ -180,6 +190,11 @@ pub(crate) struct Emitter<'a> {
     /// The `let`s whose initializers are being lowered: the index in `rest` of the
     /// statements after each, and the names it binds (which there mean the new bindings).
     initializing: Vec<(usize, Vec<String>)>,
+    /// `Config::parts`, with the fields this walk found moved.
+    pub parts: HashMap<String, Vec<String>>,
+    /// Locals saved with some of their fields used by value: a field moved out leaves a
+    /// local that cannot be saved whole, so they live in place in the next walk.
+    pub wants_in_place: HashSet<String>,
 }
 
 fn sm() -> Ident {
@@ -228,6 +243,8 @@ impl<'a> Emitter<'a> {
             heads: HashMap::new(),
             loop_heads: Vec::new(),
             initializing: Vec::new(),
+            parts: config.parts.clone(),
+            wants_in_place: HashSet::new(),
         }
     }
 
@@ -258,7 +275,11 @@ impl<'a> Emitter<'a> {
         let field = self.field_name(&name.to_string());
         let id = self.vars.len();
         let maybe = format_ident!("__maybe_{}", id, span = Span::mixed_site());
+        let guard = format_ident!("__guard_{}", id, span = Span::mixed_site());
+        let in_place = self.wants_in_place(&name.to_string());
         self.vars.push(Var {
+            in_place,
+            guard,
             span: name.span(),
             name,
             field,
@@ -277,6 +298,120 @@ impl<'a> Emitter<'a> {
         self.init.push(init);
         self.scopes.last_mut().expect("a scope is open").vars.push(id);
         id
+    }
+
+    /// Does a local of this name live in place? (Never one of the lowering's own.)
+    fn wants_in_place(&self, name: &str) -> bool {
+        if name == mentions::SELF_LOCAL {
+            return self.config.in_place.contains("self");
+        }
+        if loans::is_hoisted_temporary(name) {
+            return true;
+        }
+        !name.starts_with("__") && self.config.in_place.contains(name.trim_start_matches("r#"))
+    }
+
+    /// `let v = Place::of(..);` and its drop guard: how a state's code names a local that lives
+    /// in place.
+    fn place_binding(&mut self, id: VarId) -> TokenStream {
+        let sm = sm();
+        let krate = self.config.krate;
+        let var = &mut self.vars[id];
+        var.slotted = true;
+        let (name, field, guard) = (&var.name, &var.field, &var.guard);
+        quote! {
+            #[allow(unused_variables)]
+            let #name = #krate::__private::Place::of(&raw mut #sm.#field);
+            #[allow(unused_variables)]
+            let #guard = #name.guard();
+        }
+    }
+
+    /// A pattern whose bindings of locals that live in place bind hidden temporaries instead,
+    /// with those temporaries by name (`bind_places` moves them into place).
+    fn place_temps(&self, pat: &syn::Pat) -> (syn::Pat, Vec<(String, Ident)>) {
+        let mut bindings = Vec::new();
+        pattern_bindings(pat, &mut bindings);
+        let temps: Vec<(String, Ident)> = bindings
+            .iter()
+            .filter(|binding| self.wants_in_place(&binding.ident.to_string()))
+            .map(|binding| {
+                let name = binding.ident.to_string();
+                let temp = format_ident!("__place_{}", name.trim_start_matches("r#"), span = Span::mixed_site());
+                (name, temp)
+            })
+            .collect();
+        let mut pat = pat.clone();
+        if !temps.is_empty() {
+            let renames: Vec<(Ident, Ident)> = bindings
+                .iter()
+                .filter_map(|binding| {
+                    let name = binding.ident.to_string();
+                    temps.iter().find(|(known, _)| *known == name).map(|(_, temp)| (binding.ident.clone(), temp.clone()))
+                })
+                .collect();
+            crate::classic::parse::bindings::rename_bindings(&mut pat, &renames);
+        }
+        (pat, temps)
+    }
+
+    /// The locals just declared that live in place: their places, holding the values their
+    /// pattern bound to temporaries (`place_temps`).
+    fn bind_places(&mut self, ids: &[VarId], temps: &[(String, Ident)]) {
+        for &id in ids {
+            if !self.vars[id].in_place {
+                continue;
+            }
+            let name = self.vars[id].name.to_string();
+            let binding = self.place_binding(id);
+            let ident = self.vars[id].name.clone();
+            let value = temps.iter().find(|(known, _)| *known == name).map(|(_, temp)| quote!(#ident.assign(#temp);));
+            self.emit(quote!(#binding #value));
+        }
+    }
+
+    /// The locals living in place that user code here names, and the others in scope.
+    fn visible_places(&self) -> (HashMap<String, InPlace>, HashSet<String>) {
+        let mut visible = HashMap::new();
+        let mut others = HashSet::new();
+        for scope in self.scopes.iter().rev() {
+            for &id in scope.vars.iter().rev() {
+                let var = &self.vars[id];
+                if var.hidden {
+                    continue;
+                }
+                let name = var.name.to_string();
+                let key = if name == mentions::SELF_LOCAL { "self".to_owned() } else { name.clone() };
+                if visible.contains_key(&key) || others.contains(&key) {
+                    continue;
+                }
+                if var.in_place {
+                    let read_later = self.var_mentioned_later(id);
+                    visible.insert(key, InPlace { ident: var.name.clone(), field: var.field.to_string(), read_later });
+                } else {
+                    others.insert(key);
+                }
+            }
+        }
+        (visible, others)
+    }
+
+    fn places_expr(&mut self, expr: &syn::Expr) -> syn::Expr {
+        let (visible, others) = self.visible_places();
+        let mut places = Places::new(&visible, &others, &self.parts);
+        let rewritten = places.expr(expr);
+        let found = std::mem::take(&mut places.found_parts);
+        self.add_parts(found);
+        rewritten
+    }
+
+    fn add_parts(&mut self, found: Vec<(String, String)>) {
+        for (field, path) in found {
+            let known = self.parts.entry(field).or_default();
+            if !known.contains(&path) {
+                known.push(path);
+            }
+        }
     }
 
     pub(crate) fn var_mut(&mut self, id: VarId) -> &mut Var {
@@ -365,7 +500,7 @@ impl<'a> Emitter<'a> {
             };
             match mention.kind {
                 Kind::Assign if !mention.conditional => {
-                    if self.init[id] == Init::Maybe {
+                    if self.init[id] == Init::Maybe && !self.vars[id].in_place {
                         replaced.push(id);
                     }
                     self.init[id] = Init::Yes;
@@ -543,6 +678,12 @@ impl<'a> Emitter<'a> {
         for &id in &in_scope {
             let var = &self.vars[id];
             let span = await_span.unwrap_or(var.span);
+            if var.in_place {
+                // It stays where it is; its guard must not drop it as the state's code ends.
+                let guard = &var.guard;
+                saves.extend(quote_spanned!(span=> ::core::mem::forget(#guard);));
+                continue;
+            }
             match self.init[id] {
                 Init::No => {}
                 Init::InSlot => edge[id] = Init::Yes,
@@ -552,13 +693,13 @@ impl<'a> Emitter<'a> {
                         edge[id] = Init::No;
                         continue;
                     }
-                    if let (Some(await_span), Some((borrowed, borrow_span))) = (await_span, var.borrows) {
-                        if self.init[borrowed] != Init::No && in_scope.contains(&borrowed) {
-                            self.borrow_error(id, borrowed, borrow_span, await_span);
+                    if let Init::FieldsUsed(_) = self.init[id] {
+                        // A field may have moved out: it lives in place in the next walk.
+                        let name = var.name.to_string();
+                        let name = if name == mentions::SELF_LOCAL { "self".to_owned() } else { name };
+                        if !var.hidden && !name.starts_with("__") || name == "self" {
+                            self.wants_in_place.insert(name);
                         }
-                    }
-                    if let Init::FieldsUsed(mask) = self.init[id] {
-                        saves.extend(self.fields_copied_check(id, mask));
                     }
                     let var = &mut self.vars[id];
                     var.slotted = true;
@@ -666,6 +807,11 @@ impl<'a> Emitter<'a> {
                 self.push_level(head);
             }
             for id in vars {
+                if self.vars[id].in_place {
+                    let binding = self.place_binding(id);
+                    self.emit(binding);
+                    continue;
+                }
                 let var = &self.vars[id];
                 let mutability = if var.mutable { quote!(mut) } else { quote!() };
                 let (name, field, maybe) = (var.name.clone(), var.field.clone(), var.maybe.clone());
@@ -767,6 +913,7 @@ impl<'a> Emitter<'a> {
     }
 
     fn rewrite_expr(&mut self, expr: &syn::Expr) -> syn::Expr {
+        let expr = &self.places_expr(expr);
         let jumps = self.rewriter().scan_expr(expr);
         let jumps = self.jumps_for(jumps);
         let mut rewriter = self.rewriter();
@@ -829,9 +976,14 @@ impl<'a> Emitter<'a> {
     /// State 0 takes a parameter out of the slot the stub filled.
     fn restore_param(&mut self, id: VarId) {
         let sm = sm();
+        self.vars[id].param = true;
+        if self.vars[id].in_place {
+            let binding = self.place_binding(id);
+            self.emit(binding);
+            return;
+        }
         let var = &mut self.vars[id];
         var.slotted = true;
-        var.param = true;
         let mutability = if var.mutable { quote!(mut) } else { quote!() };
         let (name, field) = (&var.name, &var.field);
         let code = quote! {
@@ -900,6 +1052,11 @@ impl<'a> Emitter<'a> {
             Stmt::Let(node) => self.let_stmt(node),
             Stmt::Expr(expr, _) => self.expr(expr, Sink::Discard),
             Stmt::Verbatim(stmt) => {
+                let (visible, others) = self.visible_places();
+                let mut places = Places::new(&visible, &others, &self.parts);
+                let stmt = &places.stmt(stmt);
+                let found = std::mem::take(&mut places.found_parts);
+                self.add_parts(found);
                 let jumps = self.rewriter().scan_stmt(stmt);
                 let jumps = self.jumps_for(jumps);
                 let mut rewriter = self.rewriter();
@@ -929,6 +1086,15 @@ impl<'a> Emitter<'a> {
     fn let_stmt_inner(&mut self, node: &'a ir::Let) {
         let attrs = &node.attrs;
         match &node.init {
+            None if !self.place_temps(&node.pat).1.is_empty() => {
+                // Its place is all it needs (the value's type is inferred where it is assigned).
+                let (pat, _) = self.place_temps(&node.pat);
+                if !matches!(&pat, syn::Pat::Ident(_)) {
+                    self.emit(quote!(#(#attrs)* #[allow(unused_variables)] let #pat;));
+                }
+                let ids = self.declare_pattern(&node.pat, Init::No, None);
+                self.bind_places(&ids, &[]);
+            }
             None => {
                 let pat = &node.pat;
                 let declaration = quote!(#(#attrs)* let #pat;);
@@ -1010,8 +1176,9 @@ impl<'a> Emitter<'a> {
         }
         let shadowed = self.shadowed_by(pat);
         self.hide_dead(pat, &shadowed);
+        let (emitted_pat, temps) = self.place_temps(pat);
         if shadowed.is_empty() {
-            self.emit(quote_spanned!(span=> #(#attrs)* let #pat = #rewritten #diverge_code;));
+            self.emit(quote_spanned!(span=> #(#attrs)* let #emitted_pat = #rewritten #diverge_code;));
         } else {
             // The new bindings hide live locals that a later transition must save. The
             // initializer runs first (it may read them); then a state of its own begins, which
@@ -1031,11 +1198,12 @@ impl<'a> Emitter<'a> {
             self.begin(state, TokenStream::new(), false);
             self.init[init_var] = Init::No;
             let value = as_value(&value);
-            self.emit(quote_spanned!(span=> #(#attrs)* let #pat = #value #diverge_code;));
+            self.emit(quote_spanned!(span=> #(#attrs)* let #emitted_pat = #value #diverge_code;));
         }
         self.drop_replaced(replaced);
         let borrows = self.borrowed_local(init);
         let ids = self.declare_pattern(pat, Init::Yes, borrows);
+        self.bind_places(&ids, &temps);
         // A borrow of a local (`v.iter()`, `s.as_str()`) holds nothing to drop either.
         if is_no_drop(init) || borrows.is_some() {
             for id in ids {
@@ -1161,7 +1329,6 @@ impl<'a> Emitter<'a> {
             None => (&node.operand, None),
         };
         let mut operand = self.rewrite_expr(operand);
-        self.check_operand_borrows(&node.operand, node.span);
         let mut replaced = self.apply(&mentions::of_expr(&node.operand));
         self.drop_on_assignment(&mut operand, &mut replaced);
         self.drop_replaced(replaced);

@@ -36,7 +36,12 @@ impl Emitter<'_> {
     pub(super) fn rebinding(&mut self, pat: &syn::Pat) -> (syn::Pat, Vec<(Binding, Ident)>) {
         let mut bindings = Vec::new();
         pattern_bindings(pat, &mut bindings);
-        bindings.retain(|binding| self.lookup(&binding.ident.to_string()).is_some_and(|id| self.init[id] != Init::No));
+        // A binding of a local that lives in place is bound by a `let` too (`bind_let` puts it
+        // in place).
+        bindings.retain(|binding| {
+            self.lookup(&binding.ident.to_string()).is_some_and(|id| self.init[id] != Init::No)
+                || self.wants_in_place(&binding.ident.to_string())
+        });
         let rebound: Vec<(Binding, Ident)> = bindings
             .into_iter()
             .map(|binding| {

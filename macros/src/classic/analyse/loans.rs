@@ -1,0 +1,469 @@
+//! Which locals an await may find borrowed: they live in place in a pinned state machine.
+//!
+//! A classic state machine moves its locals out of their fields where a state begins and back
+//! where it ends. A borrow of a local that is still held when a state ends (by an awaiter, by
+//! another local, by a `for` loop's iterator) cannot survive that move, so such a local stays
+//! in its field for its whole life instead (`generate::places`), and the state machine is
+//! pinned in its heap task before it first runs.
+//!
+//! The macro sees no types, so this is a syntactic over-approximation: it finds every local
+//! that is borrowed (`&v`, `&mut v.f`, a method call on it, a closure or async block that
+//! captures it) in code whose result may still be held at a later await. Being wrong in the
+//! safe direction costs only speed: a local kept in place behaves exactly as a moved one.
+//! Soundness does not rest on this analysis (see `generate::places`).
+
+use std::collections::HashSet;
+
+use proc_macro2::{TokenStream, TokenTree};
+use syn::visit::{self, Visit};
+
+/// The prefix of the temporaries the lowering hoists out of a statement that awaits
+/// (`len_of(&String::from("x")).await`): an await may hold a borrow of one, so they live in
+/// place too (`__h0`, `__h1`, ...).
+pub(crate) const HOISTED_PREFIX: &str = "h";
+
+pub(crate) fn is_hoisted_temporary(name: &str) -> bool {
+    name.strip_prefix("__").and_then(|rest| rest.strip_prefix(HOISTED_PREFIX)).is_some_and(|index| {
+        !index.is_empty() && index.chars().all(|c| c.is_ascii_digit())
+    })
+}
+
+/// The names of the locals (and `self`) that live in place.
+pub(crate) fn in_place(
+    block: &syn::Block,
+    shared_refs: &HashSet<String>,
+    exclusive_refs: &HashSet<String>,
+) -> HashSet<String> {
+    let mut finder = Finder { found: HashSet::new(), exclusive_refs };
+    finder.stmts(&block.stmts, false);
+    finder.found.retain(|name| !shared_refs.contains(name));
+    finder.found
+}
+
+struct Finder<'r> {
+    found: HashSet<String>,
+    /// `&mut` parameters (and `&mut self`): passed along, they are reborrowed.
+    exclusive_refs: &'r HashSet<String>,
+}
+
+impl Finder<'_> {
+    /// Statements, where `follows` says an await may run after the last of them while their
+    /// locals live (later in an enclosing block, or in the next round of a loop).
+    fn stmts(&mut self, stmts: &[syn::Stmt], follows: bool) {
+        let mut later = follows;
+        for stmt in stmts.iter().rev() {
+            self.stmt(stmt, later);
+            later |= stmt_awaits(stmt);
+        }
+    }
+
+    fn stmt(&mut self, stmt: &syn::Stmt, held: bool) {
+        match stmt {
+            syn::Stmt::Local(local) => {
+                if let Some(init) = &local.init {
+                    if held {
+                        holding_roots(&init.expr, &mut self.found);
+                        if binds_by_ref(&local.pat) {
+                            place_root_into(&init.expr, &mut self.found);
+                        }
+                    }
+                    self.expr(&init.expr, held);
+                    if let Some((_, diverge)) = &init.diverge {
+                        self.expr(diverge, held);
+                    }
+                }
+            }
+            syn::Stmt::Expr(expr, _) => self.expr(expr, held),
+            syn::Stmt::Macro(mac) => self.tokens(&mac.mac.tokens, held),
+            syn::Stmt::Item(_) => {}
+        }
+    }
+
+    /// An expression: finds awaits and constructs whose scrutinee is held over awaits inside
+    /// them.
+    fn expr(&mut self, expr: &syn::Expr, held: bool) {
+        let mut visitor = Exprs { finder: self, held };
+        visitor.visit_expr(expr);
+    }
+
+    fn tokens(&mut self, tokens: &TokenStream, held: bool) {
+        // A macro that awaits (`select!`, `join!`, `format!` with an await): what it borrows is
+        // borrowed across its awaits; any other macro only in held code.
+        if tokens_await(tokens) || held {
+            for ident in idents(tokens) {
+                self.found.insert(ident);
+            }
+        }
+    }
+}
+
+struct Exprs<'f, 'r> {
+    finder: &'f mut Finder<'r>,
+    held: bool,
+}
+
+impl<'ast> Visit<'ast> for Exprs<'_, '_> {
+    fn visit_expr(&mut self, expr: &'ast syn::Expr) {
+        match expr {
+            syn::Expr::Await(node) => {
+                // The awaiter holds whatever its future borrows: explicit borrows, and what a
+                // call borrows implicitly (a closure called, a `&mut` reborrowed).
+                holding_roots(&node.base, &mut self.finder.found);
+                implicit_borrows(&node.base, self.finder.exclusive_refs, &mut self.finder.found);
+                self.visit_expr(&node.base);
+            }
+            syn::Expr::Block(node) => self.finder.stmts(&node.block.stmts, self.held),
+            syn::Expr::Unsafe(node) => self.finder.stmts(&node.block.stmts, self.held),
+            syn::Expr::Loop(node) => {
+                let awaits = block_awaits(&node.body);
+                self.finder.stmts(&node.body.stmts, self.held || awaits);
+            }
+            syn::Expr::While(node) => {
+                let awaits = block_awaits(&node.body) || expr_awaits(&node.cond);
+                self.scrutinee(&node.cond, awaits);
+                self.finder.stmts(&node.body.stmts, self.held || awaits);
+            }
+            syn::Expr::ForLoop(node) => {
+                let awaits = block_awaits(&node.body);
+                if awaits {
+                    holding_roots(&node.expr, &mut self.finder.found);
+                    place_root_into(&node.expr, &mut self.finder.found);
+                }
+                self.visit_expr(&node.expr);
+                self.finder.stmts(&node.body.stmts, self.held || awaits);
+            }
+            syn::Expr::If(node) => {
+                let awaits = block_awaits(&node.then_branch)
+                    || node.else_branch.as_ref().is_some_and(|(_, other)| expr_awaits(other));
+                self.scrutinee(&node.cond, awaits || self.held);
+                self.finder.stmts(&node.then_branch.stmts, self.held);
+                if let Some((_, other)) = &node.else_branch {
+                    self.visit_expr(other);
+                }
+            }
+            syn::Expr::Match(node) => {
+                let awaits = node.arms.iter().any(|arm| {
+                    expr_awaits(&arm.body) || matches!(&arm.pat, syn::Pat::Guard(guard) if expr_awaits(&guard.guard))
+                });
+                if awaits || self.held {
+                    holding_roots(&node.expr, &mut self.finder.found);
+                    if node.arms.iter().any(|arm| has_bindings(&arm.pat)) {
+                        place_root_into(&node.expr, &mut self.finder.found);
+                    }
+                }
+                self.visit_expr(&node.expr);
+                for arm in &node.arms {
+                    if let syn::Pat::Guard(guard) = &arm.pat {
+                        self.visit_expr(&guard.guard);
+                    }
+                    self.visit_expr(&arm.body);
+                }
+            }
+            syn::Expr::Closure(node) => {
+                if self.held && node.capture.is_none() {
+                    free_idents(&node.body, &mut self.finder.found);
+                }
+            }
+            syn::Expr::Async(node) => {
+                if self.held && node.capture.is_none() {
+                    free_idents_block(&node.block, &mut self.finder.found);
+                }
+                let held = self.held;
+                self.finder.stmts(&node.block.stmts, held);
+            }
+            syn::Expr::Macro(node) => self.finder.tokens(&node.mac.tokens, self.held),
+            _ => visit::visit_expr(self, expr),
+        }
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+impl Exprs<'_, '_> {
+    /// An `if`/`while` condition: the scrutinees of its `let`s are held over the branch.
+    fn scrutinee(&mut self, cond: &syn::Expr, held: bool) {
+        if held {
+            for (pat, scrutinee) in lets_of(cond) {
+                holding_roots(scrutinee, &mut self.finder.found);
+                if has_bindings(pat) {
+                    place_root_into(scrutinee, &mut self.finder.found);
+                }
+            }
+        }
+        self.visit_expr(cond);
+    }
+}
+
+fn lets_of(cond: &syn::Expr) -> Vec<(&syn::Pat, &syn::Expr)> {
+    match cond {
+        syn::Expr::Let(node) => vec![(&*node.pat, &*node.expr)],
+        syn::Expr::Binary(node) => {
+            let mut all = lets_of(&node.left);
+            all.extend(lets_of(&node.right));
+            all
+        }
+        syn::Expr::Paren(node) => lets_of(&node.expr),
+        _ => Vec::new(),
+    }
+}
+
+/// The locals whose borrows the value of `expr` may hold: the roots of its `&place`s, of
+/// receivers of methods that may return a borrow, and what its non-`move` closures and async
+/// blocks capture.
+fn holding_roots(expr: &syn::Expr, out: &mut HashSet<String>) {
+    struct Roots<'o>(&'o mut HashSet<String>);
+    impl<'ast> Visit<'ast> for Roots<'_> {
+        fn visit_expr(&mut self, expr: &'ast syn::Expr) {
+            match expr {
+                syn::Expr::Reference(node) => place_root_into(&node.expr, self.0),
+                syn::Expr::RawAddr(node) => place_root_into(&node.expr, self.0),
+                syn::Expr::MethodCall(node) if !returns_owned(&node.method.to_string()) => {
+                    place_root_into(&node.receiver, self.0)
+                }
+                syn::Expr::Closure(node) if node.capture.is_none() => free_idents(&node.body, self.0),
+                syn::Expr::Async(node) if node.capture.is_none() => free_idents_block(&node.block, self.0),
+                syn::Expr::Macro(node) => {
+                    for ident in idents(&node.mac.tokens) {
+                        self.0.insert(ident);
+                    }
+                }
+                _ => {}
+            }
+            match expr {
+                syn::Expr::Closure(_) | syn::Expr::Async(_) => {}
+                _ => visit::visit_expr(self, expr),
+            }
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    Roots(out).visit_expr(expr);
+}
+
+/// In an awaited operand: a local called (`f(1).await` borrows the closure `f`) and `&mut`
+/// parameters passed along (`fill(v).await` reborrows `*v`).
+fn implicit_borrows(expr: &syn::Expr, exclusive_refs: &HashSet<String>, out: &mut HashSet<String>) {
+    struct Implicit<'a>(&'a HashSet<String>, &'a mut HashSet<String>);
+    impl<'ast> Visit<'ast> for Implicit<'_> {
+        fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+            if let Some(root) = place_root(&call.func) {
+                self.1.insert(root);
+            }
+            visit::visit_expr_call(self, call);
+        }
+        fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+            let name = if path.path.is_ident("self") {
+                Some("self".to_owned())
+            } else {
+                path.path.get_ident().map(|ident| ident.to_string())
+            };
+            if let Some(name) = name.filter(|name| self.0.contains(name)) {
+                self.1.insert(name);
+            }
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    Implicit(exclusive_refs, out).visit_expr(expr);
+}
+
+/// The local a place expression (`v`, `v.f[i]`, `*v`, `(v)`) is part of.
+pub(crate) fn place_root(expr: &syn::Expr) -> Option<String> {
+    match expr {
+        syn::Expr::Path(path) if path.qself.is_none() => path.path.get_ident().map(|ident| ident.to_string()),
+        syn::Expr::Field(node) => place_root(&node.base),
+        syn::Expr::Index(node) => place_root(&node.expr),
+        syn::Expr::Paren(node) => place_root(&node.expr),
+        syn::Expr::Group(node) => place_root(&node.expr),
+        syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => place_root(&node.expr),
+        // `v.iter_mut().next()`, `v.lock().unwrap()`: the innermost receiver.
+        syn::Expr::MethodCall(node) if !returns_owned(&node.method.to_string()) => place_root(&node.receiver),
+        syn::Expr::Try(node) => place_root(&node.expr),
+        _ => None,
+    }
+}
+
+fn place_root_into(expr: &syn::Expr, out: &mut HashSet<String>) {
+    if let Some(root) = place_root(expr) {
+        out.insert(root);
+    }
+}
+
+/// Methods of the standard types whose result holds no borrow of the receiver.
+fn returns_owned(method: &str) -> bool {
+    method.starts_with("is_")
+        || method.starts_with("to_")
+        || method.starts_with("into_")
+        || method.starts_with("checked_")
+        || method.starts_with("wrapping_")
+        || method.starts_with("saturating_")
+        || method.starts_with("overflowing_")
+        || method.starts_with("count_")
+        || matches!(
+            method,
+            "len"
+                | "clone"
+                | "cloned"
+                | "copied"
+                | "push"
+                | "push_str"
+                | "push_back"
+                | "push_front"
+                | "pop"
+                | "pop_back"
+                | "pop_front"
+                | "insert"
+                | "remove"
+                | "clear"
+                | "truncate"
+                | "extend"
+                | "extend_from_slice"
+                | "contains"
+                | "contains_key"
+                | "starts_with"
+                | "ends_with"
+                | "eq"
+                | "ne"
+                | "cmp"
+                | "partial_cmp"
+                | "lt"
+                | "le"
+                | "gt"
+                | "ge"
+                | "min"
+                | "max"
+                | "abs"
+                | "pow"
+                | "count"
+                | "sum"
+                | "product"
+                | "parse"
+                | "load"
+                | "store"
+                | "fetch_add"
+                | "fetch_sub"
+                | "swap"
+                | "replace"
+                | "set"
+                | "get_or_insert"
+                | "capacity"
+                | "reserve"
+                | "sort"
+                | "sort_unstable"
+                | "reverse"
+                | "dedup"
+                | "retain"
+                | "fill"
+                | "hash"
+                | "fmt"
+                | "collect"
+                | "unwrap_or_default"
+        )
+}
+
+/// Does a pattern bind anything by reference, explicitly (`ref x`)?
+fn binds_by_ref(pat: &syn::Pat) -> bool {
+    let mut bindings = Vec::new();
+    crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
+    bindings.iter().any(|binding| binding.by_ref)
+}
+
+fn has_bindings(pat: &syn::Pat) -> bool {
+    let mut bindings = Vec::new();
+    crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
+    !bindings.is_empty()
+}
+
+/// Every single-identifier path in a closure's or async block's body, `self` included: what it
+/// may capture (names bound inside it are over-counted, harmlessly).
+fn free_idents(expr: &syn::Expr, out: &mut HashSet<String>) {
+    let mut paths = Paths(out);
+    paths.visit_expr(expr);
+}
+
+fn free_idents_block(block: &syn::Block, out: &mut HashSet<String>) {
+    let mut paths = Paths(out);
+    paths.visit_block(block);
+}
+
+struct Paths<'o>(&'o mut HashSet<String>);
+
+impl<'ast> Visit<'ast> for Paths<'_> {
+    fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+        if let Some(ident) = path.path.get_ident() {
+            self.0.insert(ident.to_string());
+        } else if path.qself.is_none() && path.path.is_ident("self") {
+            self.0.insert("self".to_owned());
+        }
+    }
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.0.extend(idents(&mac.tokens));
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+fn idents(tokens: &TokenStream) -> Vec<String> {
+    let mut out = Vec::new();
+    for token in tokens.clone() {
+        match token {
+            TokenTree::Ident(ident) => out.push(ident.to_string()),
+            TokenTree::Group(group) => out.extend(idents(&group.stream())),
+            TokenTree::Literal(literal) => {
+                // Inline format captures: `"{v}"`, `"{v:?}"`.
+                let text = literal.to_string();
+                if text.starts_with('"') {
+                    let mut rest = text.as_str();
+                    while let Some(open) = rest.find('{') {
+                        rest = &rest[open + 1..];
+                        let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                        if name.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+                            out.push(name);
+                        }
+                    }
+                }
+            }
+            TokenTree::Punct(_) => {}
+        }
+    }
+    out
+}
+
+fn tokens_await(tokens: &TokenStream) -> bool {
+    tokens.clone().into_iter().any(|token| match token {
+        TokenTree::Ident(ident) => ident == "await",
+        TokenTree::Group(group) => tokens_await(&group.stream()),
+        _ => false,
+    })
+}
+
+struct Awaits(bool);
+
+impl<'ast> Visit<'ast> for Awaits {
+    fn visit_expr_await(&mut self, _: &'ast syn::ExprAwait) {
+        self.0 = true;
+    }
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.0 |= tokens_await(&mac.tokens);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+fn expr_awaits(expr: &syn::Expr) -> bool {
+    let mut awaits = Awaits(false);
+    awaits.visit_expr(expr);
+    awaits.0
+}
+
+fn block_awaits(block: &syn::Block) -> bool {
+    let mut awaits = Awaits(false);
+    awaits.visit_block(block);
+    awaits.0
+}
+
+fn stmt_awaits(stmt: &syn::Stmt) -> bool {
+    let mut awaits = Awaits(false);
+    awaits.visit_stmt(stmt);
+    awaits.0
+}

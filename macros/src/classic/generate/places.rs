@@ -1,0 +1,632 @@
+//! User code that names locals living in place (`analyse::loans`): each mention becomes the
+//! place it denotes in the pinned state machine.
+//!
+//! Such a local `v` is, in `move_next`, a `Place` (a raw pointer to its `Slot` field), bound
+//! under the user's own name where each state's code begins. A mention of `v` becomes:
+//!
+//! - `(*v.get())` where the code uses it as a place: borrowed (`&v`, `&mut v`, a method call,
+//!   a field, an index, a format argument), assigned through (`v.f = x`, `v += 1`), or read as a
+//!   `Copy` value that code after it reads again;
+//! - `v.take()` where it is used by value for the last time (a move; the slot's drop flag
+//!   clears, as the plain `async fn` clears its own);
+//! - `v.assign(x)` for `v = x` (the old value, if any, drops first, as in Rust).
+//!
+//! Closures and async blocks that capture only such locals capture their places (`move`);
+//! a `move` closure gets the value, taken or copied, before it is made.
+//!
+//! # Soundness
+//!
+//! The generated code dereferences raw pointers into the state machine. It relies on:
+//!
+//! 1. **The state machine never moves once `move_next` has run.** `builder::start_pinned`
+//!    puts it in its heap task first; the task drops it in place (`Core::set_machine`). Checked
+//!    by `borrows_across_awaits::address_is_stable`, and by valgrind over those tests.
+//! 2. **Every borrow the code takes is one rustc accepted.** The user's body is also emitted
+//!    unchanged as a plain `async` block (the twin, `classic::twin`) that rustc borrow-checks
+//!    and never runs: a body whose borrows rustc rejects is rejected there, at the user's line.
+//!    A body it accepts borrows only what a plain coroutine, whose locals never move either,
+//!    may borrow.
+//! 3. **The classic code moves, drops and assigns exactly what the plain body does, in the
+//!    same order**, so that (2) carries over: locals are dropped by a `SlotGuard` where their
+//!    scope ends, or by their `Slot` when a suspended state machine is dropped (fields in
+//!    reverse declaration order, awaiters first). Checked by the differential tests
+//!    (`tests/tests/borrows_across_awaits.rs` and the fuzzer), which compare event logs and
+//!    drop orders with the plain `async fn`, the future dropped at every suspension included.
+//! 4. **No local is read after it moved.** `Place::get` and `Place::take` check the slot's
+//!    drop flag and panic rather than read a moved value, should (3) ever fail.
+//! 5. **User code gets no `unsafe` it did not write.** `move_next` of a pinned state machine
+//!    runs in an `unsafe` block (for the place dereferences), which would also accept the
+//!    user's own unsafe operations; the twin, which is not in an `unsafe` block, rejects those.
+
+use std::collections::{HashMap, HashSet};
+
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit_mut::{self, VisitMut};
+
+use crate::classic::analyse::mentions;
+use crate::classic::parse::bindings::pattern_bindings;
+use crate::classic::parse::std_macros;
+
+/// A local living in place, as user code names it here.
+pub(crate) struct InPlace {
+    /// The identifier its place is bound to (the user's, or the hidden one for `self`).
+    pub ident: Ident,
+    /// Its field in the state machine: names it among the locals of the function (`parts`).
+    pub field: String,
+    /// Read later, after the code being rewritten: a use by value there copies (`Copy`) rather
+    /// than moves.
+    pub read_later: bool,
+}
+
+pub(crate) struct Places<'a> {
+    /// By the name user code writes (`self` for the receiver).
+    pub visible: &'a HashMap<String, InPlace>,
+    /// The other locals in scope: a closure that captures one of them keeps its capture mode.
+    pub others: &'a HashSet<String>,
+    /// Names bound inside the code being rewritten, innermost last.
+    bound: Vec<String>,
+    /// Inside a closure or async block: uses there may run any number of times, later.
+    deferred: usize,
+    /// How often each visible name is mentioned in the code being rewritten.
+    counts: HashMap<String, usize>,
+    /// The fields each local (by state-machine field) has moved out of it anywhere in the
+    /// function, as known so far (`parts`, then those found here): a field's index is its bit
+    /// in the local's `Slot`.
+    pub parts: &'a HashMap<String, Vec<String>>,
+    pub found_parts: Vec<(String, String)>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Use {
+    Place,
+    Value,
+}
+
+impl<'a> Places<'a> {
+    pub(crate) fn new(
+        visible: &'a HashMap<String, InPlace>,
+        others: &'a HashSet<String>,
+        parts: &'a HashMap<String, Vec<String>>,
+    ) -> Self {
+        Places { visible, others, bound: Vec::new(), deferred: 0, counts: HashMap::new(), parts, found_parts: Vec::new() }
+    }
+
+    /// `v.a.b` (fields only) with `v` a visible local: that local and the path (`a.b`).
+    fn field_path(&self, expr: &syn::Expr) -> Option<(&'a InPlace, Vec<syn::Member>)> {
+        let mut members = Vec::new();
+        let mut base = expr;
+        loop {
+            match base {
+                syn::Expr::Field(node) => {
+                    members.push(node.member.clone());
+                    base = &node.base;
+                }
+                syn::Expr::Paren(node) => base = &node.expr,
+                _ => break,
+            }
+        }
+        if members.is_empty() {
+            return None;
+        }
+        members.reverse();
+        let local = self.lookup(&Self::path_name(base)?)?;
+        Some((local, members))
+    }
+
+    /// The bit of a moved field (`path`) of `local`, recording the field if it is new.
+    fn part_bit(&mut self, local: &InPlace, path: &str, record: bool) -> Option<u32> {
+        let known = self.parts.get(&local.field).map(Vec::as_slice).unwrap_or_default();
+        let index = match known.iter().position(|known| known == path) {
+            Some(index) => index,
+            None => {
+                let new: Vec<String> = self
+                    .found_parts
+                    .iter()
+                    .filter(|(field, _)| *field == local.field)
+                    .map(|(_, path)| path.clone())
+                    .collect();
+                match new.iter().position(|known| known == path) {
+                    Some(index) => known.len() + index,
+                    None if record => {
+                        self.found_parts.push((local.field.clone(), path.to_owned()));
+                        known.len() + new.len()
+                    }
+                    None => return None,
+                }
+            }
+        };
+        Some(1u32 << index.min(31))
+    }
+
+    /// What drops the rest of `local` when fields were moved out of it: every field but
+    /// the moved ones, as Rust drops a partly moved value.
+    fn rest_dropper(&self, local: &InPlace) -> TokenStream {
+        let mut paths: Vec<&String> = self.parts.get(&local.field).map(|known| known.iter().collect()).unwrap_or_default();
+        paths.extend(self.found_parts.iter().filter(|(field, _)| *field == local.field).map(|(_, path)| path));
+        let whole = Ident::new("__whole", Span::mixed_site());
+        let moved = Ident::new("__moved", Span::mixed_site());
+        let forgets = paths.iter().enumerate().map(|(index, path)| {
+            let bit = 1u32 << index.min(31);
+            let members = path.split('.').map(|member| syn::parse_str::<syn::Member>(member).expect("a field name"));
+            quote! {
+                if #moved & #bit != 0 {
+                    ::core::mem::forget(#whole #(.#members)*);
+                }
+            }
+        });
+        quote! {
+            |#whole, #moved: u32| {
+                #[allow(unused_unsafe)]
+                let #whole = unsafe { ::core::ptr::read(#whole) };
+                #(#forgets)*
+            }
+        }
+    }
+
+    pub(crate) fn expr(&mut self, expr: &syn::Expr) -> syn::Expr {
+        let mut expr = expr.clone();
+        if !self.visible.is_empty() {
+            self.counts = count_mentions(&quote!(#expr), self.visible);
+            self.value(&mut expr);
+        }
+        expr
+    }
+
+    pub(crate) fn stmt(&mut self, stmt: &syn::Stmt) -> syn::Stmt {
+        let mut stmt = stmt.clone();
+        if !self.visible.is_empty() {
+            self.counts = count_mentions(&quote!(#stmt), self.visible);
+            self.visit_stmt_mut(&mut stmt);
+        }
+        stmt
+    }
+
+    fn lookup(&self, name: &str) -> Option<&'a InPlace> {
+        if self.bound.iter().any(|bound| bound == name) {
+            return None;
+        }
+        self.visible.get(name)
+    }
+
+    fn path_name(expr: &syn::Expr) -> Option<String> {
+        match expr {
+            syn::Expr::Path(path) if path.qself.is_none() && path.attrs.is_empty() => {
+                path.path.get_ident().map(|ident| ident.to_string()).or_else(|| {
+                    path.path.is_ident("self").then(|| "self".to_owned())
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// A use by value of `name` here may move it: it is the only mention in this code, not
+    /// in a closure, and nothing reads the local afterwards.
+    fn movable(&self, name: &str, local: &InPlace) -> bool {
+        !local.read_later && self.deferred == 0 && self.counts.get(name).copied().unwrap_or(0) <= 1
+    }
+
+    fn rewrite(&mut self, expr: &mut syn::Expr, usage: Use) {
+        if usage == Use::Value && self.deferred == 0 {
+            if let Some((local, members)) = self.field_path(expr) {
+                // A field used by value: moved out (or copied; the same either way).
+                let path = members_text(&members);
+                let bit = self.part_bit(local, &path, true).expect("recorded");
+                let rest = self.rest_dropper(local);
+                let span = expr.span();
+                let ident = with_span(&local.ident, span);
+                *expr = syn::parse_quote_spanned!(span=> #ident.take_field(#bit, &raw mut (*#ident.get()) #(.#members)*, #rest));
+                return;
+            }
+        }
+        if let Some(name) = Self::path_name(expr) {
+            if let Some(local) = self.lookup(&name) {
+                let span = expr.span();
+                let ident = with_span(&local.ident, span);
+                *expr = if usage == Use::Value && self.movable(&name, local) {
+                    syn::parse_quote_spanned!(span=> #ident.take())
+                } else {
+                    syn::parse_quote_spanned!(span=> (*#ident.get()))
+                };
+                return;
+            }
+        }
+        match expr {
+            syn::Expr::Reference(node) => self.rewrite(&mut node.expr, Use::Place),
+            syn::Expr::RawAddr(node) => self.rewrite(&mut node.expr, Use::Place),
+            syn::Expr::Field(node) => self.rewrite(&mut node.base, Use::Place),
+            syn::Expr::Index(node) => {
+                self.rewrite(&mut node.expr, Use::Place);
+                self.value(&mut node.index);
+            }
+            syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => self.rewrite(&mut node.expr, Use::Place),
+            syn::Expr::Paren(node) => self.rewrite(&mut node.expr, usage),
+            syn::Expr::Group(node) => self.rewrite(&mut node.expr, usage),
+            syn::Expr::MethodCall(node) => {
+                let receiver_use =
+                    if mentions::consumes_receiver(&node.method.to_string()) { Use::Value } else { Use::Place };
+                self.rewrite(&mut node.receiver, receiver_use);
+                for arg in node.args.iter_mut() {
+                    self.value(arg);
+                }
+            }
+            syn::Expr::Assign(node) => {
+                self.value(&mut node.right);
+                if let Some((local, members)) = self.field_path(&node.left) {
+                    if let Some(bit) = self.part_bit(local, &members_text(&members), false) {
+                        let span = node.left.span();
+                        let ident = with_span(&local.ident, span);
+                        let right = &node.right;
+                        *expr = syn::parse_quote_spanned!(span=> #ident.assign_field(#bit, &raw mut (*#ident.get()) #(.#members)*, #right));
+                        return;
+                    }
+                }
+                if let Some(name) = Self::path_name(&node.left) {
+                    if let Some(local) = self.lookup(&name) {
+                        let span = node.left.span();
+                        let ident = with_span(&local.ident, span);
+                        let right = &node.right;
+                        *expr = syn::parse_quote_spanned!(span=> #ident.assign(#right));
+                        return;
+                    }
+                }
+                self.rewrite(&mut node.left, Use::Place);
+            }
+            syn::Expr::Binary(node) if is_compound_assignment(&node.op) => {
+                self.rewrite(&mut node.left, Use::Place);
+                self.value(&mut node.right);
+            }
+            syn::Expr::Call(node) => {
+                // A local called (a closure, an `impl AsyncFn`) is borrowed by the call.
+                self.rewrite(&mut node.func, Use::Place);
+                for arg in node.args.iter_mut() {
+                    self.value(arg);
+                }
+            }
+            syn::Expr::Match(node) => {
+                let by_value = node.arms.iter().any(|arm| binds_by_value(&arm.pat));
+                self.rewrite(&mut node.expr, if by_value { Use::Value } else { Use::Place });
+                for arm in node.arms.iter_mut() {
+                    let names = binding_names(&arm.pat);
+                    self.with_bound(names, |this| {
+                        if let syn::Pat::Guard(guard) = &mut arm.pat {
+                            this.value(&mut guard.guard);
+                        }
+                        this.value(&mut arm.body);
+                    });
+                }
+            }
+            syn::Expr::Let(node) => {
+                let by_value = binds_by_value(&node.pat);
+                self.rewrite(&mut node.expr, if by_value { Use::Value } else { Use::Place });
+                // Its bindings are in scope in what follows in the condition and the branch:
+                // `If` and `While` handle them.
+            }
+            syn::Expr::If(node) => {
+                let names = let_names(&node.cond);
+                self.value(&mut node.cond);
+                self.with_bound(names, |this| this.block(&mut node.then_branch));
+                if let Some((_, other)) = &mut node.else_branch {
+                    self.value(other);
+                }
+            }
+            syn::Expr::While(node) => {
+                let names = let_names(&node.cond);
+                self.deferred += 1;
+                self.value(&mut node.cond);
+                self.with_bound(names, |this| this.block(&mut node.body));
+                self.deferred -= 1;
+            }
+            syn::Expr::Loop(node) => {
+                self.deferred += 1;
+                self.block(&mut node.body);
+                self.deferred -= 1;
+            }
+            syn::Expr::ForLoop(node) => {
+                self.value(&mut node.expr);
+                let names = binding_names(&node.pat);
+                self.deferred += 1;
+                self.with_bound(names, |this| this.block(&mut node.body));
+                self.deferred -= 1;
+            }
+            syn::Expr::Block(node) => self.block(&mut node.block),
+            syn::Expr::Unsafe(node) => self.block(&mut node.block),
+            syn::Expr::Const(_) => {}
+            syn::Expr::Closure(node) => {
+                let body = &node.body;
+                if let Some((captured, others)) = self.capturing(quote!(#body)) {
+                    if node.capture.is_some() {
+                        self.moved_into(expr, &captured);
+                    } else {
+                        self.closure(node, others);
+                    }
+                }
+            }
+            syn::Expr::Async(node) => {
+                let block = &node.block;
+                if let Some((captured, others)) = self.capturing(quote!(#block)) {
+                    if node.capture.is_some() {
+                        self.moved_into(expr, &captured);
+                    } else {
+                        self.async_block(node, others);
+                    }
+                }
+            }
+            syn::Expr::Macro(node) => self.visit_macro_mut(&mut node.mac),
+            _ => self.visit_children(expr),
+        }
+    }
+
+    fn value(&mut self, expr: &mut syn::Expr) {
+        self.rewrite(expr, Use::Value);
+    }
+
+    /// The operands of any other expression, each used by value.
+    fn visit_children(&mut self, expr: &mut syn::Expr) {
+        struct Children<'p, 'a>(&'p mut Places<'a>);
+        impl VisitMut for Children<'_, '_> {
+            fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
+                self.0.value(expr);
+            }
+            fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+                self.0.visit_macro_mut(mac);
+            }
+            fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+        }
+        visit_mut::visit_expr_mut(&mut Children(self), expr);
+    }
+
+    fn block(&mut self, block: &mut syn::Block) {
+        let mark = self.bound.len();
+        for stmt in block.stmts.iter_mut() {
+            self.visit_stmt_mut(stmt);
+        }
+        self.bound.truncate(mark);
+    }
+
+    fn with_bound(&mut self, names: Vec<String>, f: impl FnOnce(&mut Self)) {
+        let mark = self.bound.len();
+        self.bound.extend(names);
+        f(self);
+        self.bound.truncate(mark);
+    }
+
+    /// The visible locals a closure or async block mentions (not rebound inside it).
+    fn captured(&self, tokens: TokenStream) -> (Vec<String>, bool) {
+        let mut places = Vec::new();
+        let mut others = false;
+        for name in token_names(&tokens) {
+            if self.bound.contains(&name) {
+                continue;
+            }
+            if self.visible.contains_key(&name) {
+                if !places.contains(&name) {
+                    places.push(name);
+                }
+            } else if self.others.contains(&name) {
+                others = true;
+            }
+        }
+        (places, others)
+    }
+
+    /// A closure or async block (`body` is its code): the visible locals it captures, or
+    /// `None` when it captures none.
+    fn capturing(&self, body: TokenStream) -> Option<(Vec<String>, bool)> {
+        let (captured, others) = self.captured(body);
+        (!captured.is_empty()).then_some((captured, others))
+    }
+
+    /// A `move` closure or async block: it takes the values of the places it names when it
+    /// is made, as the plain closure would take the locals.
+    fn moved_into(&self, expr: &mut syn::Expr, captured: &[String]) {
+        let prelude = self.capture_values(captured);
+        let span = expr.span();
+        *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #prelude #expr }));
+    }
+
+    fn closure(&mut self, node: &mut syn::ExprClosure, others: bool) {
+        let names: Vec<String> = node.inputs.iter().flat_map(binding_names).collect();
+        self.deferred += 1;
+        self.with_bound(names, |this| this.value(&mut node.body));
+        self.deferred -= 1;
+        if !others {
+            // It captures places only, which are `Copy`: by value, so that it does not borrow
+            // the code of the state that made it (it may be kept across an await).
+            node.capture = Some(Default::default());
+        }
+    }
+
+    fn async_block(&mut self, node: &mut syn::ExprAsync, others: bool) {
+        self.deferred += 1;
+        self.block(&mut node.block);
+        self.deferred -= 1;
+        if !others {
+            node.capture = Some(Default::default());
+        }
+    }
+
+    /// `let v = v.take();` (or a copy, `let v = *v.get();`, if `v` is read later) for each
+    /// local a `move` closure or async block takes.
+    fn capture_values(&self, captured: &[String]) -> TokenStream {
+        captured
+            .iter()
+            .map(|name| {
+                let local = &self.visible[name];
+                let ident = &local.ident;
+                if self.movable(name, local) {
+                    quote!(let #ident = #ident.take();)
+                } else {
+                    quote!(let #ident = *#ident.get();)
+                }
+            })
+            .collect()
+    }
+
+}
+
+impl VisitMut for Places<'_> {
+    fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
+        self.value(expr);
+    }
+
+    fn visit_stmt_mut(&mut self, stmt: &mut syn::Stmt) {
+        match stmt {
+            syn::Stmt::Local(local) => {
+                if let Some(init) = &mut local.init {
+                    let by_value = binds_by_value(&local.pat);
+                    self.rewrite(&mut init.expr, if by_value { Use::Value } else { Use::Place });
+                    if let Some((_, diverge)) = &mut init.diverge {
+                        self.value(diverge);
+                    }
+                }
+                self.bound.extend(binding_names(&local.pat));
+            }
+            syn::Stmt::Expr(expr, _) => self.value(expr),
+            syn::Stmt::Macro(mac) => self.visit_macro_mut(&mut mac.mac),
+            syn::Stmt::Item(_) => {}
+        }
+    }
+
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        if let Some(Ok(mut parsed)) = std_macros::parse(mac) {
+            let uses: Vec<std_macros::Use> = parsed.exprs_with_use().into_iter().map(|(_, usage)| usage).collect();
+            for (expr, usage) in parsed.exprs_mut().into_iter().zip(uses) {
+                match usage {
+                    std_macros::Use::Borrowed => self.rewrite(expr, Use::Place),
+                    std_macros::Use::Moved => self.value(expr),
+                }
+            }
+            // `"{v}"` captures `v` by name: name the value instead of the place.
+            for args in parsed.format_args_mut() {
+                for (name, span) in args.inline_captures() {
+                    if let Some(local) = self.lookup(&name) {
+                        let ident = with_span(&local.ident, span);
+                        let arg_name = Ident::new(&name, span);
+                        if !args.args.iter().any(|arg| arg.name.as_ref().is_some_and(|known| *known == arg_name)) {
+                            args.args.push(std_macros::FormatArg {
+                                name: Some(arg_name),
+                                expr: syn::parse_quote_spanned!(span=> (*#ident.get())),
+                            });
+                        }
+                    }
+                }
+            }
+            mac.tokens = parsed.arguments();
+            return;
+        }
+        mac.tokens = self.tokens(mac.tokens.clone());
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+impl Places<'_> {
+    /// Any other macro: its tokens, with each mention of a visible local (an identifier not
+    /// after `.` or `::` and not before `!`, `::` or `(`) made its place.
+    fn tokens(&self, tokens: TokenStream) -> TokenStream {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        let mut out = Vec::new();
+        for (index, token) in tokens.iter().enumerate() {
+            match token {
+                TokenTree::Ident(ident) => {
+                    let before = index.checked_sub(1).map(|before| &tokens[before]);
+                    let after = tokens.get(index + 1);
+                    let is_path_part = matches!(before, Some(TokenTree::Punct(punct)) if punct.as_char() == '.' || punct.as_char() == ':')
+                        || matches!(after, Some(TokenTree::Punct(punct)) if punct.as_char() == '!' || punct.as_char() == ':')
+                        || matches!(after, Some(TokenTree::Group(group)) if group.delimiter() == proc_macro2::Delimiter::Parenthesis);
+                    match self.lookup(&ident.to_string()) {
+                        Some(local) if !is_path_part => {
+                            let place = with_span(&local.ident, ident.span());
+                            out.extend(quote_spanned!(ident.span()=> (*#place.get())));
+                        }
+                        _ => out.push(token.clone()),
+                    }
+                }
+                TokenTree::Group(group) => {
+                    let mut new = proc_macro2::Group::new(group.delimiter(), self.tokens(group.stream()));
+                    new.set_span(group.span());
+                    out.push(TokenTree::Group(new));
+                }
+                other => out.push(other.clone()),
+            }
+        }
+        out.into_iter().collect()
+    }
+}
+
+fn members_text(members: &[syn::Member]) -> String {
+    members.iter().map(|member| quote!(#member).to_string()).collect::<Vec<_>>().join(".")
+}
+
+fn with_span(ident: &Ident, span: Span) -> Ident {
+    let mut ident = ident.clone();
+    ident.set_span(ident.span().located_at(span));
+    ident
+}
+
+fn is_compound_assignment(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}
+
+fn binding_names(pat: &syn::Pat) -> Vec<String> {
+    let mut bindings = Vec::new();
+    pattern_bindings(pat, &mut bindings);
+    bindings.into_iter().map(|binding| binding.ident.to_string()).collect()
+}
+
+fn binds_by_value(pat: &syn::Pat) -> bool {
+    let mut bindings = Vec::new();
+    pattern_bindings(pat, &mut bindings);
+    bindings.iter().any(|binding| !binding.by_ref)
+}
+
+fn let_names(cond: &syn::Expr) -> Vec<String> {
+    match cond {
+        syn::Expr::Let(node) => binding_names(&node.pat),
+        syn::Expr::Binary(node) => {
+            let mut all = let_names(&node.left);
+            all.extend(let_names(&node.right));
+            all
+        }
+        syn::Expr::Paren(node) => let_names(&node.expr),
+        _ => Vec::new(),
+    }
+}
+
+/// Every identifier in some tokens, inline format captures included.
+fn token_names(tokens: &TokenStream) -> Vec<String> {
+    let mut out = Vec::new();
+    for token in tokens.clone() {
+        match token {
+            TokenTree::Ident(ident) => out.push(ident.to_string()),
+            TokenTree::Group(group) => out.extend(token_names(&group.stream())),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn count_mentions(tokens: &TokenStream, visible: &HashMap<String, InPlace>) -> HashMap<String, usize> {
+    let mut counts = HashMap::new();
+    for name in token_names(tokens) {
+        if visible.contains_key(&name) {
+            *counts.entry(name).or_insert(0) += 1;
+        }
+    }
+    counts
+}
