@@ -134,9 +134,11 @@ fn role_of(record: &Record, inner: &str, arguments: &[&str]) -> Role {
 }
 
 /// `Pin<&mut {async fn body of ..}>` and the like: the `self` of a coroutine's resume.
+/// The body of an `async fn` (or a coroutine), not of an `async` block: the classic stub's
+/// borrow-check twin is an `async` block that rustc checks but never runs.
 fn is_coroutine_self(ty: &str) -> bool {
     ty.strip_prefix("Pin<&mut ").or_else(|| ty.strip_prefix("std::pin::Pin<&mut ")).is_some_and(|inner| {
-        inner.starts_with("{async") || inner.starts_with("{coroutine") || inner.starts_with("{gen")
+        inner.starts_with("{async fn body") || inner.starts_with("{coroutine") || inner.starts_with("{gen")
     })
 }
 

@@ -211,3 +211,32 @@ fn dead_local() -> ! {
 /// of the stub, which leaves no code in the binary).
 #[inline(always)]
 pub fn twin<T, F: Future<Output = T>>(_body: F) {}
+
+/// A use by value of a local that lives in place (`consume(v)`, `let w = v;`): a copy when its
+/// type is `Copy`, a move (`Place::take`) otherwise, as Rust decides, picked by
+/// autoref-specialization at the use: `(&ByValue(v)).by_value()` resolves to [`CopyOut`] when
+/// the type is `Copy` (a type parameter without that bound is not), to [`MoveOut`] otherwise.
+pub struct ByValue<T>(pub Place<T>);
+
+pub trait CopyOut<T> {
+    fn by_value(&self) -> T;
+}
+
+impl<T: Copy> CopyOut<T> for ByValue<T> {
+    #[inline(always)]
+    fn by_value(&self) -> T {
+        // SAFETY: as in `Place::get`.
+        unsafe { *self.0.get() }
+    }
+}
+
+pub trait MoveOut<T> {
+    fn by_value(&self) -> T;
+}
+
+impl<T> MoveOut<T> for &ByValue<T> {
+    #[inline(always)]
+    fn by_value(&self) -> T {
+        self.0.take()
+    }
+}

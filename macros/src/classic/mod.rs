@@ -161,7 +161,10 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         }
     }
     // `mut self` stays: the twin mutates `self` where the user's body does.
-    if pinned && args.context.owns_signature(function.receiver().is_some()) {
+    // (Not for a function that awaits itself: its inner calls would name its opaque task type
+    // with a lifetime of the body, which rustc rejects, E0792.)
+    let recursive = walked.awaiters.iter().any(|awaiter| awaiter.recursive.is_some());
+    if pinned && !recursive && args.context.owns_signature(function.receiver().is_some()) {
         signature::add_pinned_lifetime(&mut sig);
     }
     let output_span = output.span();

@@ -9,8 +9,11 @@
 //! that (`generate::places`, "Soundness").
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit_mut::{self, VisitMut};
 
+use crate::classic::generate::emit::recursive_call;
 use crate::func::{Function, Param};
 
 pub(crate) fn emit(krate: &syn::Path, function: &Function, output: &syn::Type, params: &[Param]) -> TokenStream {
@@ -22,7 +25,8 @@ pub(crate) fn emit(krate: &syn::Path, function: &Function, output: &syn::Type, p
             (None, false) => quote!(let #stub_name = #stub_name;),
         }
     });
-    let block = &function.block;
+    let mut block = function.block.clone();
+    Recursion { function: &function.sig.ident, output }.visit_block_mut(&mut block);
     quote! {
         #[allow(unreachable_code, clippy::diverging_sub_expression)]
         if false {
@@ -33,4 +37,34 @@ pub(crate) fn emit(krate: &syn::Path, function: &Function, output: &syn::Type, p
             loop {}
         }
     }
+}
+
+/// An await of the function itself (`Box::pin(f(n - 1)).await`) would make the twin, inside the
+/// stub, use the stub's own opaque return type, which rustc rejects there (E0792). It awaits a
+/// future of the same output instead, after using the arguments as the call would.
+struct Recursion<'a> {
+    function: &'a syn::Ident,
+    output: &'a syn::Type,
+}
+
+impl VisitMut for Recursion<'_> {
+    fn visit_expr_await_mut(&mut self, node: &mut syn::ExprAwait) {
+        visit_mut::visit_expr_await_mut(self, node);
+        let Some(call) = recursive_call(&node.base, self.function) else { return };
+        let args: Vec<&syn::Expr> = match call {
+            syn::Expr::Call(call) => call.args.iter().collect(),
+            syn::Expr::MethodCall(call) => call.args.iter().collect(),
+            _ => Vec::new(),
+        };
+        let output = self.output;
+        let span = node.base.span();
+        *node.base = syn::Expr::Verbatim(quote_spanned! {span=>
+            {
+                let _ = (#(#args,)*);
+                ::core::future::pending::<#output>()
+            }
+        });
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }

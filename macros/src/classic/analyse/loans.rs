@@ -86,10 +86,11 @@ impl Finder<'_> {
         visitor.visit_expr(expr);
     }
 
-    fn tokens(&mut self, tokens: &TokenStream, held: bool) {
+    fn tokens(&mut self, tokens: &TokenStream, _held: bool) {
         // A macro that awaits (`select!`, `join!`, `format!` with an await): what it borrows is
-        // borrowed across its awaits; any other macro only in held code.
-        if tokens_await(tokens) || held {
+        // borrowed across its awaits. (One that does not keeps nothing past its statement,
+        // unless its value is: `holding_roots`.)
+        if tokens_await(tokens) {
             for ident in idents(tokens) {
                 self.found.insert(ident);
             }
@@ -222,7 +223,9 @@ fn holding_roots(expr: &syn::Expr, out: &mut HashSet<String>) {
                 }
                 syn::Expr::Closure(node) if node.capture.is_none() => free_idents(&node.body, self.0),
                 syn::Expr::Async(node) if node.capture.is_none() => free_idents_block(&node.block, self.0),
-                syn::Expr::Macro(node) => {
+                // A standard macro's value (`format!`, `vec!`) owns what it holds; another one's
+                // may borrow anything it names.
+                syn::Expr::Macro(node) if crate::classic::parse::std_macros::parse(&node.mac).is_none() => {
                     for ident in idents(&node.mac.tokens) {
                         self.0.insert(ident);
                     }

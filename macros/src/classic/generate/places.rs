@@ -76,6 +76,7 @@ pub(crate) struct Places<'a> {
     /// in the local's `Slot`.
     pub parts: &'a HashMap<String, Vec<String>>,
     pub found_parts: Vec<(String, String)>,
+    krate: &'a syn::Path,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -89,8 +90,18 @@ impl<'a> Places<'a> {
         visible: &'a HashMap<String, InPlace>,
         others: &'a HashSet<String>,
         parts: &'a HashMap<String, Vec<String>>,
+        krate: &'a syn::Path,
     ) -> Self {
-        Places { visible, others, bound: Vec::new(), deferred: 0, counts: HashMap::new(), parts, found_parts: Vec::new() }
+        Places {
+            visible,
+            others,
+            bound: Vec::new(),
+            deferred: 0,
+            counts: HashMap::new(),
+            parts,
+            found_parts: Vec::new(),
+            krate,
+        }
     }
 
     /// `v.a.b` (fields only) with `v` a visible local: that local and the path (`a.b`).
@@ -168,7 +179,9 @@ impl<'a> Places<'a> {
     pub(crate) fn expr(&mut self, expr: &syn::Expr) -> syn::Expr {
         let mut expr = expr.clone();
         if !self.visible.is_empty() {
-            self.counts = count_mentions(&quote!(#expr), self.visible);
+            self.counts = count_mentions(&quote!(#expr), self.visible, |found| {
+                syn::visit::Visit::visit_expr(&mut Assignments(found), &expr)
+            });
             self.value(&mut expr);
         }
         expr
@@ -177,7 +190,9 @@ impl<'a> Places<'a> {
     pub(crate) fn stmt(&mut self, stmt: &syn::Stmt) -> syn::Stmt {
         let mut stmt = stmt.clone();
         if !self.visible.is_empty() {
-            self.counts = count_mentions(&quote!(#stmt), self.visible);
+            self.counts = count_mentions(&quote!(#stmt), self.visible, |found| {
+                syn::visit::Visit::visit_stmt(&mut Assignments(found), &stmt)
+            });
             self.visit_stmt_mut(&mut stmt);
         }
         stmt
@@ -224,8 +239,16 @@ impl<'a> Places<'a> {
             if let Some(local) = self.lookup(&name) {
                 let span = expr.span();
                 let ident = with_span(&local.ident, span);
+                let krate = self.krate;
                 *expr = if usage == Use::Value && self.movable(&name, local) {
                     syn::parse_quote_spanned!(span=> #ident.take())
+                } else if usage == Use::Value && self.deferred == 0 {
+                    // Read later: a copy if `Copy`, else a move that our liveness missed.
+                    syn::parse_quote_spanned!(span=> {
+                        #[allow(unused_imports)]
+                        use #krate::__private::{CopyOut as _, MoveOut as _};
+                        (&#krate::__private::ByValue(#ident)).by_value()
+                    })
                 } else {
                     syn::parse_quote_spanned!(span=> (*#ident.get()))
                 };
@@ -621,12 +644,33 @@ fn token_names(tokens: &TokenStream) -> Vec<String> {
     out
 }
 
-fn count_mentions(tokens: &TokenStream, visible: &HashMap<String, InPlace>) -> HashMap<String, usize> {
-    let mut counts = HashMap::new();
+/// How often code mentions each visible local, not counting where it is assigned whole
+/// (`v = ..` reads nothing). `visit` walks the code.
+fn count_mentions(
+    tokens: &TokenStream,
+    visible: &HashMap<String, InPlace>,
+    visit: impl FnOnce(&mut dyn FnMut(&syn::ExprAssign)),
+) -> HashMap<String, usize> {
+    let mut counts: HashMap<String, usize> = HashMap::new();
     for name in token_names(tokens) {
         if visible.contains_key(&name) {
             *counts.entry(name).or_insert(0) += 1;
         }
     }
+    visit(&mut |node: &syn::ExprAssign| {
+        if let Some(count) = Places::path_name(&node.left).and_then(|name| counts.get_mut(&name)) {
+            *count = count.saturating_sub(1);
+        }
+    });
     counts
+}
+
+/// Calls `found` for each assignment in some code.
+struct Assignments<'f>(&'f mut dyn FnMut(&syn::ExprAssign));
+
+impl<'ast> syn::visit::Visit<'ast> for Assignments<'_> {
+    fn visit_expr_assign(&mut self, node: &'ast syn::ExprAssign) {
+        (self.0)(node);
+        syn::visit::visit_expr_assign(self, node);
+    }
 }

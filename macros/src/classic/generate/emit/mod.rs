@@ -398,7 +398,7 @@ impl<'a> Emitter<'a> {
 
     fn places_expr(&mut self, expr: &syn::Expr) -> syn::Expr {
         let (visible, others) = self.visible_places();
-        let mut places = Places::new(&visible, &others, &self.parts);
+        let mut places = Places::new(&visible, &others, &self.parts, self.config.krate);
         let rewritten = places.expr(expr);
         let found = std::mem::take(&mut places.found_parts);
         self.add_parts(found);
@@ -1053,7 +1053,7 @@ impl<'a> Emitter<'a> {
             Stmt::Expr(expr, _) => self.expr(expr, Sink::Discard),
             Stmt::Verbatim(stmt) => {
                 let (visible, others) = self.visible_places();
-                let mut places = Places::new(&visible, &others, &self.parts);
+                let mut places = Places::new(&visible, &others, &self.parts, self.config.krate);
                 let stmt = &places.stmt(stmt);
                 let found = std::mem::take(&mut places.found_parts);
                 self.add_parts(found);
@@ -1590,7 +1590,7 @@ fn as_value(hidden: &Ident) -> syn::Expr {
 
 /// `f(..)`, `Self::f(..)`, `self.f(..)`, or one of them in `Box::pin(..)`, where `f` is
 /// `function`: the call to await.
-fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident) -> Option<&'e syn::Expr> {
+pub(crate) fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident) -> Option<&'e syn::Expr> {
     let is_self_call = |expr: &syn::Expr| match expr {
         syn::Expr::Call(call) => match &*call.func {
             syn::Expr::Path(path) => {
