@@ -8,7 +8,7 @@ pub use linkme;
 pub use crate::awaiter::{AwaitAnyFuture, Awaiter, poll_awaiter};
 pub use crate::builder::{Ctx, MoveNext, start, start_pinned, start_value, start_value_pinned};
 pub use crate::record::RECORDS;
-pub use crate::slot::{ByValue, CopyOut, MoveOut, Place, Slot, SlotGuard, twin};
+pub use crate::slot::{ByValue, CopyOut, MoveOut, Place, ReborrowOut, Slot, SlotGuard, twin};
 pub use crate::task::cache::{CachePolicy, Cacheable};
 
 /// Restore a value saved in a state-machine slot when the state machine resumes.

@@ -212,10 +212,12 @@ fn dead_local() -> ! {
 #[inline(always)]
 pub fn twin<T, F: Future<Output = T>>(_body: F) {}
 
-/// A use by value of a local that lives in place (`consume(v)`, `let w = v;`): a copy when its
-/// type is `Copy`, a move (`Place::take`) otherwise, as Rust decides, picked by
-/// autoref-specialization at the use: `(&ByValue(v)).by_value()` resolves to [`CopyOut`] when
-/// the type is `Copy` (a type parameter without that bound is not), to [`MoveOut`] otherwise.
+/// A use by value of a local that lives in place (`consume(v)`, `let w = v;`), which code
+/// after it uses again: a copy when its type is `Copy`, a reborrow when it is a `&mut`
+/// (`fill(buf)` leaves `buf` usable, as Rust's implicit reborrow does), a move
+/// (`Place::take`) otherwise, as Rust decides. Picked by autoref-specialization at the use:
+/// `(&ByValue(v)).by_value()` resolves to [`CopyOut`] or [`ReborrowOut`] when they apply (a
+/// type parameter without a `Copy` bound is not `Copy`), to [`MoveOut`] otherwise.
 pub struct ByValue<T>(pub Place<T>);
 
 pub trait CopyOut<T> {
@@ -227,6 +229,19 @@ impl<T: Copy> CopyOut<T> for ByValue<T> {
     fn by_value(&self) -> T {
         // SAFETY: as in `Place::get`.
         unsafe { *self.0.get() }
+    }
+}
+
+pub trait ReborrowOut<'a, T: ?Sized> {
+    fn by_value(&self) -> &'a mut T;
+}
+
+impl<'a, T: ?Sized> ReborrowOut<'a, T> for ByValue<&'a mut T> {
+    #[inline(always)]
+    fn by_value(&self) -> &'a mut T {
+        // SAFETY: as in `Place::get`; a reborrow of the reference the local holds, which
+        // rustc checked in the twin as the implicit reborrow it is there.
+        unsafe { &mut **self.0.get() }
     }
 }
 

@@ -441,7 +441,7 @@ fn projection_root(base: &syn::Expr) -> Option<String> {
 }
 
 /// Does an irrefutable pattern leave parts of its value unbound (`_`, `..`)?
-fn leaves_parts(pat: &syn::Pat) -> bool {
+pub(crate) fn leaves_parts(pat: &syn::Pat) -> bool {
     match pat {
         syn::Pat::Wild(_) | syn::Pat::Rest(_) => true,
         syn::Pat::Tuple(tuple) => tuple.elems.iter().any(leaves_parts),

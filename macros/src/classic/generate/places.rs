@@ -187,6 +187,20 @@ impl<'a> Places<'a> {
         expr
     }
 
+    /// `expr` matched against `patterns` (a `let` initializer, a `match` scrutinee): used by
+    /// value if some pattern binds by value and none leaves parts of it in place (`(n, _)`
+    /// copies or moves `n` only, and the rest stays).
+    pub(crate) fn matched(&mut self, expr: &syn::Expr, patterns: &[&syn::Pat]) -> syn::Expr {
+        let mut expr = expr.clone();
+        if !self.visible.is_empty() {
+            self.counts = count_mentions(&quote!(#expr), self.visible, |found| {
+                syn::visit::Visit::visit_expr(&mut Assignments(found), &expr)
+            });
+            self.rewrite(&mut expr, matched_use(patterns));
+        }
+        expr
+    }
+
     pub(crate) fn stmt(&mut self, stmt: &syn::Stmt) -> syn::Stmt {
         let mut stmt = stmt.clone();
         if !self.visible.is_empty() {
@@ -243,10 +257,11 @@ impl<'a> Places<'a> {
                 *expr = if usage == Use::Value && self.movable(&name, local) {
                     syn::parse_quote_spanned!(span=> #ident.take())
                 } else if usage == Use::Value && self.deferred == 0 {
-                    // Read later: a copy if `Copy`, else a move that our liveness missed.
+                    // Read later: a copy if `Copy`, a reborrow if `&mut`, else a move (that the
+                    // liveness missed: an assignment in another state, say).
                     syn::parse_quote_spanned!(span=> {
                         #[allow(unused_imports)]
-                        use #krate::__private::{CopyOut as _, MoveOut as _};
+                        use #krate::__private::{CopyOut as _, MoveOut as _, ReborrowOut as _};
                         (&#krate::__private::ByValue(#ident)).by_value()
                     })
                 } else {
@@ -308,8 +323,9 @@ impl<'a> Places<'a> {
                 }
             }
             syn::Expr::Match(node) => {
-                let by_value = node.arms.iter().any(|arm| binds_by_value(&arm.pat));
-                self.rewrite(&mut node.expr, if by_value { Use::Value } else { Use::Place });
+                let patterns: Vec<&syn::Pat> = node.arms.iter().map(|arm| &arm.pat).collect();
+                let usage = matched_use(&patterns);
+                self.rewrite(&mut node.expr, usage);
                 for arm in node.arms.iter_mut() {
                     let names = binding_names(&arm.pat);
                     self.with_bound(names, |this| {
@@ -321,8 +337,8 @@ impl<'a> Places<'a> {
                 }
             }
             syn::Expr::Let(node) => {
-                let by_value = binds_by_value(&node.pat);
-                self.rewrite(&mut node.expr, if by_value { Use::Value } else { Use::Place });
+                let usage = matched_use(&[&node.pat]);
+                self.rewrite(&mut node.expr, usage);
                 // Its bindings are in scope in what follows in the condition and the branch:
                 // `If` and `While` handle them.
             }
@@ -498,8 +514,8 @@ impl VisitMut for Places<'_> {
         match stmt {
             syn::Stmt::Local(local) => {
                 if let Some(init) = &mut local.init {
-                    let by_value = binds_by_value(&local.pat);
-                    self.rewrite(&mut init.expr, if by_value { Use::Value } else { Use::Place });
+                    let usage = matched_use(&[&local.pat]);
+                    self.rewrite(&mut init.expr, usage);
                     if let Some((_, diverge)) = &mut init.diverge {
                         self.value(diverge);
                     }
@@ -616,6 +632,12 @@ fn binds_by_value(pat: &syn::Pat) -> bool {
     let mut bindings = Vec::new();
     pattern_bindings(pat, &mut bindings);
     bindings.iter().any(|binding| !binding.by_ref)
+}
+
+fn matched_use(patterns: &[&syn::Pat]) -> Use {
+    let by_value = patterns.iter().any(|pat| binds_by_value(pat));
+    let leaves_parts = patterns.iter().any(|pat| mentions::leaves_parts(pat));
+    if by_value && !leaves_parts { Use::Value } else { Use::Place }
 }
 
 fn let_names(cond: &syn::Expr) -> Vec<String> {

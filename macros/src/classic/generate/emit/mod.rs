@@ -397,9 +397,17 @@ impl<'a> Emitter<'a> {
     }
 
     fn places_expr(&mut self, expr: &syn::Expr) -> syn::Expr {
+        self.places_matched(expr, None)
+    }
+
+    /// `places_expr` for an expression matched against patterns (`Places::matched`).
+    fn places_matched(&mut self, expr: &syn::Expr, patterns: Option<&[&syn::Pat]>) -> syn::Expr {
         let (visible, others) = self.visible_places();
         let mut places = Places::new(&visible, &others, &self.parts, self.config.krate);
-        let rewritten = places.expr(expr);
+        let rewritten = match patterns {
+            Some(patterns) => places.matched(expr, patterns),
+            None => places.expr(expr),
+        };
         let found = std::mem::take(&mut places.found_parts);
         self.add_parts(found);
         rewritten
@@ -913,7 +921,12 @@ impl<'a> Emitter<'a> {
     }
 
     fn rewrite_expr(&mut self, expr: &syn::Expr) -> syn::Expr {
-        let expr = &self.places_expr(expr);
+        self.rewrite_matched(expr, None)
+    }
+
+    /// `rewrite_expr` for an expression matched against patterns (`Places::matched`).
+    fn rewrite_matched(&mut self, expr: &syn::Expr, patterns: Option<&[&syn::Pat]>) -> syn::Expr {
+        let expr = &self.places_matched(expr, patterns);
         let jumps = self.rewriter().scan_expr(expr);
         let jumps = self.jumps_for(jumps);
         let mut rewriter = self.rewriter();
@@ -1154,7 +1167,7 @@ impl<'a> Emitter<'a> {
         diverge: Option<&syn::Block>,
         span: Span,
     ) {
-        let mut rewritten = self.rewrite_expr(init);
+        let mut rewritten = self.rewrite_matched(init, Some(&[pat]));
         let diverge_code = diverge.map(|block| {
             let expr: syn::Expr =
                 syn::Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: block.clone() });
@@ -1490,7 +1503,8 @@ impl<'a> Emitter<'a> {
         let origin = self.segment.state;
         let level_depth = self.segment.levels.len();
         self.pinned.push(origin);
-        let scrutinee = self.rewrite_expr(&node.scrutinee);
+        let patterns: Vec<&syn::Pat> = node.arms.iter().map(|arm| &arm.pat).collect();
+        let scrutinee = self.rewrite_matched(&node.scrutinee, Some(&patterns));
         let borrows = self.borrowed_local(&node.scrutinee);
         self.push_rest(Rest::Paths(node.arms.iter().map(Path::Arm).collect()));
         self.apply(&mentions::of_scrutinee(&node.scrutinee, node.arms.iter().map(|arm| &arm.pat)));
