@@ -7,6 +7,20 @@ use std::sync::Mutex;
 
 use lowering_tests::*;
 
+pub struct Labelled {
+    pub label: Loud,
+    pub count: u32,
+    pub extra: Loud,
+}
+
+pub fn consume(loud: Loud) {
+    log(format!("consume {}", loud.name()));
+}
+
+fn labelled() -> Labelled {
+    Labelled { label: Loud::new("label"), count: 3, extra: Loud::new("extra") }
+}
+
 pub async fn fill(v: &mut Vec<u32>, n: u32) {
     for i in 0..n {
         later("fill", ()).await;
@@ -174,6 +188,52 @@ differential! {
         s + add(1).await
     }
 
+    pub async fn field_moved_before_await(pair: Labelled) -> u32 {
+        let count = pair.count;
+        consume(pair.label);
+        later("tick", ()).await;
+        count + pair.extra.name().len() as u32
+    }
+
+    pub async fn field_moved_in_a_loop(pair: Labelled, rounds: u32) -> u32 {
+        let mut total = 0;
+        for _ in 0..rounds {
+            later("tick", ()).await;
+            total += pair.count;
+            if total > 4 {
+                consume(pair.label);
+                break;
+            }
+        }
+        total
+    }
+
+    pub async fn pattern_moves_part(pair: (Loud, Loud, u32)) -> usize {
+        let (label, _, n) = pair;
+        later("tick", ()).await;
+        label.name().len() + n as usize
+    }
+
+    pub async fn field_moved_then_assigned(mut pair: Labelled) -> usize {
+        consume(pair.label);
+        later("tick", ()).await;
+        pair.label = Loud::new("again");
+        now("tock", ()).await;
+        pair.label.name().len()
+    }
+
+    /// A borrowed local stays where it is across suspensions (the state machine never moves).
+    pub async fn address_is_stable() -> bool {
+        let mut buf = [0u8; 16];
+        let before = &buf as *const [u8; 16] as usize;
+        let held = &mut buf;
+        later("first", ()).await;
+        held[0] = 1;
+        later("second", ()).await;
+        let after = &buf as *const [u8; 16] as usize;
+        before == after && buf[0] == 1
+    }
+
     pub async fn partial_move() -> usize {
         let p = Pair { a: Loud::new("pa"), b: Loud::new("pb") };
         let n = total(p.a).await;
@@ -265,8 +325,24 @@ fn async_blocks_and_closures_borrow_locals() {
 }
 
 #[test]
+fn address_is_stable() {
+    let outcome = same_at_every_suspension(classic::address_is_stable, runtime::address_is_stable);
+    assert_eq!(outcome, Outcome::Value(true));
+}
+
+#[test]
 fn partial_moves() {
     same_at_every_suspension(classic::partial_move, runtime::partial_move);
+    same_at_every_suspension(|| classic::field_moved_before_await(labelled()), || runtime::field_moved_before_await(labelled()));
+    for rounds in 0..4 {
+        same_at_every_suspension(
+            || classic::field_moved_in_a_loop(labelled(), rounds),
+            || runtime::field_moved_in_a_loop(labelled(), rounds),
+        );
+    }
+    let triple = || (Loud::new("first"), Loud::new("second"), 2);
+    same_at_every_suspension(|| classic::pattern_moves_part(triple()), || runtime::pattern_moves_part(triple()));
+    same_at_every_suspension(|| classic::field_moved_then_assigned(labelled()), || runtime::field_moved_then_assigned(labelled()));
 }
 
 #[test]

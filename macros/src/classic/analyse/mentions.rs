@@ -458,7 +458,7 @@ pub(crate) fn leaves_parts(pat: &syn::Pat) -> bool {
 /// is a struct's), or a `match` arm or `if let` (where it may be an enum variant's, whose
 /// parts are no fields).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Patterns {
+pub(crate) enum Patterns {
     Irrefutable,
     Refutable,
 }
@@ -466,7 +466,7 @@ enum Patterns {
 /// The places that `pat`, matched against `place`, binds by value (`pair.0` for `(a, _)`).
 /// False where the pattern's parts are not fields the macro can name (a `..` before the end
 /// of a tuple, a reference, a slice, an enum variant).
-fn parts_bound(pat: &syn::Pat, place: &syn::Expr, kind: Patterns, out: &mut Vec<syn::Expr>) -> bool {
+pub(crate) fn parts_bound(pat: &syn::Pat, place: &syn::Expr, kind: Patterns, out: &mut Vec<syn::Expr>) -> bool {
     use syn::spanned::Spanned;
     let field = |member: syn::Member, span: proc_macro2::Span| -> syn::Expr {
         syn::parse_quote_spanned!(span=> #place.#member)

@@ -370,6 +370,32 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// `let (label, _) = pair;` with `pair` in place: the pattern moves parts out and leaves
+    /// the rest in place, which a raw pointer's place cannot do (E0507). Bound instead as
+    /// `let (label,) = (pair.0,);`, each part moved out by itself (`Place::take_field`).
+    fn parts_of_in_place(&self, pat: &syn::Pat, init: &syn::Expr) -> Option<(syn::Pat, syn::Expr)> {
+        let syn::Expr::Path(path) = init else { return None };
+        let name = path.path.get_ident()?.to_string();
+        let id = self.lookup(&name)?;
+        if !self.vars[id].in_place || !mentions::leaves_parts(pat) {
+            return None;
+        }
+        let mut bindings = Vec::new();
+        pattern_bindings(pat, &mut bindings);
+        if bindings.is_empty() || bindings.iter().any(|binding| binding.by_ref) {
+            return None;
+        }
+        let mut places = Vec::new();
+        if !mentions::parts_bound(pat, init, mentions::Patterns::Irrefutable, &mut places) || places.len() != bindings.len() {
+            return None;
+        }
+        let names = bindings.iter().map(|binding| {
+            let ident = &binding.ident;
+            if binding.mutable { quote!(mut #ident) } else { quote!(#ident) }
+        });
+        Some((syn::parse_quote!((#(#names,)*)), syn::parse_quote!((#(#places,)*))))
+    }
+
     /// The locals living in place that user code here names, and the others in scope.
     fn visible_places(&self) -> (HashMap<String, InPlace>, HashSet<String>) {
         let mut visible = HashMap::new();
@@ -1167,6 +1193,11 @@ impl<'a> Emitter<'a> {
         diverge: Option<&syn::Block>,
         span: Span,
     ) {
+        let split = if diverge.is_none() { self.parts_of_in_place(pat, init) } else { None };
+        let (pat, init) = match &split {
+            Some((pat, init)) => (pat, init),
+            None => (pat, init),
+        };
         let mut rewritten = self.rewrite_matched(init, Some(&[pat]));
         let diverge_code = diverge.map(|block| {
             let expr: syn::Expr =
