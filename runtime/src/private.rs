@@ -50,23 +50,3 @@ impl<T> ViaNoTable<T> for &CacheProbe<T> {
         CachePolicy::NONE
     }
 }
-
-/// A field the classic lowering lets user code use by value (`consume(pair.a)`) before it
-/// saves the whole local where a state ends (an await, a loop's head or exit): fine when the
-/// field is `Copy` (it was copied), not otherwise (it moved out, and a partly moved local
-/// cannot be saved). Implemented for every `Copy` type only, so that a moved field fails
-/// here, at the user's field, with this message instead of a borrow error at the save.
-#[diagnostic::on_unimplemented(
-    message = "classic lowering: this moves a field of type `{Self}` out of a local that the state machine saves later",
-    label = "moved out here; the rest of the local lives on past a later await, loop or branch",
-    note = "the classic lowering saves a local whole where one state of the state machine ends (an await, a loop's head or exit, the end of a branch that awaits), and a partly moved local cannot be saved",
-    note = "move the whole value apart instead (`let Pair {{ a, b }} = pair;` binds every field), or clone the field"
-)]
-pub trait FieldCopied {}
-
-impl<T: Copy> FieldCopied for T {}
-
-/// See [`FieldCopied`]; generated before the save of a local some of whose fields were used
-/// by value. Compiles to nothing.
-#[inline(always)]
-pub fn field_copied<T: FieldCopied + ?Sized>(_: &T) {}

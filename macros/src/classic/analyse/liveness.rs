@@ -9,7 +9,7 @@
 
 use super::jumps::{Targets, stmt_may_jump};
 use super::mentions::{self, Kind, Mention};
-use crate::classic::parse::bindings::pattern_bindings;
+use crate::classic::parse::bindings::{let_patterns, pattern_bindings};
 use crate::classic::parse::ir::{Arm, Block, Expr, Stmt};
 
 /// Code that runs after the current point, in an enclosing construct.
@@ -371,19 +371,5 @@ pub(crate) fn expr_mentions(expr: &Expr, name: &str) -> bool {
             syn_mentions(&node.scrutinee) || node.arms.iter().any(|arm| path_mentions(&Path::Arm(arm), name))
         }
         Expr::Loop(node) => block_mentions(&node.body, name),
-    }
-}
-
-/// The patterns of the `let`s in an `if` condition (`let P = e`, or a `&&` chain of them).
-pub(crate) fn let_patterns(cond: &syn::Expr) -> Vec<&syn::Pat> {
-    match cond {
-        syn::Expr::Let(node) => vec![&node.pat],
-        syn::Expr::Binary(node) if matches!(node.op, syn::BinOp::And(_)) => {
-            let mut pats = let_patterns(&node.left);
-            pats.extend(let_patterns(&node.right));
-            pats
-        }
-        syn::Expr::Paren(node) => let_patterns(&node.expr),
-        _ => Vec::new(),
     }
 }

@@ -17,11 +17,9 @@ use std::collections::HashSet;
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
-/// The prefix of the temporaries the lowering hoists out of a statement that awaits
-/// (`len_of(&String::from("x")).await`): an await may hold a borrow of one, so they live in
-/// place too (`__h0`, `__h1`, ...).
-pub(crate) const HOISTED_PREFIX: &str = "h";
+use crate::classic::parse::lower::HOISTED_PREFIX;
 
+/// A temporary the lowering hoisted out of a statement that awaits: it lives in place.
 pub(crate) fn is_hoisted_temporary(name: &str) -> bool {
     name.strip_prefix("__").and_then(|rest| rest.strip_prefix(HOISTED_PREFIX)).is_some_and(|index| {
         !index.is_empty() && index.chars().all(|c| c.is_ascii_digit())
@@ -469,4 +467,67 @@ fn stmt_awaits(stmt: &syn::Stmt) -> bool {
     let mut awaits = Awaits(false);
     awaits.visit_stmt(stmt);
     awaits.0
+}
+
+/// The local that a `let`'s initializer borrows directly (its binding then holds a borrow,
+/// nothing to drop): (`&v`, `&mut v.f[i]`, `v.iter()`, `v.as_str()`, ...),
+/// with the span of the borrow.
+pub(crate) fn borrow_root(expr: &syn::Expr) -> Option<(proc_macro2::Ident, proc_macro2::Span)> {
+    fn place_root(expr: &syn::Expr) -> Option<proc_macro2::Ident> {
+        match expr {
+            syn::Expr::Path(path) if path.qself.is_none() => path.path.get_ident().cloned(),
+            syn::Expr::Field(node) => place_root(&node.base),
+            syn::Expr::Index(node) => place_root(&node.expr),
+            syn::Expr::Paren(node) => place_root(&node.expr),
+            _ => None,
+        }
+    }
+    match expr {
+        syn::Expr::Reference(node) => place_root(&node.expr).map(|root| (root, syn::spanned::Spanned::span(expr))),
+        syn::Expr::Paren(node) => borrow_root(&node.expr),
+        syn::Expr::MethodCall(node) if is_borrowing_method(&node.method.to_string()) => {
+            place_root(&node.receiver).map(|root| (root, syn::spanned::Spanned::span(expr)))
+        }
+        syn::Expr::Call(node) if node.args.len() == 1 && is_into_iter_call(&node.func) => borrow_root(&node.args[0]),
+        _ => None,
+    }
+}
+
+fn is_into_iter_call(func: &syn::Expr) -> bool {
+    matches!(func, syn::Expr::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "into_iter"))
+}
+
+/// Methods of the standard collections that return a borrow of their receiver.
+fn is_borrowing_method(method: &str) -> bool {
+    matches!(
+        method,
+        "iter"
+            | "iter_mut"
+            | "as_str"
+            | "as_slice"
+            | "as_mut_slice"
+            | "as_bytes"
+            | "as_ref"
+            | "as_mut"
+            | "as_deref"
+            | "as_deref_mut"
+            | "chars"
+            | "bytes"
+            | "lines"
+            | "split_whitespace"
+            | "keys"
+            | "values"
+            | "values_mut"
+            | "windows"
+            | "chunks"
+            | "drain"
+            | "borrow"
+            | "borrow_mut"
+            | "lock"
+            | "get_mut"
+            | "first"
+            | "last"
+            | "first_mut"
+            | "last_mut"
+    )
 }

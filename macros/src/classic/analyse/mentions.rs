@@ -291,7 +291,7 @@ impl Collector {
                 self.expr(&node.cond, Kind::Move);
                 self.conditionally(|this| {
                     let mark = this.bound.len();
-                    for pat in super::liveness::let_patterns(&node.cond) {
+                    for pat in crate::classic::parse::bindings::let_patterns(&node.cond) {
                         this.bind(pat);
                     }
                     this.visit_block(&node.then_branch);

@@ -94,3 +94,18 @@ pub(crate) fn names_bound_in(expr: &syn::Expr) -> Vec<String> {
     syn::visit::Visit::visit_expr(&mut finder, expr);
     finder.0.into_iter().map(|binding| binding.ident.to_string()).collect()
 }
+
+
+/// The patterns of the `let`s in an `if` condition (`let P = e`, or a `&&` chain of them).
+pub(crate) fn let_patterns(cond: &syn::Expr) -> Vec<&syn::Pat> {
+    match cond {
+        syn::Expr::Let(node) => vec![&node.pat],
+        syn::Expr::Binary(node) if matches!(node.op, syn::BinOp::And(_)) => {
+            let mut pats = let_patterns(&node.left);
+            pats.extend(let_patterns(&node.right));
+            pats
+        }
+        syn::Expr::Paren(node) => let_patterns(&node.expr),
+        _ => Vec::new(),
+    }
+}

@@ -101,7 +101,7 @@ impl Lower {
         let span = expr.span();
         // Named apart from other temporaries: an await may hold a borrow of it, so it lives in
         // place (`analyse::loans::is_hoisted_temporary`).
-        let mut temp = self.temp(crate::classic::analyse::loans::HOISTED_PREFIX);
+        let mut temp = self.temp(HOISTED_PREFIX);
         temp.set_span(Span::mixed_site().located_at(span));
         let declared = pre
             .iter()
@@ -1145,6 +1145,11 @@ fn changes_anything(expr: &syn::Expr) -> bool {
 /// A value that, borrowed, lives in a temporary: a call's result, a literal aggregate with a
 /// computed part, a macro's value. (A constant, `&0` or `&[1, 2]`, is promoted to a static
 /// instead, and stays as written.)
+/// The prefix of the temporaries hoisted out of a statement that awaits
+/// (`len_of(&String::from("x")).await`): an await may hold a borrow of one, so they live in
+/// place (`analyse::loans::is_hoisted_temporary`): `__h0`, `__h1`, ...
+pub(crate) const HOISTED_PREFIX: &str = "h";
+
 fn is_temporary(expr: &syn::Expr) -> bool {
     match expr {
         syn::Expr::Paren(node) => is_temporary(&node.expr),

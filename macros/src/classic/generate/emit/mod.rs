@@ -13,6 +13,14 @@
 //! variable is restored as a hidden `Option`: the drop flag the plain `async fn` keeps too.
 //! Loop heads need a fixpoint: `classic::expand` repeats the walk with the states seen on the
 //! back edges until they no longer change.
+//!
+//! A local that an await may find borrowed never moves: it lives in place in its field
+//! (`in_place`), and no transition saves or restores it.
+//!
+//! One job per module: `initialization` (which locals hold a value), `liveness_queries` (is a
+//! value read later), `shadowing` (bindings that hide locals), `in_place` (locals that live in
+//! place), `segment` (a state's code while it is written); this module walks the tree and
+//! writes the transitions.
 
 use std::collections::{HashMap, HashSet};
 
@@ -20,15 +28,18 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::places::{InPlace, Places};
+use super::places::Places;
 use super::rewrite::{Jump, JumpTarget, Rewriter, Sink};
-use crate::classic::analyse::borrows::{self, borrow_root};
-use crate::classic::analyse::{jumps, loans};
-use crate::classic::analyse::liveness::{self, Path, Rest, let_patterns};
-use crate::classic::analyse::mentions::{self, Kind, Mention};
-use crate::classic::parse::bindings::{names_bound_in, pattern_bindings};
+use crate::classic::analyse::loans::borrow_root;
+use crate::classic::analyse::jumps;
+use crate::classic::analyse::liveness::{Path, Rest};
+use crate::classic::analyse::mentions::{self, Kind};
+use crate::classic::parse::bindings::{let_patterns, names_bound_in, pattern_bindings};
 use crate::classic::parse::ir::{self, Block, Expr, Stmt};
 
+mod in_place;
+mod initialization;
+mod liveness_queries;
 mod segment;
 mod shadowing;
 
@@ -300,154 +311,6 @@ impl<'a> Emitter<'a> {
         id
     }
 
-    /// Does a local of this name live in place? (Never one of the lowering's own.)
-    fn wants_in_place(&self, name: &str) -> bool {
-        if name == mentions::SELF_LOCAL {
-            return self.config.in_place.contains("self");
-        }
-        if loans::is_hoisted_temporary(name) {
-            return true;
-        }
-        !name.starts_with("__") && self.config.in_place.contains(name.trim_start_matches("r#"))
-    }
-
-    /// `let v = Place::of(..);` and its drop guard: how a state's code names a local that lives
-    /// in place.
-    fn place_binding(&mut self, id: VarId) -> TokenStream {
-        let sm = sm();
-        let krate = self.config.krate;
-        let var = &mut self.vars[id];
-        var.slotted = true;
-        let (name, field, guard) = (&var.name, &var.field, &var.guard);
-        quote! {
-            #[allow(unused_variables)]
-            let #name = #krate::__private::Place::of(&raw mut #sm.#field);
-            #[allow(unused_variables)]
-            let #guard = #name.guard();
-        }
-    }
-
-    /// A pattern whose bindings of locals that live in place bind hidden temporaries instead,
-    /// with those temporaries by name (`bind_places` moves them into place).
-    fn place_temps(&self, pat: &syn::Pat) -> (syn::Pat, Vec<(String, Ident)>) {
-        let mut bindings = Vec::new();
-        pattern_bindings(pat, &mut bindings);
-        let temps: Vec<(String, Ident)> = bindings
-            .iter()
-            .filter(|binding| self.wants_in_place(&binding.ident.to_string()))
-            .map(|binding| {
-                let name = binding.ident.to_string();
-                let temp = format_ident!("__place_{}", name.trim_start_matches("r#"), span = Span::mixed_site());
-                (name, temp)
-            })
-            .collect();
-        let mut pat = pat.clone();
-        if !temps.is_empty() {
-            let renames: Vec<(Ident, Ident)> = bindings
-                .iter()
-                .filter_map(|binding| {
-                    let name = binding.ident.to_string();
-                    temps.iter().find(|(known, _)| *known == name).map(|(_, temp)| (binding.ident.clone(), temp.clone()))
-                })
-                .collect();
-            crate::classic::parse::bindings::rename_bindings(&mut pat, &renames);
-        }
-        (pat, temps)
-    }
-
-    /// The locals just declared that live in place: their places, holding the values their
-    /// pattern bound to temporaries (`place_temps`).
-    fn bind_places(&mut self, ids: &[VarId], temps: &[(String, Ident)]) {
-        for &id in ids {
-            if !self.vars[id].in_place {
-                continue;
-            }
-            let name = self.vars[id].name.to_string();
-            let binding = self.place_binding(id);
-            let ident = self.vars[id].name.clone();
-            let value = temps.iter().find(|(known, _)| *known == name).map(|(_, temp)| quote!(#ident.assign(#temp);));
-            self.emit(quote!(#binding #value));
-        }
-    }
-
-    /// `let (label, _) = pair;` with `pair` in place: the pattern moves parts out and leaves
-    /// the rest in place, which a raw pointer's place cannot do (E0507). Bound instead as
-    /// `let (label,) = (pair.0,);`, each part moved out by itself (`Place::take_field`).
-    fn parts_of_in_place(&self, pat: &syn::Pat, init: &syn::Expr) -> Option<(syn::Pat, syn::Expr)> {
-        let syn::Expr::Path(path) = init else { return None };
-        let name = path.path.get_ident()?.to_string();
-        let id = self.lookup(&name)?;
-        if !self.vars[id].in_place || !mentions::leaves_parts(pat) {
-            return None;
-        }
-        let mut bindings = Vec::new();
-        pattern_bindings(pat, &mut bindings);
-        if bindings.is_empty() || bindings.iter().any(|binding| binding.by_ref) {
-            return None;
-        }
-        let mut places = Vec::new();
-        if !mentions::parts_bound(pat, init, mentions::Patterns::Irrefutable, &mut places) || places.len() != bindings.len() {
-            return None;
-        }
-        let names = bindings.iter().map(|binding| {
-            let ident = &binding.ident;
-            if binding.mutable { quote!(mut #ident) } else { quote!(#ident) }
-        });
-        Some((syn::parse_quote!((#(#names,)*)), syn::parse_quote!((#(#places,)*))))
-    }
-
-    /// The locals living in place that user code here names, and the others in scope.
-    fn visible_places(&self) -> (HashMap<String, InPlace>, HashSet<String>) {
-        let mut visible = HashMap::new();
-        let mut others = HashSet::new();
-        for scope in self.scopes.iter().rev() {
-            for &id in scope.vars.iter().rev() {
-                let var = &self.vars[id];
-                if var.hidden {
-                    continue;
-                }
-                let name = var.name.to_string();
-                let key = if name == mentions::SELF_LOCAL { "self".to_owned() } else { name.clone() };
-                if visible.contains_key(&key) || others.contains(&key) {
-                    continue;
-                }
-                if var.in_place {
-                    let read_later = self.var_mentioned_later(id);
-                    visible.insert(key, InPlace { ident: var.name.clone(), field: var.field.to_string(), read_later });
-                } else {
-                    others.insert(key);
-                }
-            }
-        }
-        (visible, others)
-    }
-
-    fn places_expr(&mut self, expr: &syn::Expr) -> syn::Expr {
-        self.places_matched(expr, None)
-    }
-
-    /// `places_expr` for an expression matched against patterns (`Places::matched`).
-    fn places_matched(&mut self, expr: &syn::Expr, patterns: Option<&[&syn::Pat]>) -> syn::Expr {
-        let (visible, others) = self.visible_places();
-        let mut places = Places::new(&visible, &others, &self.parts, self.config.krate);
-        let rewritten = match patterns {
-            Some(patterns) => places.matched(expr, patterns),
-            None => places.expr(expr),
-        };
-        let found = std::mem::take(&mut places.found_parts);
-        self.add_parts(found);
-        rewritten
-    }
-
-    fn add_parts(&mut self, found: Vec<(String, String)>) {
-        for (field, path) in found {
-            let known = self.parts.entry(field).or_default();
-            if !known.contains(&path) {
-                known.push(path);
-            }
-        }
-    }
-
     pub(crate) fn var_mut(&mut self, id: VarId) -> &mut Var {
         &mut self.vars[id]
     }
@@ -464,167 +327,6 @@ impl<'a> Emitter<'a> {
             .flat_map(|scope| scope.vars.iter().rev())
             .copied()
             .find(|&id| self.vars[id].name == name)
-    }
-
-    fn push_rest(&mut self, rest: Rest<'a>) {
-        self.rest.push(rest);
-        self.rest_depth.push(self.scopes.len());
-    }
-
-    fn pop_rest(&mut self) {
-        self.rest.pop();
-        self.rest_depth.pop();
-    }
-
-    /// The entries of `rest` inside the scope that declares `id` (the code outside it cannot
-    /// name this local: a mention there means another of the same name), with the indices
-    /// among them where `name` means a binding of a `let` being initialized.
-    fn rest_seen_by(&self, id: VarId, name: &str) -> (&[Rest<'a>], Vec<usize>) {
-        let depth = self.scopes.iter().position(|scope| scope.vars.contains(&id)).map_or(0, |index| index + 1);
-        let start = self.rest_depth.iter().position(|&at| at >= depth).unwrap_or(self.rest.len());
-        let rebound = self.rebound(name).into_iter().filter_map(|index| index.checked_sub(start)).collect();
-        (&self.rest[start..], rebound)
-    }
-
-    /// Is the value `name` holds now read by code that may run after the current statement?
-    fn mentioned_later(&self, name: &str) -> bool {
-        let Some(id) = self.lookup(name) else { return false };
-        let (rest, rebound) = self.rest_seen_by(id, name);
-        liveness::read_later(rest, name, &rebound)
-    }
-
-    /// The entries of `rest` where `name` means a binding of a `let` being initialized.
-    fn rebound(&self, name: &str) -> Vec<usize> {
-        self.initializing
-            .iter()
-            .filter(|(_, names)| names.iter().any(|bound| bound == name))
-            .map(|(index, _)| *index)
-            .collect()
-    }
-
-    /// Is this variable read by code that may run later? (Not once another binding of the
-    /// same name hides it; but one that a nested scope hides, under a hidden name, may be
-    /// read again once that scope ends.)
-    fn var_mentioned_later(&self, id: VarId) -> bool {
-        if self.vars[id].hidden {
-            return true;
-        }
-        let name = self.vars[id].name.to_string();
-        self.lookup(&name) == Some(id) && self.mentioned_later(&name)
-    }
-
-    /// Does code that may run later name this variable at all (to assign it, say)?
-    fn var_named_later(&self, id: VarId) -> bool {
-        let name = self.vars[id].name.to_string();
-        if self.lookup(&name) != Some(id) {
-            return false;
-        }
-        let (rest, rebound) = self.rest_seen_by(id, &name);
-        liveness::named_later(rest, &name, &rebound)
-    }
-
-    /// Update initialization states after code with these mentions ran. Returns the
-    /// locals that were only maybe initialized and are assigned now: the value they may still
-    /// hold (in their hidden `Option`) drops with the assignment (`drop_replaced`).
-    fn apply(&mut self, mentions: &[Mention]) -> Vec<VarId> {
-        let mut replaced = Vec::new();
-        for mention in mentions {
-            let Some(id) = self.lookup(&mention.name) else {
-                continue;
-            };
-            match mention.kind {
-                Kind::Assign if !mention.conditional => {
-                    if self.init[id] == Init::Maybe && !self.vars[id].in_place {
-                        replaced.push(id);
-                    }
-                    self.init[id] = Init::Yes;
-                }
-                Kind::Move if !self.mentioned_later(&mention.name) => self.init[id] = Init::No,
-                Kind::MoveField => self.field_used(id, mention),
-                _ => {}
-            }
-        }
-        replaced
-    }
-
-    /// A field of `id` used by value (`mention.field`). A local of the user's keeps its value
-    /// (the field was `Copy`, which `jump_code` checks before saving it) so that its other
-    /// fields drop where Rust drops them; a temporary of the lowering's own (its
-    /// fields are never read again) counts as moved.
-    fn field_used(&mut self, id: VarId, mention: &Mention) {
-        let var = &self.vars[id];
-        if var.no_drop {
-            // A reference: only a `Copy` field can be used by value through it.
-            return;
-        }
-        if var.name.to_string().starts_with("__") && var.name != mentions::SELF_LOCAL {
-            if !self.mentioned_later(&mention.name) {
-                self.init[id] = Init::No;
-            }
-            return;
-        }
-        let Some(field) = &mention.field else { return };
-        let key = (id, field.to_token_stream().to_string());
-        if !self.fields_used.iter().any(|(known, _)| *known == key) {
-            self.fields_used.push((key.clone(), field.clone()));
-        }
-        let index = self
-            .fields_used
-            .iter()
-            .filter(|((owner, _), _)| *owner == id)
-            .position(|(known, _)| *known == key)
-            .expect("recorded above");
-        let bit = 1u32 << index.min(31);
-        self.init[id] = match self.init[id] {
-            Init::Yes => Init::FieldsUsed(bit),
-            Init::FieldsUsed(mask) => Init::FieldsUsed(mask | bit),
-            other => other,
-        };
-    }
-
-    /// `x = value` in `expr` where `x` may still hold a value (it is in `replaced`): the old
-    /// value drops between computing the new one and the rest of the code around it, as Rust
-    /// drops it: `x = match value { new => { old = None; new } }`. Removes the locals so
-    /// handled from `replaced`; `drop_replaced` drops the others after the statement.
-    fn drop_on_assignment(&self, expr: &mut syn::Expr, replaced: &mut Vec<VarId>) {
-        struct Assignments<'v> {
-            vars: &'v [Var],
-            replaced: &'v mut Vec<VarId>,
-        }
-        impl syn::visit_mut::VisitMut for Assignments<'_> {
-            fn visit_expr_assign_mut(&mut self, assign: &mut syn::ExprAssign) {
-                syn::visit_mut::visit_expr_assign_mut(self, assign);
-                let target = self.replaced.iter().position(
-                    |&id| matches!(&*assign.left, syn::Expr::Path(path) if path.path.is_ident(&self.vars[id].name)),
-                );
-                if let Some(position) = target {
-                    let maybe = &self.vars[self.replaced.remove(position)].maybe;
-                    let value = &assign.right;
-                    let new = Ident::new("__new", Span::mixed_site());
-                    *assign.right = syn::parse_quote!(match ::core::convert::identity(#value) { #new => { #maybe = ::core::option::Option::None; #new } });
-                }
-            }
-            fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
-            fn visit_expr_async_mut(&mut self, _: &mut syn::ExprAsync) {}
-            fn visit_item_mut(&mut self, _: &mut syn::Item) {}
-        }
-        if replaced.is_empty() {
-            return;
-        }
-        syn::visit_mut::VisitMut::visit_expr_mut(&mut Assignments { vars: &self.vars, replaced }, expr);
-    }
-
-    /// After a statement that assigned locals that were only maybe initialized: the old
-    /// values drop now, as Rust drops them on assignment (right after the new value is
-    /// computed; only the write, which nothing observes, comes between).
-    fn drop_replaced(&mut self, replaced: Vec<VarId>) {
-        if !self.reachable {
-            return;
-        }
-        for id in replaced {
-            let maybe = &self.vars[id].maybe;
-            self.emit(quote!(#maybe = ::core::option::Option::None;));
-        }
     }
 
     // ----- segments ------------------------------------------------------------------------
@@ -753,25 +455,6 @@ impl<'a> Emitter<'a> {
         quote!(#saves #sm.state = #target; continue #label;)
     }
 
-    /// Before `id` is saved whole: every field of it used by value must be `Copy`, or it was
-    /// moved out and the rest cannot be saved. The check names the field where the user's
-    /// code used it, with the classic lowering's message (`runtime::__private::FieldCopied`).
-    fn fields_copied_check(&self, id: VarId, mask: u32) -> TokenStream {
-        let krate = self.config.krate;
-        let name = &self.vars[id].name;
-        self.fields_used
-            .iter()
-            .filter(|((owner, _), _)| *owner == id)
-            .enumerate()
-            .filter(|(index, _)| mask & (1u32 << (*index).min(31)) != 0)
-            .map(|(_, (_, field))| {
-                let span = field.span();
-                let field = with_root(field, name);
-                quote_spanned!(span=> #krate::__private::field_copied(&#field);)
-            })
-            .collect()
-    }
-
     fn jump(&mut self, target: StateId, await_span: Option<Span>) {
         if !self.reachable {
             return;
@@ -892,12 +575,6 @@ impl<'a> Emitter<'a> {
         while self.segment.levels.len() > depth {
             self.pop_level();
         }
-    }
-
-    fn borrow_error(&mut self, holder: VarId, borrowed: VarId, borrow_span: Span, await_span: Span) {
-        let holder = self.vars[holder].name.to_string();
-        let borrowed = self.vars[borrowed].name.to_string();
-        self.errors.push(borrows::held_across_await(&holder, &borrowed, borrow_span, await_span));
     }
 
     // ----- the walk ------------------------------------------------------------------------
@@ -1402,24 +1079,6 @@ impl<'a> Emitter<'a> {
         self.begin(state, prologue, false);
     }
 
-    /// An await whose operand borrows a local (`read(&mut buf).await`), or reborrows a
-    /// `&mut` the state machine keeps, cannot be saved.
-    fn check_operand_borrows(&mut self, operand: &syn::Expr, await_span: Span) {
-        for (root, span, explicit) in borrows::operand_borrows(operand) {
-            let Some(id) = self.lookup(&root.to_string()) else {
-                continue;
-            };
-            let var = &self.vars[id];
-            let read_later = self.mentioned_later(&root.to_string());
-            let saved = self.init[id].holds_value() && (!var.no_drop || read_later);
-            if var.exclusive_ref && saved && read_later {
-                self.errors.push(borrows::exclusive_reborrow(&root, span, await_span));
-            } else if explicit == Some(true) && saved && !var.no_drop && !var.exclusive_ref {
-                self.errors.push(borrows::operand_borrows_local(&root, span, await_span));
-            }
-        }
-    }
-
     fn block(&mut self, block: &'a Block, sink: Sink) {
         if block.label.is_some() || self.hides_outer_local(block) {
             return self.block_with_exit(block, sink);
@@ -1606,27 +1265,6 @@ fn has_return(expr: &syn::Expr) -> bool {
     let mut finder = Finder(false);
     syn::visit::Visit::visit_expr(&mut finder, expr);
     finder.0
-}
-
-/// `projection` (`pair.a.0`) with its root variable called `name` (the name the local has
-/// here, hidden if a nested binding hides it), located where the user wrote it.
-fn with_root(projection: &syn::Expr, name: &Ident) -> syn::Expr {
-    let mut projection = projection.clone();
-    let mut place = &mut projection;
-    loop {
-        match place {
-            syn::Expr::Field(node) => place = &mut node.base,
-            syn::Expr::Paren(node) => place = &mut node.expr,
-            syn::Expr::Group(node) => place = &mut node.expr,
-            syn::Expr::Path(path) => {
-                let mut name = name.clone();
-                name.set_span(name.span().located_at(path.span()));
-                *place = syn::parse_quote!(#name);
-                return projection;
-            }
-            _ => return projection,
-        }
-    }
 }
 
 fn as_value(hidden: &Ident) -> syn::Expr {

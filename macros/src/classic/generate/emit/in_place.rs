@@ -1,0 +1,159 @@
+//! Locals that live in place (`analyse::loans`): how a state's code names them (a `Place`
+//! bound under the local's name, with a guard that drops the local where its scope ends), how
+//! patterns bind them, and the user code that mentions them (`generate::places`).
+
+use std::collections::{HashMap, HashSet};
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use super::{Emitter, VarId, sm};
+use crate::classic::analyse::{loans, mentions};
+use crate::classic::generate::places::{InPlace, Places};
+use crate::classic::parse::bindings::pattern_bindings;
+
+impl Emitter<'_> {
+    /// Does a local of this name live in place? (Never one of the lowering's own.)
+    pub(super) fn wants_in_place(&self, name: &str) -> bool {
+        if name == mentions::SELF_LOCAL {
+            return self.config.in_place.contains("self");
+        }
+        if loans::is_hoisted_temporary(name) {
+            return true;
+        }
+        !name.starts_with("__") && self.config.in_place.contains(name.trim_start_matches("r#"))
+    }
+
+    /// `let v = Place::of(..);` and its drop guard: how a state's code names a local that lives
+    /// in place.
+    pub(super) fn place_binding(&mut self, id: VarId) -> TokenStream {
+        let sm = sm();
+        let krate = self.config.krate;
+        let var = &mut self.vars[id];
+        var.slotted = true;
+        let (name, field, guard) = (&var.name, &var.field, &var.guard);
+        quote! {
+            #[allow(unused_variables)]
+            let #name = #krate::__private::Place::of(&raw mut #sm.#field);
+            #[allow(unused_variables)]
+            let #guard = #name.guard();
+        }
+    }
+
+    /// A pattern whose bindings of locals that live in place bind hidden temporaries instead,
+    /// with those temporaries by name (`bind_places` moves them into place).
+    pub(super) fn place_temps(&self, pat: &syn::Pat) -> (syn::Pat, Vec<(String, Ident)>) {
+        let mut bindings = Vec::new();
+        pattern_bindings(pat, &mut bindings);
+        let temps: Vec<(String, Ident)> = bindings
+            .iter()
+            .filter(|binding| self.wants_in_place(&binding.ident.to_string()))
+            .map(|binding| {
+                let name = binding.ident.to_string();
+                let temp = format_ident!("__place_{}", name.trim_start_matches("r#"), span = Span::mixed_site());
+                (name, temp)
+            })
+            .collect();
+        let mut pat = pat.clone();
+        if !temps.is_empty() {
+            let renames: Vec<(Ident, Ident)> = bindings
+                .iter()
+                .filter_map(|binding| {
+                    let name = binding.ident.to_string();
+                    temps.iter().find(|(known, _)| *known == name).map(|(_, temp)| (binding.ident.clone(), temp.clone()))
+                })
+                .collect();
+            crate::classic::parse::bindings::rename_bindings(&mut pat, &renames);
+        }
+        (pat, temps)
+    }
+
+    /// The locals just declared that live in place: their places, holding the values their
+    /// pattern bound to temporaries (`place_temps`).
+    pub(super) fn bind_places(&mut self, ids: &[VarId], temps: &[(String, Ident)]) {
+        for &id in ids {
+            if !self.vars[id].in_place {
+                continue;
+            }
+            let name = self.vars[id].name.to_string();
+            let binding = self.place_binding(id);
+            let ident = self.vars[id].name.clone();
+            let value = temps.iter().find(|(known, _)| *known == name).map(|(_, temp)| quote!(#ident.assign(#temp);));
+            self.emit(quote!(#binding #value));
+        }
+    }
+
+    /// `let (label, _) = pair;` with `pair` in place: the pattern moves parts out and leaves
+    /// the rest in place, which a raw pointer's place cannot do (E0507). Bound instead as
+    /// `let (label,) = (pair.0,);`, each part moved out by itself (`Place::take_field`).
+    pub(super) fn parts_of_in_place(&self, pat: &syn::Pat, init: &syn::Expr) -> Option<(syn::Pat, syn::Expr)> {
+        let syn::Expr::Path(path) = init else { return None };
+        let name = path.path.get_ident()?.to_string();
+        let id = self.lookup(&name)?;
+        if !self.vars[id].in_place || !mentions::leaves_parts(pat) {
+            return None;
+        }
+        let mut bindings = Vec::new();
+        pattern_bindings(pat, &mut bindings);
+        if bindings.is_empty() || bindings.iter().any(|binding| binding.by_ref) {
+            return None;
+        }
+        let mut places = Vec::new();
+        if !mentions::parts_bound(pat, init, mentions::Patterns::Irrefutable, &mut places) || places.len() != bindings.len() {
+            return None;
+        }
+        let names = bindings.iter().map(|binding| {
+            let ident = &binding.ident;
+            if binding.mutable { quote!(mut #ident) } else { quote!(#ident) }
+        });
+        Some((syn::parse_quote!((#(#names,)*)), syn::parse_quote!((#(#places,)*))))
+    }
+
+    /// The locals living in place that user code here names, and the others in scope.
+    pub(super) fn visible_places(&self) -> (HashMap<String, InPlace>, HashSet<String>) {
+        let mut visible = HashMap::new();
+        let mut others = HashSet::new();
+        for scope in self.scopes.iter().rev() {
+            for &id in scope.vars.iter().rev() {
+                let var = &self.vars[id];
+                if var.hidden {
+                    continue;
+                }
+                let name = var.name.to_string();
+                let key = if name == mentions::SELF_LOCAL { "self".to_owned() } else { name.clone() };
+                if visible.contains_key(&key) || others.contains(&key) {
+                    continue;
+                }
+                if var.in_place {
+                    let read_later = self.var_mentioned_later(id);
+                    visible.insert(key, InPlace { ident: var.name.clone(), field: var.field.to_string(), read_later });
+                } else {
+                    others.insert(key);
+                }
+            }
+        }
+        (visible, others)
+    }
+
+    /// `places_expr` for an expression matched against patterns (`Places::matched`).
+    pub(super) fn places_matched(&mut self, expr: &syn::Expr, patterns: Option<&[&syn::Pat]>) -> syn::Expr {
+        let (visible, others) = self.visible_places();
+        let mut places = Places::new(&visible, &others, &self.parts, self.config.krate);
+        let rewritten = match patterns {
+            Some(patterns) => places.matched(expr, patterns),
+            None => places.expr(expr),
+        };
+        let found = std::mem::take(&mut places.found_parts);
+        self.add_parts(found);
+        rewritten
+    }
+
+    pub(super) fn add_parts(&mut self, found: Vec<(String, String)>) {
+        for (field, path) in found {
+            let known = self.parts.entry(field).or_default();
+            if !known.contains(&path) {
+                known.push(path);
+            }
+        }
+    }
+}

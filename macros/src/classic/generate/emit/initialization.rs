@@ -1,0 +1,114 @@
+//! Which locals hold a value at the current point (`Init`), as code moves, assigns and uses
+//! their fields; and the drops an assignment owes a value held only on some paths.
+
+use proc_macro2::{Ident, Span};
+use quote::{ToTokens, quote};
+
+use super::{Emitter, Init, Var, VarId};
+use crate::classic::analyse::mentions::{self, Kind, Mention};
+
+impl Emitter<'_> {
+    /// Update initialization states after code with these mentions ran. Returns the
+    /// locals that were only maybe initialized and are assigned now: the value they may still
+    /// hold (in their hidden `Option`) drops with the assignment (`drop_replaced`).
+    pub(super) fn apply(&mut self, mentions: &[Mention]) -> Vec<VarId> {
+        let mut replaced = Vec::new();
+        for mention in mentions {
+            let Some(id) = self.lookup(&mention.name) else {
+                continue;
+            };
+            match mention.kind {
+                Kind::Assign if !mention.conditional => {
+                    if self.init[id] == Init::Maybe && !self.vars[id].in_place {
+                        replaced.push(id);
+                    }
+                    self.init[id] = Init::Yes;
+                }
+                Kind::Move if !self.mentioned_later(&mention.name) => self.init[id] = Init::No,
+                Kind::MoveField => self.field_used(id, mention),
+                _ => {}
+            }
+        }
+        replaced
+    }
+
+    /// A field of `id` used by value (`mention.field`). A local of the user's keeps its value
+    /// (the field was `Copy`, which `jump_code` checks before saving it) so that its other
+    /// fields drop where Rust drops them; a temporary of the lowering's own (its
+    /// fields are never read again) counts as moved.
+    pub(super) fn field_used(&mut self, id: VarId, mention: &Mention) {
+        let var = &self.vars[id];
+        if var.no_drop {
+            // A reference: only a `Copy` field can be used by value through it.
+            return;
+        }
+        if var.name.to_string().starts_with("__") && var.name != mentions::SELF_LOCAL {
+            if !self.mentioned_later(&mention.name) {
+                self.init[id] = Init::No;
+            }
+            return;
+        }
+        let Some(field) = &mention.field else { return };
+        let key = (id, field.to_token_stream().to_string());
+        if !self.fields_used.iter().any(|(known, _)| *known == key) {
+            self.fields_used.push((key.clone(), field.clone()));
+        }
+        let index = self
+            .fields_used
+            .iter()
+            .filter(|((owner, _), _)| *owner == id)
+            .position(|(known, _)| *known == key)
+            .expect("recorded above");
+        let bit = 1u32 << index.min(31);
+        self.init[id] = match self.init[id] {
+            Init::Yes => Init::FieldsUsed(bit),
+            Init::FieldsUsed(mask) => Init::FieldsUsed(mask | bit),
+            other => other,
+        };
+    }
+
+    /// `x = value` in `expr` where `x` may still hold a value (it is in `replaced`): the old
+    /// value drops between computing the new one and the rest of the code around it, as Rust
+    /// drops it: `x = match value { new => { old = None; new } }`. Removes the locals so
+    /// handled from `replaced`; `drop_replaced` drops the others after the statement.
+    pub(super) fn drop_on_assignment(&self, expr: &mut syn::Expr, replaced: &mut Vec<VarId>) {
+        struct Assignments<'v> {
+            vars: &'v [Var],
+            replaced: &'v mut Vec<VarId>,
+        }
+        impl syn::visit_mut::VisitMut for Assignments<'_> {
+            fn visit_expr_assign_mut(&mut self, assign: &mut syn::ExprAssign) {
+                syn::visit_mut::visit_expr_assign_mut(self, assign);
+                let target = self.replaced.iter().position(
+                    |&id| matches!(&*assign.left, syn::Expr::Path(path) if path.path.is_ident(&self.vars[id].name)),
+                );
+                if let Some(position) = target {
+                    let maybe = &self.vars[self.replaced.remove(position)].maybe;
+                    let value = &assign.right;
+                    let new = Ident::new("__new", Span::mixed_site());
+                    *assign.right = syn::parse_quote!(match ::core::convert::identity(#value) { #new => { #maybe = ::core::option::Option::None; #new } });
+                }
+            }
+            fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
+            fn visit_expr_async_mut(&mut self, _: &mut syn::ExprAsync) {}
+            fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+        }
+        if replaced.is_empty() {
+            return;
+        }
+        syn::visit_mut::VisitMut::visit_expr_mut(&mut Assignments { vars: &self.vars, replaced }, expr);
+    }
+
+    /// After a statement that assigned locals that were only maybe initialized: the old
+    /// values drop now, as Rust drops them on assignment (right after the new value is
+    /// computed; only the write, which nothing observes, comes between).
+    pub(super) fn drop_replaced(&mut self, replaced: Vec<VarId>) {
+        if !self.reachable {
+            return;
+        }
+        for id in replaced {
+            let maybe = &self.vars[id].maybe;
+            self.emit(quote!(#maybe = ::core::option::Option::None;));
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! What the code after the current point does with a local: the liveness queries the walk asks
+//! (`analyse::liveness` answers them over the statements still to run, `rest`).
+
+use super::{Emitter, VarId};
+use crate::classic::analyse::liveness::{self, Rest};
+
+impl<'a> Emitter<'a> {
+    pub(super) fn push_rest(&mut self, rest: Rest<'a>) {
+        self.rest.push(rest);
+        self.rest_depth.push(self.scopes.len());
+    }
+
+    pub(super) fn pop_rest(&mut self) {
+        self.rest.pop();
+        self.rest_depth.pop();
+    }
+
+    /// The entries of `rest` inside the scope that declares `id` (the code outside it cannot
+    /// name this local: a mention there means another of the same name), with the indices
+    /// among them where `name` means a binding of a `let` being initialized.
+    pub(super) fn rest_seen_by(&self, id: VarId, name: &str) -> (&[Rest<'a>], Vec<usize>) {
+        let depth = self.scopes.iter().position(|scope| scope.vars.contains(&id)).map_or(0, |index| index + 1);
+        let start = self.rest_depth.iter().position(|&at| at >= depth).unwrap_or(self.rest.len());
+        let rebound = self.rebound(name).into_iter().filter_map(|index| index.checked_sub(start)).collect();
+        (&self.rest[start..], rebound)
+    }
+
+    /// Is the value `name` holds now read by code that may run after the current statement?
+    pub(super) fn mentioned_later(&self, name: &str) -> bool {
+        let Some(id) = self.lookup(name) else { return false };
+        let (rest, rebound) = self.rest_seen_by(id, name);
+        liveness::read_later(rest, name, &rebound)
+    }
+
+    /// The entries of `rest` where `name` means a binding of a `let` being initialized.
+    pub(super) fn rebound(&self, name: &str) -> Vec<usize> {
+        self.initializing
+            .iter()
+            .filter(|(_, names)| names.iter().any(|bound| bound == name))
+            .map(|(index, _)| *index)
+            .collect()
+    }
+
+    /// Is this variable read by code that may run later? (Not once another binding of the
+    /// same name hides it; but one that a nested scope hides, under a hidden name, may be
+    /// read again once that scope ends.)
+    pub(super) fn var_mentioned_later(&self, id: VarId) -> bool {
+        if self.vars[id].hidden {
+            return true;
+        }
+        let name = self.vars[id].name.to_string();
+        self.lookup(&name) == Some(id) && self.mentioned_later(&name)
+    }
+
+    /// Does code that may run later name this variable at all (to assign it, say)?
+    pub(super) fn var_named_later(&self, id: VarId) -> bool {
+        let name = self.vars[id].name.to_string();
+        if self.lookup(&name) != Some(id) {
+            return false;
+        }
+        let (rest, rebound) = self.rest_seen_by(id, &name);
+        liveness::named_later(rest, &name, &rebound)
+    }
+}
