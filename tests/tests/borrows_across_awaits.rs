@@ -234,6 +234,16 @@ differential! {
         before == after && buf[0] == 1
     }
 
+    /// The differential fuzzer's seed 7, program 198, reduced: a scrutinee that lives in place
+    /// (its arms bind and await) and that the arms read again. It was moved out as the
+    /// scrutinee before the arms were seen.
+    pub async fn scrutinee_read_in_arms(p1: u32) -> bool {
+        match p1 {
+            1 => now("a", 3u32).await < p1,
+            v2 => later("b", v2).await > p1,
+        }
+    }
+
     pub async fn partial_move() -> usize {
         let p = Pair { a: Loud::new("pa"), b: Loud::new("pb") };
         let n = total(p.a).await;
@@ -322,6 +332,13 @@ fn async_blocks_and_closures_borrow_locals() {
     assert_eq!(outcome, Outcome::Value(6));
     assert_eq!(futures::executor::block_on(call_twice(async |x| x)), 3);
     same_at_every_suspension(|| classic::closure_kept(1), || runtime::closure_kept(1));
+}
+
+#[test]
+fn scrutinee_read_in_arms() {
+    for p1 in [1, 2] {
+        same_at_every_suspension(|| classic::scrutinee_read_in_arms(p1), || runtime::scrutinee_read_in_arms(p1));
+    }
 }
 
 #[test]

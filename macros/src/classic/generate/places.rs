@@ -5,14 +5,18 @@
 //! under the user's own name where each state's code begins. A mention of `v` becomes:
 //!
 //! - `(*v.get())` where the code uses it as a place: borrowed (`&v`, `&mut v`, a method call,
-//!   a field, an index, a format argument), assigned through (`v.f = x`, `v += 1`), or read as a
-//!   `Copy` value that code after it reads again;
-//! - `v.take()` where it is used by value for the last time (a move; the slot's drop flag
-//!   clears, as the plain `async fn` clears its own);
-//! - `v.assign(x)` for `v = x` (the old value, if any, drops first, as in Rust).
+//!   a field, an index, a format argument, a call of a closure) or assigned through
+//!   (`v.f = x`, `v += 1`);
+//! - `(&ByValue(v)).by_value()` where it is used by value: rustc picks a copy for a `Copy`
+//!   type, a reborrow for a `&mut`, a move otherwise, exactly as it does for the plain local (a
+//!   move clears the slot's drop flag, as the plain `async fn` clears its own);
+//! - `v.take_field(..)` for a field used by value (`consume(pair.a)`): the field's bit in the
+//!   slot says it moved, and the rest of the value drops without it;
+//! - `v.assign(x)` for `v = x` (the old value, if any, drops first, as in Rust), and
+//!   `v.assign_field(..)` for a field that may have moved.
 //!
 //! Closures and async blocks that capture only such locals capture their places (`move`);
-//! a `move` closure gets the value, taken or copied, before it is made.
+//! a `move` closure gets the values (by value, as above) before it is made.
 //!
 //! # Soundness
 //!
@@ -55,9 +59,6 @@ pub(crate) struct InPlace {
     pub ident: Ident,
     /// Its field in the state machine: names it among the locals of the function (`parts`).
     pub field: String,
-    /// Read later, after the code being rewritten: a use by value there copies (`Copy`) rather
-    /// than moves.
-    pub read_later: bool,
 }
 
 pub(crate) struct Places<'a> {
@@ -69,8 +70,6 @@ pub(crate) struct Places<'a> {
     bound: Vec<String>,
     /// Inside a closure or async block: uses there may run any number of times, later.
     deferred: usize,
-    /// How often each visible name is mentioned in the code being rewritten.
-    counts: HashMap<String, usize>,
     /// The fields each local (by state-machine field) has moved out of it anywhere in the
     /// function, as known so far (`parts`, then those found here): a field's index is its bit
     /// in the local's `Slot`.
@@ -97,7 +96,6 @@ impl<'a> Places<'a> {
             others,
             bound: Vec::new(),
             deferred: 0,
-            counts: HashMap::new(),
             parts,
             found_parts: Vec::new(),
             krate,
@@ -179,9 +177,6 @@ impl<'a> Places<'a> {
     pub(crate) fn expr(&mut self, expr: &syn::Expr) -> syn::Expr {
         let mut expr = expr.clone();
         if !self.visible.is_empty() {
-            self.counts = count_mentions(&quote!(#expr), self.visible, |found| {
-                syn::visit::Visit::visit_expr(&mut Assignments(found), &expr)
-            });
             self.value(&mut expr);
         }
         expr
@@ -193,9 +188,6 @@ impl<'a> Places<'a> {
     pub(crate) fn matched(&mut self, expr: &syn::Expr, patterns: &[&syn::Pat]) -> syn::Expr {
         let mut expr = expr.clone();
         if !self.visible.is_empty() {
-            self.counts = count_mentions(&quote!(#expr), self.visible, |found| {
-                syn::visit::Visit::visit_expr(&mut Assignments(found), &expr)
-            });
             self.rewrite(&mut expr, matched_use(patterns));
         }
         expr
@@ -204,9 +196,6 @@ impl<'a> Places<'a> {
     pub(crate) fn stmt(&mut self, stmt: &syn::Stmt) -> syn::Stmt {
         let mut stmt = stmt.clone();
         if !self.visible.is_empty() {
-            self.counts = count_mentions(&quote!(#stmt), self.visible, |found| {
-                syn::visit::Visit::visit_stmt(&mut Assignments(found), &stmt)
-            });
             self.visit_stmt_mut(&mut stmt);
         }
         stmt
@@ -230,10 +219,16 @@ impl<'a> Places<'a> {
         }
     }
 
-    /// A use by value of `name` here may move it: it is the only mention in this code, not
-    /// in a closure, and nothing reads the local afterwards.
-    fn movable(&self, name: &str, local: &InPlace) -> bool {
-        !local.read_later && self.deferred == 0 && self.counts.get(name).copied().unwrap_or(0) <= 1
+    /// A use by value of the local whose place is `ident`: a copy if its type is `Copy`, a
+    /// reborrow if it is a `&mut`, a move otherwise, as Rust decides (rustc picks which,
+    /// `lowering::__private::ByValue`). A move leaves the slot empty: its drop flag clears.
+    fn by_value(&self, ident: &Ident, span: Span) -> syn::Expr {
+        let krate = self.krate;
+        syn::parse_quote_spanned!(span=> {
+            #[allow(unused_imports)]
+            use #krate::__private::{CopyOut as _, MoveOut as _, ReborrowOut as _};
+            (&#krate::__private::ByValue(#ident)).by_value()
+        })
     }
 
     fn rewrite(&mut self, expr: &mut syn::Expr, usage: Use) {
@@ -253,17 +248,8 @@ impl<'a> Places<'a> {
             if let Some(local) = self.lookup(&name) {
                 let span = expr.span();
                 let ident = with_span(&local.ident, span);
-                let krate = self.krate;
-                *expr = if usage == Use::Value && self.movable(&name, local) {
-                    syn::parse_quote_spanned!(span=> #ident.take())
-                } else if usage == Use::Value && self.deferred == 0 {
-                    // Read later: a copy if `Copy`, a reborrow if `&mut`, else a move (that the
-                    // liveness missed: an assignment in another state, say).
-                    syn::parse_quote_spanned!(span=> {
-                        #[allow(unused_imports)]
-                        use #krate::__private::{CopyOut as _, MoveOut as _, ReborrowOut as _};
-                        (&#krate::__private::ByValue(#ident)).by_value()
-                    })
+                *expr = if usage == Use::Value && self.deferred == 0 {
+                    self.by_value(&ident, span)
                 } else {
                     syn::parse_quote_spanned!(span=> (*#ident.get()))
                 };
@@ -486,19 +472,14 @@ impl<'a> Places<'a> {
         }
     }
 
-    /// `let v = v.take();` (or a copy, `let v = *v.get();`, if `v` is read later) for each
-    /// local a `move` closure or async block takes.
+    /// `let v = <v by value>;` for each local a `move` closure or async block takes.
     fn capture_values(&self, captured: &[String]) -> TokenStream {
         captured
             .iter()
             .map(|name| {
-                let local = &self.visible[name];
-                let ident = &local.ident;
-                if self.movable(name, local) {
-                    quote!(let #ident = #ident.take();)
-                } else {
-                    quote!(let #ident = *#ident.get();)
-                }
+                let ident = &self.visible[name].ident;
+                let value = self.by_value(ident, ident.span());
+                quote!(let #ident = #value;)
             })
             .collect()
     }
@@ -664,35 +645,4 @@ fn token_names(tokens: &TokenStream) -> Vec<String> {
         }
     }
     out
-}
-
-/// How often code mentions each visible local, not counting where it is assigned whole
-/// (`v = ..` reads nothing). `visit` walks the code.
-fn count_mentions(
-    tokens: &TokenStream,
-    visible: &HashMap<String, InPlace>,
-    visit: impl FnOnce(&mut dyn FnMut(&syn::ExprAssign)),
-) -> HashMap<String, usize> {
-    let mut counts: HashMap<String, usize> = HashMap::new();
-    for name in token_names(tokens) {
-        if visible.contains_key(&name) {
-            *counts.entry(name).or_insert(0) += 1;
-        }
-    }
-    visit(&mut |node: &syn::ExprAssign| {
-        if let Some(count) = Places::path_name(&node.left).and_then(|name| counts.get_mut(&name)) {
-            *count = count.saturating_sub(1);
-        }
-    });
-    counts
-}
-
-/// Calls `found` for each assignment in some code.
-struct Assignments<'f>(&'f mut dyn FnMut(&syn::ExprAssign));
-
-impl<'ast> syn::visit::Visit<'ast> for Assignments<'_> {
-    fn visit_expr_assign(&mut self, node: &'ast syn::ExprAssign) {
-        (self.0)(node);
-        syn::visit::visit_expr_assign(self, node);
-    }
 }

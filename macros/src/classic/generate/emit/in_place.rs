@@ -125,8 +125,7 @@ impl Emitter<'_> {
                     continue;
                 }
                 if var.in_place {
-                    let read_later = self.var_mentioned_later(id);
-                    visible.insert(key, InPlace { ident: var.name.clone(), field: var.field.to_string(), read_later });
+                    visible.insert(key, InPlace { ident: var.name.clone(), field: var.field.to_string() });
                 } else {
                     others.insert(key);
                 }
