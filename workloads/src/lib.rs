@@ -10,6 +10,7 @@ pub mod expected;
 pub mod instantiate;
 pub mod probe;
 mod shared;
+pub mod source;
 
 pub use shared::{classic, runtime};
 

@@ -21,6 +21,23 @@ lowering::both! {
         x + 1000
     }
 
+    /// B16: a read loop into a local buffer, which each awaited read borrows. The classic
+    /// state machine keeps the buffer (and the source) in place: it is pinned in its heap task
+    /// from the start, one allocation even though every read completes at once.
+    pub async fn read_loop(len: u64) -> u64 {
+        let mut source = crate::source::Source::new(len);
+        let mut buf = [0u8; 16];
+        let mut total = 0u64;
+        loop {
+            let n = source.read(&mut buf).await;
+            if n == 0 {
+                break;
+            }
+            total += buf[..n].iter().map(|&byte| u64::from(byte)).sum::<u64>();
+        }
+        total + 1000
+    }
+
     /// Awaits an already-complete future (C#'s `await Task.FromResult(..)`) (B2, B11).
     pub async fn leaf_completed(x: u64) -> u64 {
         ready(x).await + 1000

@@ -27,12 +27,15 @@ pub(crate) fn emit(krate: &syn::Path, function: &Function, output: &syn::Type, p
     });
     let mut block = function.block.clone();
     Recursion { function: &function.sig.ident, output }.visit_block_mut(&mut block);
+    // The body's statements, not its block: a block as the async block's tail would draw
+    // `unused_braces` at the user's braces.
+    let stmts = &block.stmts;
     quote! {
         #[allow(unreachable_code, clippy::diverging_sub_expression)]
         if false {
             #krate::__private::twin::<#output, _>(async move {
                 #(#bindings)*
-                #block
+                #(#stmts)*
             });
             loop {}
         }
