@@ -50,3 +50,9 @@ impl<T> ViaNoTable<T> for &CacheProbe<T> {
         CachePolicy::NONE
     }
 }
+
+/// `impl StateMachine + Captures<'a>`: the returned task may hold borrows of lifetime `'a`
+/// (edition 2021 captures only the lifetimes an opaque type names; 2024 captures them all).
+pub trait Captures<'a> {}
+
+impl<'a, T: ?Sized> Captures<'a> for T {}

@@ -23,7 +23,7 @@ use quote::{ToTokens, format_ident, quote};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 
-use crate::args::{Args, Mode};
+use crate::args::{Args, Context, Mode};
 use crate::func::{Function, ReceiverShape};
 use crate::record;
 
@@ -161,17 +161,27 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         }
     }
     // `mut self` stays: the twin mutates `self` where the user's body does.
-    // (Not for a function that awaits itself: its inner calls would name its opaque task type
-    // with a lifetime of the body, which rustc rejects, E0792.)
+    // The task captures every lifetime of the signature (edition 2021 needs it said), and a
+    // pinned one a lifetime its borrows can have (`signature`). (Not for a function that
+    // awaits itself: its inner calls would name its opaque task type with a lifetime of the
+    // body, which rustc rejects, E0792; nor for a trait's method, whose signature is the
+    // trait's.)
     let recursive = walked.awaiters.iter().any(|awaiter| awaiter.recursive.is_some());
+    let mut lifetimes = if args.context == Context::TraitDefinition {
+        Vec::new()
+    } else {
+        signature::name_elided_lifetimes(&mut sig)
+    };
     if pinned && !recursive && args.context.owns_signature(function.receiver().is_some()) {
-        signature::add_pinned_lifetime(&mut sig);
+        let pinned_lifetime = signature::add_pinned_lifetime(&mut sig, &lifetimes);
+        lifetimes.push(pinned_lifetime);
     }
+    let captures = signature::captures(krate, &lifetimes);
     let output_span = output.span();
     sig.output = if args.value_task {
-        syn::parse_quote_spanned!(output_span=> -> #krate::ValueTask<#output, impl #krate::StateMachine>)
+        syn::parse_quote_spanned!(output_span=> -> #krate::ValueTask<#output, impl #krate::StateMachine #captures>)
     } else {
-        syn::parse_quote_spanned!(output_span=> -> #krate::Task<#output, impl #krate::StateMachine>)
+        syn::parse_quote_spanned!(output_span=> -> #krate::Task<#output, impl #krate::StateMachine #captures>)
     };
     // A value task needs no cache: a synchronous result travels inline. A pinned state
     // machine goes to its heap task before it runs, so it needs none either.
