@@ -37,7 +37,8 @@ const MAX_ROUNDS: usize = 16;
 
 pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream> {
     check_signature(&function)?;
-    let body = lower::body(&function.block)?;
+    let (block, items) = parse::items::hoist(&function.block);
+    let body = lower::body(&block)?;
     let krate = &args.krate;
     let output = function.output();
     let receiver = function.receiver();
@@ -51,7 +52,10 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         self_ident: receiver.as_ref().map(|_| Ident::new(mentions::SELF_LOCAL, Span::mixed_site())),
         assumed: HashMap::new(),
         fields_used: Vec::new(),
-        in_place: loans::in_place(&function.block, &references(&function, false), &references(&function, true)),
+        in_place: loans::in_place(&function.block, &references(&function, false), &references(&function, true))
+            .into_iter()
+            .chain(pattern_params_in_place(&params))
+            .collect(),
         parts: HashMap::new(),
     };
     let mut rounds = 0;
@@ -239,6 +243,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         #attrs
         #[allow(refining_impl_trait)]
         #vis #sig {
+            #(#items)*
             #twin
             #[doc = #doc]
             #[allow(non_camel_case_types, non_snake_case, dead_code)]
@@ -392,6 +397,22 @@ fn references(function: &Function, exclusive: bool) -> HashSet<String> {
         }
     }
     names
+}
+
+/// Pattern parameters whose pattern borrows from them (`ref mut x: D`): the hidden parameter
+/// the pattern binds from lives in place.
+fn pattern_params_in_place(params: &[crate::func::Param]) -> Vec<String> {
+    params
+        .iter()
+        .filter(|param| {
+            param.pattern.as_ref().is_some_and(|pattern| {
+                let mut bindings = Vec::new();
+                parse::bindings::pattern_bindings(pattern, &mut bindings);
+                bindings.iter().any(|binding| binding.by_ref)
+            })
+        })
+        .map(|param| param.stub_name.to_string())
+        .collect()
 }
 
 fn returns_option(output: &syn::Type) -> bool {

@@ -20,7 +20,12 @@ pub(crate) fn emit(krate: &syn::Path, function: &Function, output: &syn::Type, p
     let bindings = params.iter().map(|param| {
         let stub_name = &param.stub_name;
         match (&param.pattern, param.mutable) {
-            (Some(pattern), _) => quote!(let #pattern = #stub_name;),
+            // Mutable: the pattern may bind `ref mut` parts of it.
+            (Some(pattern), _) => quote! {
+                #[allow(unused_mut)]
+                let mut #stub_name = #stub_name;
+                let #pattern = #stub_name;
+            },
             (None, true) => quote!(let mut #stub_name = #stub_name;),
             (None, false) => quote!(let #stub_name = #stub_name;),
         }

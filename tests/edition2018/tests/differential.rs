@@ -16,3 +16,5 @@ mod signatures;
 mod operands;
 #[path = "../../tests/scopes_and_assignments.rs"]
 mod scopes_and_assignments;
+#[path = "../../tests/everyday.rs"]
+mod everyday;

@@ -16,3 +16,5 @@ mod scopes_and_assignments;
 mod macros_and_closures;
 #[path = "../../tests/tasks.rs"]
 mod tasks;
+#[path = "../../tests/everyday.rs"]
+mod everyday;

@@ -5,5 +5,6 @@
 pub(crate) mod awaits;
 pub(crate) mod bindings;
 pub(crate) mod ir;
+pub(crate) mod items;
 pub(crate) mod lower;
 pub(crate) mod std_macros;

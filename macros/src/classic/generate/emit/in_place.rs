@@ -21,7 +21,9 @@ impl Emitter<'_> {
         if loans::is_hoisted_temporary(name) {
             return true;
         }
-        !name.starts_with("__") && self.config.in_place.contains(name.trim_start_matches("r#"))
+        // A hidden local of the lowering's own is in the set only when the walk put it there
+        // (a pattern parameter partly moved, `Config::in_place`).
+        self.config.in_place.contains(name.trim_start_matches("r#"))
     }
 
     /// `let v = Place::of(..);` and its drop guard: how a state's code names a local that lives

@@ -433,7 +433,7 @@ impl<'a> Emitter<'a> {
                         // A field may have moved out: it lives in place in the next walk.
                         let name = var.name.to_string();
                         let name = if name == mentions::SELF_LOCAL { "self".to_owned() } else { name };
-                        if !var.hidden && !name.starts_with("__") || name == "self" {
+                        if !var.hidden && (!name.starts_with("__") || var.param) || name == "self" {
                             self.wants_in_place.insert(name);
                         }
                     }
@@ -657,7 +657,8 @@ impl<'a> Emitter<'a> {
                     self.restore_param(id);
                 }
                 Param::Pattern { pat, hidden } => {
-                    let id = self.declare(hidden.clone(), false, Init::Yes);
+                    // Mutable: the pattern may bind `ref mut` parts of it.
+                    let id = self.declare(hidden.clone(), true, Init::Yes);
                     self.restore_param(id);
                     let init: syn::Expr = syn::parse_quote!(#hidden);
                     self.bind_let(&[], &pat, &init, None, pat.span());
@@ -1244,7 +1245,18 @@ impl<'a> Emitter<'a> {
         self.pop_rest();
         self.targets.pop();
         self.target_info.pop();
-        self.begin(exit, TokenStream::new(), false);
+        if self.begin(exit, TokenStream::new(), false) {
+            // Reached by a `break` without a value (a `while` or `for` that ends, say): the loop's
+            // value is `()`. (A `break value` delivered its value already: a return, or the
+            // sink's slot.)
+            match &sink {
+                Sink::Return => self.deliver(quote!(()), &sink, Span::call_site()),
+                Sink::Assign(var, _) if self.init[*var] == Init::No => {
+                    self.deliver(quote!(()), &sink, Span::call_site())
+                }
+                _ => {}
+            }
+        }
     }
 }
 
