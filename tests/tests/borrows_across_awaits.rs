@@ -175,7 +175,8 @@ differential! {
         g.push(later("push", Loud::new("d")).await);
         let n = g.len();
         drop(g);
-        n + cell.borrow().len()
+        let m = cell.borrow().len();
+        n + m
     }
 
     pub async fn async_blocks_borrow(n: u32) -> u32 {

@@ -1245,9 +1245,9 @@ impl<'a> Emitter<'a> {
         self.pop_rest();
         self.targets.pop();
         self.target_info.pop();
-        if self.begin(exit, TokenStream::new(), false) {
-            // Reached by a `break` without a value (a `while` or `for` that ends, say): the loop's
-            // value is `()`. (A `break value` delivered its value already: a return, or the
+        if self.begin(exit, TokenStream::new(), false) && node.unit {
+            // Left by `break`s without a value (a `while` or `for` that ends, say): the loop's
+            // value is `()`. (A loop with a `break value` delivers it there: a return, or the
             // sink's slot.)
             match &sink {
                 Sink::Return => self.deliver(quote!(()), &sink, Span::call_site()),
