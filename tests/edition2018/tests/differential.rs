@@ -18,3 +18,5 @@ mod operands;
 mod scopes_and_assignments;
 #[path = "../../tests/everyday.rs"]
 mod everyday;
+#[path = "../../tests/runtime_is_plain.rs"]
+mod runtime_is_plain;

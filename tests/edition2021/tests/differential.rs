@@ -18,3 +18,5 @@ mod macros_and_closures;
 mod tasks;
 #[path = "../../tests/everyday.rs"]
 mod everyday;
+#[path = "../../tests/runtime_is_plain.rs"]
+mod runtime_is_plain;
