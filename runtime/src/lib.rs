@@ -31,6 +31,7 @@
 
 pub mod alloc;
 mod awaiter;
+mod join;
 pub mod builder;
 pub mod leaf;
 mod record;

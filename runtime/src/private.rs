@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 pub use linkme;
 
 pub use crate::awaiter::{AwaitAnyFuture, Awaiter, poll_awaiter};
+pub use crate::join::{join, try_join};
 pub use crate::builder::{Ctx, MoveNext, start, start_pinned, start_value, start_value_pinned};
 pub use crate::record::RECORDS;
 pub use crate::slot::{ByValue, CopyOut, MoveOut, Place, ReborrowOut, Slot, SlotGuard, twin};

@@ -84,6 +84,23 @@ differential! {
             self.total
         }
     }
+
+    pub async fn joins(a: u32, b: u32) -> (u32, u32, u32) {
+        let mut buf = vec![a];
+        let (x, y) = futures::join!(later("x", a), later("y", b));
+        let (z,) = futures::join!(async { buf.push(b); later("z", buf.len() as u32).await });
+        (x, y, z)
+    }
+
+    pub async fn try_joins(fail: bool) -> Result<(u32, u32), String> {
+        let first = async { later("first", 1u32).await.checked_add(0).ok_or(String::from("overflow")) };
+        let second = async {
+            let value = later("second", 2).await;
+            if fail { Err(String::from("second failed")) } else { Ok(value) }
+        };
+        let pair = futures::try_join!(first, second)?;
+        Ok(pair)
+    }
 }
 
 #[test]
@@ -167,4 +184,13 @@ fn the_classic_call_starts_eagerly() {
     drop(runtime_future);
     assert_eq!(classic_log, ["suspend val"], "the classic body ran to its first suspension");
     assert!(runtime_log.is_empty(), "the plain body has not run: {runtime_log:?}");
+}
+
+#[test]
+fn join_and_try_join() {
+    let outcome = same_at_every_suspension(|| classic::joins(1, 2), || runtime::joins(1, 2));
+    assert_eq!(outcome, Outcome::Value((1, 2, 2)));
+    for fail in [false, true] {
+        same_at_every_suspension(|| classic::try_joins(fail), || runtime::try_joins(fail));
+    }
 }

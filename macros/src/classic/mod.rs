@@ -37,7 +37,14 @@ const MAX_ROUNDS: usize = 16;
 
 pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream> {
     check_signature(&function)?;
-    let (block, items) = parse::items::hoist(&function.block);
+    let (mut block, items) = parse::items::hoist(&function.block);
+    let errors = parse::awaiting_macros::rewrite(&mut block, &args.krate);
+    if let Some(errors) = errors.into_iter().reduce(|mut all, error| {
+        all.combine(error);
+        all
+    }) {
+        return Err(errors);
+    }
     let body = lower::body(&block)?;
     let krate = &args.krate;
     let output = function.output();
@@ -52,7 +59,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         self_ident: receiver.as_ref().map(|_| Ident::new(mentions::SELF_LOCAL, Span::mixed_site())),
         assumed: HashMap::new(),
         fields_used: Vec::new(),
-        in_place: loans::in_place(&function.block, &references(&function, false), &references(&function, true))
+        in_place: loans::in_place(&block, &references(&function, false), &references(&function, true))
             .into_iter()
             .chain(pattern_params_in_place(&params))
             .collect(),
