@@ -24,7 +24,7 @@ use crate::stacks::{self, FrameKinds, Stacks};
 use crate::{dwarf, expansion, llvm_ir, symbols};
 
 /// Bumped when the facts' shape changes, so that an old cache is not read.
-const FACTS_VERSION: u32 = 1;
+const FACTS_VERSION: u32 = 2;
 /// The D2 depths the stacks example records.
 pub const RECURSION_DEPTHS: [u64; 3] = [0, 3, 10];
 
@@ -132,8 +132,11 @@ pub struct VariantFacts {
     pub text_bytes: u64,
     pub rlib_bytes: u64,
     pub expanded_lines: Option<u64>,
-    /// `None` when the crate holds both variants: rustc times a crate, not a module.
+    /// Wall time of the crate's rustc with only this variant kept (`--cfg lowering_only`),
+    /// or of the crate's own build when it holds one variant.
     pub build_ms: Option<u64>,
+    /// Why `build_ms` is missing.
+    pub build_note: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -313,7 +316,36 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
         names.dedup();
         names
     };
-    let expansions = expansion::measure(&emitted.rustc, &names, &package.inspect_dir.join("expansion"))?;
+    // The expansions and the one-variant builds replay the recorded rustc command; they are
+    // independent, so they run side by side (the two builds at the same time, each timed).
+    let variant_dir = package.inspect_dir.join("variants");
+    let several_variants = functions.iter().any(|f| f.variant != functions[0].variant);
+    let (expansions, variant_builds) = std::thread::scope(|scope| {
+        let builds: Vec<_> = builds::VARIANTS
+            .iter()
+            .filter(|_| several_variants)
+            .map(|variant| {
+                let (rustc, dir) = (&emitted.rustc, &variant_dir);
+                (*variant, scope.spawn(move || builds::time_variant(rustc, variant, dir)))
+            })
+            .collect();
+        if several_variants {
+            eprintln!("inspect: building {} once per variant (--cfg lowering_only), timed", package.name);
+        }
+        let expansions = expansion::measure(&emitted.rustc, &names, &package.inspect_dir.join("expansion"));
+        let builds: Vec<(&str, Result<std::result::Result<u64, String>>)> = builds
+            .into_iter()
+            .map(|(variant, handle)| {
+                (variant, handle.join().unwrap_or_else(|_| Err(Error::new("a one-variant build panicked"))))
+            })
+            .collect();
+        (expansions, builds)
+    });
+    let expansions = expansions?;
+    let mut variant_build_ms = BTreeMap::new();
+    for (variant, outcome) in variant_builds {
+        variant_build_ms.insert(variant.to_owned(), outcome?);
+    }
     for expansion in &expansions {
         let mut matching = functions.iter_mut().filter(|function| {
             function.record.function == expansion.function && function.record.lowering == expansion.lowering
@@ -325,7 +357,7 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
     }
 
     let build_ms = emitted.rustc.build_ms;
-    let variants = variant_totals(&functions, &expansions, build_ms);
+    let variants = variant_totals(&functions, &expansions, build_ms, &variant_build_ms);
     let diagnostics = if examples.is_empty() { None } else { Some(diagnose(package, examples, &records)?) };
 
     Ok(Facts {
@@ -405,6 +437,7 @@ fn variant_totals(
     functions: &[FunctionFacts],
     expansions: &[expansion::Expansion],
     build_ms: u64,
+    variant_build_ms: &BTreeMap<String, std::result::Result<u64, String>>,
 ) -> BTreeMap<String, VariantFacts> {
     let mut variants: BTreeMap<String, VariantFacts> = BTreeMap::new();
     for function in functions {
@@ -424,8 +457,13 @@ fn variant_totals(
         }
     }
     let only_one = variants.len() == 1;
-    for totals in variants.values_mut() {
-        totals.build_ms = only_one.then_some(build_ms);
+    for (variant, totals) in variants.iter_mut() {
+        match variant_build_ms.get(variant) {
+            _ if only_one => totals.build_ms = Some(build_ms),
+            Some(Ok(ms)) => totals.build_ms = Some(*ms),
+            Some(Err(why)) => totals.build_note = Some(why.clone()),
+            None => totals.build_note = Some(format!("no one-variant build for `{variant}`")),
+        }
     }
     variants
 }

@@ -111,7 +111,7 @@ pub fn table(facts: &Facts) -> String {
             totals.text_bytes,
             totals.rlib_bytes,
             or_dash(totals.expanded_lines),
-            totals.build_ms.map_or_else(|| "shared".to_owned(), |ms| ms.to_string()),
+            or_dash(totals.build_ms),
         );
     }
     let _ = writeln!(
@@ -122,8 +122,19 @@ pub fn table(facts: &Facts) -> String {
         krate.rlib_file_bytes,
         krate.unattributed_text_bytes,
         krate.build_ms,
-        if facts.variants.len() > 1 { " for both variants (one crate: rustc does not time modules)" } else { "" },
+        if facts.variants.len() > 1 { " for both variants" } else { "" },
     );
+    if facts.variants.len() > 1 {
+        let _ = writeln!(
+            out,
+            "build ms: the crate's rustc again with one variant kept (--cfg lowering_only), same flags and outputs, both at once"
+        );
+    }
+    for (variant, totals) in &facts.variants {
+        if let Some(note) = &totals.build_note {
+            let _ = writeln!(out, "build ms of {variant}: {note}");
+        }
+    }
 
     match &facts.diagnostics {
         Some(diagnostics) => diagnostics_table(&mut out, diagnostics),
@@ -321,6 +332,7 @@ pub fn json(facts: &Facts) -> Value {
                     "rlib_bytes": totals.rlib_bytes,
                     "expanded_lines": totals.expanded_lines,
                     "build_ms": totals.build_ms,
+                    "build_note": totals.build_note,
                     "functions": totals.functions,
                 }),
             )
