@@ -21,7 +21,7 @@ use crate::mir::{self, Body, Counts, Role};
 use crate::panics::{self, Errors, Reports};
 use crate::records::{self, Record};
 use crate::stacks::{self, FrameKinds, Stacks};
-use crate::{dwarf, expansion, llvm_ir, symbols};
+use crate::{dwarf, expansion, instantiated, llvm_ir, symbols};
 
 /// Bumped when the facts' shape changes, so that an old cache is not read.
 const FACTS_VERSION: u32 = 2;
@@ -87,6 +87,9 @@ pub struct FunctionFacts {
     /// Functions LLVM merged this function's code into (identical code folded into one
     /// symbol, counted there).
     pub merged_into: Vec<String>,
+    /// What became of code the artifact does not show under the function's own name
+    /// (merged into an identical function, never instantiated), when there is such code.
+    pub note: Option<String>,
 }
 
 impl FunctionFacts {
@@ -228,6 +231,7 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
     let ir_text = String::from_utf8(read_file(&emitted.llvm_ir)?).context(|| "the LLVM IR is not UTF-8")?;
     let definitions = llvm_ir::definitions(&ir_text);
     let aliases = llvm_ir::aliases(&ir_text);
+    let entries = instantiated::entries(&ir_text);
     drop(ir_text);
 
     let object_symbols = symbols::read_object(&object);
@@ -249,6 +253,7 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
             task_bytes: None,
             expanded_lines: None,
             merged_into: Vec::new(),
+            note: None,
         })
         .collect();
 
@@ -309,6 +314,7 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
         }
     }
     sizes_from_dwarf(&mut functions, &types, &attributor);
+    explain_missing_code(&mut functions, &entries, &attributor);
 
     let names: Vec<String> = {
         let mut names: Vec<String> = records.iter().map(|record| record.function.clone()).collect();
@@ -402,6 +408,62 @@ fn shape_of<'a>(record: &Record, bodies: impl Iterator<Item = &'a Body>) -> Stri
         _ => "unknown",
     }
     .to_owned()
+}
+
+/// A note for every function whose stub or body has no symbol of its own: the entry
+/// `entry_points` stored for it names the function LLVM merged it into (see
+/// `instantiated`); without an entry, nothing in the crate instantiates it.
+fn explain_missing_code(functions: &mut [FunctionFacts], entries: &[instantiated::Entry], attributor: &Attributor) {
+    let by_variant = |functions: &[FunctionFacts], record: usize| {
+        let function = &functions[record];
+        (function.variant.clone(), function.record.function.clone())
+    };
+    let mut notes: Vec<(usize, String)> = Vec::new();
+    for (index, function) in functions.iter().enumerate() {
+        let own = |role: Role| function.native.iter().any(|symbol| symbol.code && symbol.role == role);
+        let (body_role, body) = match function.shape.as_str() {
+            "classic" => (Role::Poll, "its task's poll"),
+            _ => (Role::Coroutine, "its coroutine body"),
+        };
+        let missing_stub = !own(Role::Stub);
+        let missing_body = !own(body_role);
+        if !missing_stub && !missing_body {
+            continue;
+        }
+        // The entry of this function in this variant: the one whose stored addresses
+        // belong to functions of this variant.
+        let entry = entries.iter().find(|entry| {
+            entry.function == function.record.function
+                && entry.addresses.iter().filter_map(|address| attributor.attribute(address)).any(|(record, _)| {
+                    by_variant(functions, record).0 == function.variant
+                })
+        });
+        let Some(entry) = entry else {
+            notes.push((index, "no code: nothing in the crate instantiates it (no entry point keeps it)".to_owned()));
+            continue;
+        };
+        let mut parts = Vec::new();
+        for (position, (missing, what)) in [(missing_stub, "its stub"), (missing_body, body)].into_iter().enumerate() {
+            if !missing {
+                continue;
+            }
+            let survivor = entry.addresses.get(position).and_then(|address| {
+                attributor.attribute(address).map(|(record, _)| (record, address))
+            });
+            parts.push(match survivor {
+                Some((record, _)) if record != index => {
+                    let (_, name) = by_variant(functions, record);
+                    format!("{what} is identical to {name}'s, and LLVM merged it there (no symbol of its own left)")
+                }
+                Some((_, address)) => format!("{what} is kept as {address}"),
+                None => format!("{what} has no symbol: its address is code outside the attributed functions"),
+            });
+        }
+        notes.push((index, parts.join("; ")));
+    }
+    for (index, note) in notes {
+        functions[index].note = Some(note);
+    }
 }
 
 /// I7 from DWARF: the classic state machine (`module::f::FStateMachine<..>`), the runtime

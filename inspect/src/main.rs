@@ -4,6 +4,7 @@
 //! inspect [--manifest-path PATH] [-p NAME] [--json]
 //! inspect [--manifest-path PATH] [-p NAME] --function NAME (--mir | --llvm-ir | --asm)
 //! inspect check
+//! inspect crosscheck
 //! ```
 //!
 //! Modules, one per source of facts: `builds` (cargo and builds), `records` and `dwarf` (the
@@ -13,10 +14,12 @@
 
 mod attribute;
 mod builds;
+mod crosscheck;
 mod dwarf;
 mod error;
 mod expansion;
 mod facts;
+mod instantiated;
 mod llvm_ir;
 mod mir;
 mod panics;
@@ -40,6 +43,7 @@ const USAGE: &str = "\
 usage: inspect [--manifest-path PATH] [-p NAME] [--json]
        inspect [--manifest-path PATH] [-p NAME] --function NAME (--mir | --llvm-ir | --asm)
        inspect check
+       inspect [--manifest-path PATH] [-p NAME] crosscheck
 
 Builds the package (default: workloads) and reports, for every #[lowering] function and
 both variants: its lowering read from the artifact, MIR, LLVM IR, native code, state size,
@@ -51,7 +55,9 @@ the live stacks and failure reports of the package's `lowering_stacks` example.
   --json                print everything as JSON (schema 1)
   --function NAME       print the dump of the functions named NAME, both variants
   --mir, --llvm-ir, --asm   which dump
-  check                 run the behaviour checks of both variants; exits 1 on a failure";
+  check                 run the behaviour checks of both variants; exits 1 on a failure
+  crosscheck            compare per-function IR counts with cargo-llvm-lines (install it
+                        with inspect/scripts/install-peer-tools.sh)";
 
 #[derive(Debug, Default)]
 struct Options {
@@ -61,6 +67,7 @@ struct Options {
     function: Option<String>,
     dump: Option<Dump>,
     check: bool,
+    crosscheck: bool,
     help: bool,
 }
 
@@ -71,6 +78,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
         let mut value = |flag: &str| args.next().ok_or_else(|| Error::new(format!("{flag} needs a value\n\n{USAGE}")));
         match arg.as_str() {
             "check" => options.check = true,
+            "crosscheck" => options.crosscheck = true,
             "--manifest-path" => options.manifest_path = Some(PathBuf::from(value("--manifest-path")?)),
             "-p" | "--package" => options.package = Some(value("--package")?),
             "--json" => options.json = true,
@@ -117,6 +125,10 @@ fn run(options: Options) -> Result<ExitCode> {
     }
     let package = builds::locate(options.manifest_path.as_deref(), options.package.as_deref())?;
     let facts = facts::gather(&package)?;
+    if options.crosscheck {
+        print!("{}", crosscheck::run(&facts)?);
+        return Ok(ExitCode::SUCCESS);
+    }
     match (options.function, options.dump) {
         (Some(name), Some(kind)) => print!("{}", report::dump(&facts, &name, kind)?),
         _ if options.json => {

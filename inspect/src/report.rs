@@ -64,9 +64,9 @@ pub fn table(facts: &Facts) -> String {
     for (name, functions) in by_source_function(facts) {
         for (index, function) in functions.iter().enumerate() {
             let shape_mark = if function.shape == function.record.lowering { "" } else { "!" };
-            let instantiated = match (function.native_bytes(), function.merged_into.first()) {
-                (0, Some(target)) => format!(" (identical code merged into {target})"),
-                (0, None) => " (no code: not instantiated)".to_owned(),
+            let instantiated = match (&function.note, function.merged_into.first()) {
+                (Some(note), _) => format!(" ({note})"),
+                (None, Some(target)) if function.native_bytes() == 0 => format!(" (identical code merged into {target})"),
                 _ => String::new(),
             };
             let _ = writeln!(
@@ -312,6 +312,7 @@ pub fn json(facts: &Facts) -> Value {
                 "value_task": function.record.value_task,
                 "task_bytes": function.task_bytes,
                 "merged_into": function.merged_into,
+                "note": function.note,
                 "rlib_bytes": function.rlib_bytes,
                 "expanded_lines": function.expanded_lines,
                 "file": function.record.file,
