@@ -166,6 +166,8 @@ pub fn time_variant(invocation: &RustcInvocation, variant: &str, dir: &Path) -> 
         .args(&args)
         .current_dir(&invocation.cwd)
         .envs(&invocation.env)
+        // cargo's jobserver is not inherited by a replay.
+        .env_remove("CARGO_MAKEFLAGS")
         .stdin(Stdio::null())
         .output()
         .context(|| format!("running {} for the {variant}-only build", invocation.program.display()))?;

@@ -285,6 +285,10 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
             });
         }
     }
+    // An alias has no code of its own: the object gives it its target's size, so counting
+    // it would count the target's bytes twice (once at each name).
+    let alias_targets: HashMap<String, String> = aliases.iter().cloned().collect();
+    let alias_names: std::collections::HashSet<String> = alias_targets.keys().cloned().collect();
     for (alias, target) in aliases {
         if let Some((record, role)) = attributor.attribute(&alias)
             && role != Role::Record
@@ -294,6 +298,9 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
     }
     let mut attributed_text = 0;
     for symbol in object_symbols.symbols {
+        if alias_names.contains(&symbol.name) {
+            continue;
+        }
         if let Some((record, role)) = attributor.attribute(&symbol.name) {
             if symbol.code {
                 attributed_text += symbol.bytes;
@@ -314,7 +321,7 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
         }
     }
     sizes_from_dwarf(&mut functions, &types, &attributor);
-    explain_missing_code(&mut functions, &entries, &attributor);
+    explain_missing_code(&mut functions, &entries, &attributor, &alias_targets);
 
     let names: Vec<String> = {
         let mut names: Vec<String> = records.iter().map(|record| record.function.clone()).collect();
@@ -413,7 +420,12 @@ fn shape_of<'a>(record: &Record, bodies: impl Iterator<Item = &'a Body>) -> Stri
 /// A note for every function whose stub or body has no symbol of its own: the entry
 /// `entry_points` stored for it names the function LLVM merged it into (see
 /// `instantiated`); without an entry, nothing in the crate instantiates it.
-fn explain_missing_code(functions: &mut [FunctionFacts], entries: &[instantiated::Entry], attributor: &Attributor) {
+fn explain_missing_code(
+    functions: &mut [FunctionFacts],
+    entries: &[instantiated::Entry],
+    attributor: &Attributor,
+    alias_targets: &HashMap<String, String>,
+) {
     let by_variant = |functions: &[FunctionFacts], record: usize| {
         let function = &functions[record];
         (function.variant.clone(), function.record.function.clone())
@@ -455,7 +467,12 @@ fn explain_missing_code(functions: &mut [FunctionFacts], entries: &[instantiated
                     let (_, name) = by_variant(functions, record);
                     format!("{what} is identical to {name}'s, and LLVM merged it there (no symbol of its own left)")
                 }
-                Some((_, address)) => format!("{what} is kept as {address}"),
+                Some((_, address)) => match alias_targets.get(address.as_str()) {
+                    Some(target) => format!(
+                        "{what} is identical to {target}, and LLVM made it an alias of it (its bytes are counted there)"
+                    ),
+                    None => format!("{what} is kept as {address}"),
+                },
                 None => format!("{what} has no symbol: its address is code outside the attributed functions"),
             });
         }
