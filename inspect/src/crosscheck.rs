@@ -2,12 +2,13 @@
 //! `cargo-llvm-lines`, run over the very `.ll` file the report was read from
 //! (`cargo llvm-lines --files`), and native bytes beside `cargo-bloat`'s.
 //!
-//! Both count the same unit: cargo-llvm-lines' "lines" of a definition are its instruction
-//! lines (labels, comments, blank lines and debug records left out), as inspect's are. With
-//! v0 names every instantiation is a row of its own. A function agrees when, over the IR
-//! functions inspect attributes to it, the tool has a row for each (one copy each) and its
-//! lines sum to inspect's instructions; a function without IR of its own agrees when its
-//! row says why (merged, not instantiated).
+//! The units are nearly the same: cargo-llvm-lines' "lines" of a definition are the lines
+//! indented by two spaces (labels, comments, blank lines, debug records and continuation
+//! lines left out), which are inspect's instructions plus the `]` that closes each
+//! multi-line `switch`. With v0 names every instantiation is a row of its own. A function
+//! agrees when, over the IR functions inspect attributes to it, the tool has a row for each
+//! (one copy each) and its lines are inspect's instructions plus those `]` lines; a function
+//! without IR of its own agrees when its row says why (merged, not instantiated).
 //!
 //! The tools are installed by `inspect/scripts/install-peer-tools.sh`; without them the
 //! comparison says which is missing and how to install it, and fails.
@@ -108,6 +109,7 @@ pub fn run(facts: &Facts) -> Result<String> {
     let mut ir_agree = 0;
     for function in &facts.functions {
         let instructions = function.ir_instructions();
+        let closers: u64 = function.llvm_ir.iter().map(|ir| ir.switch_closers).sum();
         let mut tool = Lines::default();
         let mut unseen = Vec::new();
         for ir in &function.llvm_ir {
@@ -121,7 +123,7 @@ pub fn run(facts: &Facts) -> Result<String> {
         }
         let verdict = if !unseen.is_empty() {
             format!("DIFFERENT: the tool has no row for {}", unseen.join(", "))
-        } else if tool.lines == instructions && tool.copies == function.llvm_ir.len() as u64 {
+        } else if tool.lines == instructions + closers && tool.copies == function.llvm_ir.len() as u64 {
             if function.llvm_ir.is_empty() {
                 match &function.note {
                     Some(note) => {
@@ -130,9 +132,12 @@ pub fn run(facts: &Facts) -> Result<String> {
                     }
                     None => "DIFFERENT: no IR of its own, and no reason found".to_owned(),
                 }
-            } else {
+            } else if closers == 0 {
                 ir_agree += 1;
                 "agree: equal".to_owned()
+            } else {
+                ir_agree += 1;
+                format!("agree: the tool also counts the {closers} `]` line(s) closing a switch")
             }
         } else {
             format!(

@@ -24,7 +24,7 @@ use crate::stacks::{self, FrameKinds, Stacks};
 use crate::{dwarf, expansion, instantiated, llvm_ir, symbols};
 
 /// Bumped when the facts' shape changes, so that an old cache is not read.
-const FACTS_VERSION: u32 = 2;
+const FACTS_VERSION: u32 = 3;
 /// The D2 depths the stacks example records.
 pub const RECURSION_DEPTHS: [u64; 3] = [0, 3, 10];
 
@@ -116,6 +116,9 @@ pub struct IrFunction {
     pub symbol: String,
     pub name: String,
     pub instructions: u64,
+    /// `]` lines closing a multi-line `switch` (see `llvm_ir`).
+    #[serde(default)]
+    pub switch_closers: u64,
     pub lines: (usize, usize),
 }
 
@@ -281,6 +284,7 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
                 symbol: definition.symbol,
                 name: definition.name,
                 instructions: definition.instructions,
+                switch_closers: definition.switch_closers,
                 lines: definition.lines,
             });
         }
