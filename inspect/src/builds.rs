@@ -150,7 +150,11 @@ pub const VARIANTS: [&str; 2] = ["classic", "runtime"];
 /// lowering_only="variant"`): the recorded rustc command, same flags and the same kinds of
 /// output, into `dir/variant`. Returns its wall time, or why it could not be built (a crate
 /// whose host code names both variants does not compile with one).
-pub fn time_variant(invocation: &RustcInvocation, variant: &str, dir: &Path) -> Result<std::result::Result<u64, String>> {
+pub fn time_variant(
+    invocation: &RustcInvocation,
+    variant: &str,
+    dir: &Path,
+) -> Result<std::result::Result<u64, String>> {
     let out_dir = dir.join(variant);
     std::fs::create_dir_all(&out_dir).context(|| format!("creating {}", out_dir.display()))?;
     let mut args = invocation.replay_args();

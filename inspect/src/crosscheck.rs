@@ -63,7 +63,8 @@ fn llvm_lines(file: &std::path::Path) -> Result<HashMap<String, Lines>> {
         let rest: Vec<&str> = fields.collect();
         let Some(copies_at) = rest.iter().position(|field| field.parse::<u64>().is_ok()) else { continue };
         let copies = rest[copies_at].parse::<u64>().unwrap_or(0);
-        let name_at = rest.iter().skip(copies_at + 1).position(|field| field.ends_with("%)")).map(|p| copies_at + 2 + p);
+        let name_at =
+            rest.iter().skip(copies_at + 1).position(|field| field.ends_with("%)")).map(|p| copies_at + 2 + p);
         let Some(name_at) = name_at else { continue };
         let name = strip_crate_hashes(&rest[name_at..].join(" "));
         let entry: &mut Lines = rows.entry(name).or_default();
@@ -99,7 +100,11 @@ pub fn run(facts: &Facts) -> Result<String> {
     let rows = llvm_lines(&facts.files.llvm_ir)?;
     let mut out = String::new();
     let _ = writeln!(out, "crosscheck: {} ({})", facts.krate.package, crate::report::INSPECTED_BUILD);
-    let _ = writeln!(out, "IR: inspect's instructions and definitions' lines beside cargo-llvm-lines --files {}", facts.files.llvm_ir.display());
+    let _ = writeln!(
+        out,
+        "IR: inspect's instructions and definitions' lines beside cargo-llvm-lines --files {}",
+        facts.files.llvm_ir.display()
+    );
     let _ = writeln!(
         out,
         "{:<24} {:<8} {:>10} {:>6} {:>12} {:>7}  verdict",
@@ -173,7 +178,10 @@ pub fn run(facts: &Facts) -> Result<String> {
         out,
         "native: not compared: cargo-bloat measures a linked executable, and no executable links the inspected object yet"
     );
-    let _ = writeln!(out, "crosscheck: {total} functions, IR agree {ir_agree}/{total}, native agree {native_agree}/{total}");
+    let _ = writeln!(
+        out,
+        "crosscheck: {total} functions, IR agree {ir_agree}/{total}, native agree {native_agree}/{total}"
+    );
     Ok(out)
 }
 

@@ -450,9 +450,11 @@ fn explain_missing_code(
         // belong to functions of this variant.
         let entry = entries.iter().find(|entry| {
             entry.function == function.record.function
-                && entry.addresses.iter().filter_map(|address| attributor.attribute(address)).any(|(record, _)| {
-                    by_variant(functions, record).0 == function.variant
-                })
+                && entry
+                    .addresses
+                    .iter()
+                    .filter_map(|address| attributor.attribute(address))
+                    .any(|(record, _)| by_variant(functions, record).0 == function.variant)
         });
         let Some(entry) = entry else {
             notes.push((index, "no code: nothing in the crate instantiates it (no entry point keeps it)".to_owned()));
@@ -463,9 +465,10 @@ fn explain_missing_code(
             if !missing {
                 continue;
             }
-            let survivor = entry.addresses.get(position).and_then(|address| {
-                attributor.attribute(address).map(|(record, _)| (record, address))
-            });
+            let survivor = entry
+                .addresses
+                .get(position)
+                .and_then(|address| attributor.attribute(address).map(|(record, _)| (record, address)));
             parts.push(match survivor {
                 Some((record, _)) if record != index => {
                     let (_, name) = by_variant(functions, record);

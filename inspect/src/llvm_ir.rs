@@ -81,9 +81,7 @@ fn defined_symbol(line: &str) -> Option<&str> {
 
 fn is_instruction(line: &str) -> bool {
     let Some(trimmed) = line.strip_prefix("  ") else { return false };
-    !trimmed.is_empty()
-        && !trimmed.starts_with([' ', ';', ']'])
-        && !trimmed.starts_with("#dbg_")
+    !trimmed.is_empty() && !trimmed.starts_with([' ', ';', ']']) && !trimmed.starts_with("#dbg_")
 }
 
 #[cfg(test)]

@@ -45,13 +45,14 @@ pub fn table(facts: &Facts) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "Per function (I1, I3-I5, I7, I8). `lowering` is read from the record in the object; `!` marks a MIR shape that disagrees."
+        "Per function (I1, I3-I5, I7, I8). `line`: the function's line in its file (from its record); `lowering` is read from the record in the object; `!` marks a MIR shape that disagrees."
     );
     let _ = writeln!(
         out,
-        "{:<22} {:<8} {:<9} {:<26} {:>15} {:>13} {:>8} {:>7} {:>7} {:>8}",
+        "{:<22} {:<8} {:>5} {:<9} {:<26} {:>15} {:>13} {:>8} {:>7} {:>7} {:>8}",
         "function",
         "variant",
+        "line",
         "lowering",
         "generated type",
         "MIR bb/st/loc",
@@ -66,14 +67,17 @@ pub fn table(facts: &Facts) -> String {
             let shape_mark = if function.shape == function.record.lowering { "" } else { "!" };
             let instantiated = match (&function.note, function.merged_into.first()) {
                 (Some(note), _) => format!(" ({note})"),
-                (None, Some(target)) if function.native_bytes() == 0 => format!(" (identical code merged into {target})"),
+                (None, Some(target)) if function.native_bytes() == 0 => {
+                    format!(" (identical code merged into {target})")
+                }
                 _ => String::new(),
             };
             let _ = writeln!(
                 out,
-                "{:<22} {:<8} {:<9} {:<26} {:>15} {:>13} {:>8} {:>7} {:>7} {:>8}{instantiated}",
+                "{:<22} {:<8} {:>5} {:<9} {:<26} {:>15} {:>13} {:>8} {:>7} {:>7} {:>8}{instantiated}",
                 if index == 0 { name.as_str() } else { "" },
                 function.variant,
+                function.record.line,
                 format!("{}{shape_mark}", function.record.lowering),
                 function.record.generated_type.as_deref().unwrap_or("-"),
                 format!("{}/{}/{}", function.mir.basic_blocks, function.mir.statements, function.mir.locals),
