@@ -159,7 +159,20 @@ fn source(root: &Path, function: &FunctionFacts) -> String {
     let mut out = String::new();
     let mut depth = 0_i64;
     let mut opened = false;
-    let first = function.record.line.max(1) as usize;
+    // The record's line is where the tokens came from: the function itself, or the macro
+    // (`lowering::both! {`) that holds it; then the function starts at its `fn` below.
+    let recorded = function.record.line.max(1) as usize;
+    let name = &function.record.function;
+    let first = text
+        .lines()
+        .enumerate()
+        .skip(recorded - 1)
+        .find(|(_, line)| {
+            line.split("fn ").skip(1).any(|after| {
+                after.strip_prefix(name.as_str()).is_some_and(|rest| rest.starts_with(['(', '<', ' ']))
+            })
+        })
+        .map_or(recorded, |(index, _)| index + 1);
     for (index, line) in text.lines().enumerate().skip(first - 1).take(MAX_SOURCE_LINES) {
         let _ = writeln!(out, "{:>5}  {line}", index + 1);
         for c in line.chars() {
