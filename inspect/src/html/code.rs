@@ -15,8 +15,9 @@ use crate::mir::Role;
 
 use super::escape;
 
-/// Lines shown per pane; the rest is one command away.
-const MAX_LINES: usize = 1500;
+/// Lines shown per pane of MIR, LLVM IR and assembly; the rest is one command away (every
+/// function's whole IR and assembly made the workloads' page over 40 MB).
+const MAX_LINES: [usize; 3] = [400, 200, 300];
 /// Lines of source shown at most, from the function's first line.
 const MAX_SOURCE_LINES: usize = 120;
 
@@ -80,6 +81,33 @@ impl Dumps {
     }
 }
 
+/// An IR line without its debug-info records and metadata attachments (`, !dbg !42`,
+/// `#dbg_value(..)`): the instructions are what the view compares.
+fn without_debug_info(line: &str) -> Option<String> {
+    if line.trim_start().starts_with("#dbg_") {
+        return None;
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find(", !") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 3..];
+        // `, !name !N`: a metadata kind, a space, a metadata reference.
+        let name_end = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_')).unwrap_or(after.len());
+        let reference = after[name_end..].strip_prefix(" !");
+        let number_end = reference.map(|r| r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len()));
+        match (reference, number_end) {
+            (Some(reference), Some(end)) if name_end > 0 && end > 0 => rest = &reference[end..],
+            _ => {
+                out.push_str(", !");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
 /// The rows of the view: what a piece of a function is, in a fixed order, so that the
 /// classic `move_next` sits beside the runtime coroutine body.
 fn row_of(role: Role) -> Option<(usize, &'static str)> {
@@ -118,7 +146,8 @@ fn pieces(dumps: &Dumps, function: &FunctionFacts, kind: Kind) -> [String; ROWS]
         }
         Kind::LlvmIr => {
             for ir in &function.llvm_ir {
-                add(ir.role, Dumps::range(&dumps.llvm_ir, ir.lines));
+                let text = Dumps::range(&dumps.llvm_ir, ir.lines);
+                add(ir.role, text.lines().filter_map(without_debug_info).collect::<Vec<_>>().join("\n"));
             }
         }
         Kind::Asm => {
@@ -131,13 +160,13 @@ fn pieces(dumps: &Dumps, function: &FunctionFacts, kind: Kind) -> [String; ROWS]
     rows
 }
 
-fn pane(out: &mut String, text: &str, function: &FunctionFacts, flag: &str) {
+fn pane(out: &mut String, text: &str, function: &FunctionFacts, kind: Kind, flag: &str) {
     let lines: Vec<&str> = text.trim_end().lines().collect();
     if lines.is_empty() {
         out.push_str("<pre class=\"empty\">(nothing)</pre>");
         return;
     }
-    let shown = lines.len().min(MAX_LINES);
+    let shown = lines.len().min(MAX_LINES[kind as usize]);
     let _ = write!(out, "<pre>{}", escape(&lines[..shown].join("\n")));
     if shown < lines.len() {
         let _ = write!(
@@ -232,11 +261,27 @@ pub fn view(out: &mut String, dumps: &Dumps, root: &Path, name: &str, functions:
             let _ = write!(out, "<tr class=\"role\"><td colspan=\"{}\">{label}</td></tr><tr>", functions.len());
             for (function, pieces) in functions.iter().zip(&rows) {
                 out.push_str("<td>");
-                pane(out, &pieces[row], function, flag);
+                pane(out, &pieces[row], function, kind, flag);
                 out.push_str("</td>");
             }
             out.push_str("</tr>");
         }
         out.push_str("</tbody></table>");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_debug_info;
+
+    #[test]
+    fn ir_lines_lose_their_debug_metadata_only() {
+        assert_eq!(
+            without_debug_info("  %3 = load i32, ptr %2, align 4, !dbg !120, !noundef !7").as_deref(),
+            Some("  %3 = load i32, ptr %2, align 4")
+        );
+        assert_eq!(without_debug_info("    #dbg_value(ptr %x, !10, !DIExpression(), !12)"), None);
+        assert_eq!(without_debug_info("  br label %bb3, !llvm.loop !44").as_deref(), Some("  br label %bb3"));
+        assert_eq!(without_debug_info("  ret void").as_deref(), Some("  ret void"));
     }
 }
