@@ -37,7 +37,11 @@ pub fn ratio_text(figure: &Figure) -> String {
 }
 
 pub fn number_text(value: f64) -> String {
-    if value.fract().abs() < 1e-9 {
+    if value != 0.0 && value.abs() < 0.05 {
+        // A rare event averaged over many operations (one allocation in a million calls):
+        // shown as it is, not rounded to a 0 beside a huge ratio.
+        format!("{value:.1e}")
+    } else if value.fract().abs() < 1e-9 {
         format!("{value:.0}")
     } else if value >= 100.0 {
         format!("{value:.0}")
@@ -142,4 +146,21 @@ pub fn terminal(facts: &Facts, bench: &Bench) -> String {
     }
     let _ = writeln!(out, "{}", bench.status());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_ratios_read_as_measured() {
+        assert_eq!(number_text(118.0), "118");
+        assert_eq!(number_text(4.5), "4.5");
+        assert_eq!(number_text(0.000002), "2.0e-6");
+        let figure = |classic, runtime| Figure { label: String::new(), source: String::new(), classic, runtime };
+        assert_eq!(ratio_text(&figure(624429.0, 26729.0)), "23x");
+        assert_eq!(ratio_text(&figure(11.0, 2.0)), "5.50x");
+        assert_eq!(ratio_text(&figure(118.0, 0.0)), "runtime 0");
+        assert_eq!(ratio_text(&figure(0.0, 0.0)), "both 0");
+    }
 }
