@@ -18,7 +18,7 @@ pub const INSPECTED_BUILD: &str = "release profile, one codegen unit, v0 symbol 
 
 /// Functions keyed by source function: same function name in the same module once the
 /// variant segment is removed, classic first.
-fn by_source_function(facts: &Facts) -> Vec<(String, Vec<&FunctionFacts>)> {
+pub fn by_source_function(facts: &Facts) -> Vec<(String, Vec<&FunctionFacts>)> {
     let mut groups: BTreeMap<(String, String), Vec<&FunctionFacts>> = BTreeMap::new();
     for function in &facts.functions {
         let module =
