@@ -51,7 +51,18 @@ fn the_fixture_report_counts_exactly() {
             || !function["merged_into"].as_array().is_none_or(Vec::is_empty);
         assert!(has_code, "{name} ({}) has code in the artifact", function["variant"]);
     }
+    // Each function at its own line (the record's span is the function's, not `both!`'s).
+    let line_of = |name: &str, variant: &str| {
+        functions.iter().find(|f| f["name"] == name && f["variant"] == variant).and_then(|f| f["line"].as_u64())
+    };
+    for variant in ["classic", "runtime"] {
+        assert_eq!((line_of("level3", variant), line_of("level2", variant)), (Some(11), Some(12)), "{variant}");
+    }
     let variants = &report["variants"];
+    // I8: each variant built alone (`--cfg lowering_only`) and timed.
+    for variant in ["classic", "runtime"] {
+        assert!(variants[variant]["build_ms"].as_u64().is_some(), "{variant}: {}", variants[variant]["build_note"]);
+    }
     assert_eq!(variants["classic"]["generated_types"], 11);
     assert_eq!(variants["classic"]["coroutine_bodies"], 0);
     assert_eq!(variants["runtime"]["generated_types"], 0);

@@ -294,13 +294,13 @@ lowering::both! {
 
     /// C3: the token is checked after the gate; the error carries it.
     pub async fn cancellable(gate: Gate<u64>, token: CancellationToken) -> Result<u64, Cancelled> {
-        let _resource = crate::checks::Tracked::new("cancellable");
+        let _resource = crate::tracked::Tracked::new("cancellable");
         gate_chain3(gate, token).await
     }
 
     /// C3: an operation that ends early when its token is cancelled while it waits.
     pub async fn watch_token(gate: Gate<u64>, token: CancellationToken) -> Result<u64, Cancelled> {
-        let _resource = crate::checks::Tracked::new("watch_token");
+        let _resource = crate::tracked::Tracked::new("watch_token");
         let value = with_cancellation(gate.wait(), &token).await?;
         Ok(value + 1000)
     }

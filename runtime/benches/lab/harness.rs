@@ -93,6 +93,27 @@ fn output_dir() -> Result<PathBuf, String> {
     Ok(dir)
 }
 
+/// What the run measured: the commit, whether the working tree had changes, and when it was
+/// written, so that a reader of `summary.json` (`inspect --html`) can tell a stale summary.
+fn source() -> Value {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()
+            .filter(|output| output.status.success())
+            .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+    };
+    let written =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|since| since.as_secs()).unwrap_or(0);
+    json!({
+        "commit": git(&["rev-parse", "HEAD"]),
+        "dirty": git(&["status", "--porcelain"]).map(|status| !status.is_empty()),
+        "written_unix": written,
+    })
+}
+
 fn subjects(scenario: &Scenario, timed: &[Variant]) -> Vec<Subject> {
     if scenario.control {
         vec![Subject::Control]
@@ -178,7 +199,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     let machine = report::machine(valgrind.as_deref());
     let rows = report::rows(&results, &instructions);
-    let summary = json!({ "schema": 1, "machine": machine, "quick": options.quick, "rows": rows });
+    let summary = json!({ "schema": 1, "machine": machine, "source": source(), "quick": options.quick, "rows": rows });
     let raw = json!({
         "schema": 1,
         "machine": summary["machine"].clone(),
