@@ -7,7 +7,9 @@
 
 pub mod checks;
 pub mod expected;
+pub mod floor;
 pub mod instantiate;
+pub mod opaque;
 pub mod probe;
 mod shared;
 
