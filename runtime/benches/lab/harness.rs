@@ -64,6 +64,9 @@ pub fn child(args: &[String]) -> Result<(), String> {
     std::panic::set_hook(Box::new(|_| {}));
     if let Some(ops) = value_of("--count-instructions") {
         let ops: u64 = ops.parse().map_err(|_| "--count-instructions takes a number")?;
+        // As in the timed samples, the counting allocator is off: its atomics are not an
+        // operation's cost.
+        lowering::alloc::set_counting(false);
         // Once outside the region: first-use initialization is not an operation's cost.
         (scenario.run)(subject, ops);
         measure::lowering_lab_counted_region(scenario, subject, ops);
