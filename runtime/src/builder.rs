@@ -65,7 +65,7 @@ impl<'run> Ctx<'run> {
 }
 
 /// Start a classic call: run it eagerly, then wrap what it produced in a [`Task`].
-pub fn start<T, S>(state_machine: S, cache: CachePolicy<T>, move_next: MoveNext<T, S>) -> Task<T, S> {
+pub fn start<T, S>(state_machine: S, cache: impl CachePolicy<T>, move_next: MoveNext<T, S>) -> Task<T, S> {
     let mut state_machine = state_machine;
     let mut ctx = Ctx::stack();
     let polled = panic::catch_unwind(AssertUnwindSafe(|| move_next(&mut state_machine, &mut ctx)));
