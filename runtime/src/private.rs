@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 pub use linkme;
 
 pub use crate::awaiter::{AwaitAnyFuture, Awaiter, poll_awaiter};
-pub use crate::builder::{Ctx, MoveNext, start, start_value};
+pub use crate::builder::{Ctx, MoveNext, MoveNextFn, start, start_value};
 pub use crate::record::RECORDS;
 pub use crate::task::cache::{CachePolicy, Cacheable, NoTable, Table};
 
