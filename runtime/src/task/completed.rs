@@ -7,12 +7,13 @@
 //!
 //! The outcome is written once, before the object is shared, and never changes while
 //! several handles see it: the last handle moves it out (it owns the object by then), the
-//! others copy it. No lock is needed for that, and none is paid on every synchronous call.
+//! others copy it one at a time. Only the copies take a lock; a call that completes
+//! synchronously and is awaited once (the usual case) never does.
 
 use std::mem;
 use std::ptr;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::outcome::Outcome;
 
@@ -21,18 +22,19 @@ pub(crate) struct Completed<T> {
     /// The `fn(&T) -> T` that copies the value for every handle but the last, set by the
     /// first `Task::clone` (null until then: a task nobody cloned is never copied).
     clone_value: AtomicPtr<()>,
+    /// Held while a handle copies the outcome: `T` need not be `Sync` (a task is `Send`
+    /// when its result is), so two copies never read it at once.
+    copying: Mutex<()>,
 }
 
-// SAFETY: through `&Completed`, other threads read the value only (`T: Sync`, copied by the
-// clone function, which needs `T: Clone` to exist) and a panic payload only through
-// `Outcome::share`, which calls its `type_id` and reads it as a `&'static str` or a
-// `String`, both `Sync`. The payload is otherwise touched by the last handle alone, which
-// owns the object (`Arc::try_unwrap`).
-unsafe impl<T: Send + Sync> Sync for Completed<T> {}
+// SAFETY: through `&Completed`, the outcome is read only by `copy`, under `copying`, so that
+// no two threads touch it at once (what `Mutex<Outcome<T>>: Sync` needs, `T: Send`). The
+// last handle moves it out once it owns the object (`Arc::try_unwrap`).
+unsafe impl<T: Send> Sync for Completed<T> {}
 
 impl<T> Completed<T> {
     pub(crate) fn new(outcome: Outcome<T>) -> Arc<Self> {
-        Arc::new(Completed { outcome, clone_value: AtomicPtr::new(ptr::null_mut()) })
+        Arc::new(Completed { outcome, clone_value: AtomicPtr::new(ptr::null_mut()), copying: Mutex::new(()) })
     }
 
     /// Remember how to copy the result, for a handle that is about to be duplicated.
@@ -54,10 +56,28 @@ impl<T> Completed<T> {
     /// The outcome for one of several handles.
     #[cold]
     fn copy(shared: &Self) -> Outcome<T> {
+        let _one_at_a_time = shared.copying.lock().unwrap_or_else(PoisonError::into_inner);
         let clone = shared.clone_value.load(Ordering::Acquire);
         // SAFETY: a non-null pointer was stored by `allow_sharing` from a `fn(&T) -> T` of
         // this very `T`.
         let clone = (!clone.is_null()).then(|| unsafe { mem::transmute::<*mut (), fn(&T) -> T>(clone) });
         shared.outcome.share(clone)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use crate::Task;
+
+    fn is_send<X: Send>() {}
+
+    #[test]
+    fn a_task_is_send_when_its_result_is_send_even_if_not_sync() {
+        // `Cell` is `Send` and not `Sync`: the completed task's copies are serialised, so the
+        // handle still moves between threads, as the model says (`Send` exactly when the
+        // state machine and the result are).
+        is_send::<Task<Cell<u32>>>();
     }
 }
