@@ -12,7 +12,9 @@
 pub mod checks;
 #[cfg(not(any(lowering_only = "classic", lowering_only = "runtime")))]
 pub mod expected;
+pub mod floor;
 pub mod instantiate;
+pub mod opaque;
 pub mod probe;
 mod shared;
 pub mod source;
