@@ -245,6 +245,17 @@ differential! {
         }
     }
 
+    /// The differential fuzzer's seed 7, program 176, reduced: an async block uses a local that
+    /// lives in place by value (it moves it, as the plain block does).
+    pub async fn async_block_moves_a_local(p3: Loud, other: Loud) -> usize {
+        let r = &p3;
+        later("a", ()).await;
+        let n = r.name().len();
+        let m = async { (later("b", 1u32).await, p3).1 }.await;
+        let k = (|| other)();
+        n + m.name().len() + k.name().len()
+    }
+
     pub async fn partial_move() -> usize {
         let p = Pair { a: Loud::new("pa"), b: Loud::new("pb") };
         let n = total(p.a).await;
@@ -340,6 +351,14 @@ fn scrutinee_read_in_arms() {
     for p1 in [1, 2] {
         same_at_every_suspension(|| classic::scrutinee_read_in_arms(p1), || runtime::scrutinee_read_in_arms(p1));
     }
+}
+
+#[test]
+fn blocks_and_closures_move_locals_in_place() {
+    same_at_every_suspension(
+        || classic::async_block_moves_a_local(Loud::new("p3"), Loud::new("other")),
+        || runtime::async_block_moves_a_local(Loud::new("p3"), Loud::new("other")),
+    );
 }
 
 #[test]

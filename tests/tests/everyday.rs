@@ -183,7 +183,7 @@ fn the_classic_call_starts_eagerly() {
     let runtime_log = take_log();
     drop(runtime_future);
     assert_eq!(classic_log, ["suspend val"], "the classic body ran to its first suspension");
-    assert!(runtime_log.is_empty(), "the plain body has not run: {runtime_log:?}");
+    assert!(runtime_log.is_empty(), "the plain body has not run: {:?}", runtime_log);
 }
 
 #[test]
