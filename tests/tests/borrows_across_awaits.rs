@@ -39,6 +39,10 @@ pub async fn touch(unit: &mut ()) -> u32 {
     7
 }
 
+pub async fn weigh_later(loud: &Loud) -> usize {
+    later("weigh later", loud.name().len()).await
+}
+
 pub async fn weigh(loud: &Loud) -> usize {
     later("weigh", ()).await;
     loud.name().len()
@@ -256,6 +260,19 @@ differential! {
         n + m.name().len() + k.name().len()
     }
 
+    /// The differential fuzzer's seed 7, program 211, reduced: a pattern binds a name that
+    /// lives in place (an outer local of that name is borrowed across awaits) beside one that
+    /// does not; they drop in the reverse of the pattern's order.
+    pub async fn pattern_binds_in_place_and_not(p1: Loud) -> usize {
+        let outer = &p1;
+        later("a", ()).await;
+        {
+            let (p1, other) = now("pair", (Loud::new("l17"), Loud::new("l18"))).await;
+            log(format!("{} {}", p1.name(), other.name()));
+        }
+        weigh_later(outer).await
+    }
+
     pub async fn partial_move() -> usize {
         let p = Pair { a: Loud::new("pa"), b: Loud::new("pb") };
         let n = total(p.a).await;
@@ -358,6 +375,14 @@ fn blocks_and_closures_move_locals_in_place() {
     same_at_every_suspension(
         || classic::async_block_moves_a_local(Loud::new("p3"), Loud::new("other")),
         || runtime::async_block_moves_a_local(Loud::new("p3"), Loud::new("other")),
+    );
+}
+
+#[test]
+fn patterns_binding_in_place_and_not_drop_in_order() {
+    same_at_every_suspension(
+        || classic::pattern_binds_in_place_and_not(Loud::new("p1")),
+        || runtime::pattern_binds_in_place_and_not(Loud::new("p1")),
     );
 }
 

@@ -47,9 +47,13 @@ impl Emitter<'_> {
     pub(super) fn place_temps(&self, pat: &syn::Pat) -> (syn::Pat, Vec<(String, Ident)>) {
         let mut bindings = Vec::new();
         pattern_bindings(pat, &mut bindings);
+        // All of them, if one lives in place: the locals are then declared one after the other,
+        // in the pattern's order, so that they drop in the reverse of it, as Rust drops them.
+        if !bindings.iter().any(|binding| self.wants_in_place(&binding.ident.to_string())) {
+            return (pat.clone(), Vec::new());
+        }
         let temps: Vec<(String, Ident)> = bindings
             .iter()
-            .filter(|binding| self.wants_in_place(&binding.ident.to_string()))
             .map(|binding| {
                 let name = binding.ident.to_string();
                 let temp = format_ident!("__place_{}", name.trim_start_matches("r#"), span = Span::mixed_site());
@@ -74,10 +78,15 @@ impl Emitter<'_> {
     /// pattern bound to temporaries (`place_temps`).
     pub(super) fn bind_places(&mut self, ids: &[VarId], temps: &[(String, Ident)]) {
         for &id in ids {
+            let name = self.vars[id].name.to_string();
             if !self.vars[id].in_place {
+                if let Some((_, temp)) = temps.iter().find(|(known, _)| *known == name) {
+                    let var = &self.vars[id];
+                    let (ident, mutability) = (&var.name, if var.mutable { quote!(mut) } else { quote!() });
+                    self.emit(quote!(#[allow(unused_mut, unused_variables)] let #mutability #ident = #temp;));
+                }
                 continue;
             }
-            let name = self.vars[id].name.to_string();
             let binding = self.place_binding(id);
             let ident = self.vars[id].name.clone();
             let value = temps.iter().find(|(known, _)| *known == name).map(|(_, temp)| quote!(#ident.assign(#temp);));
