@@ -1,4 +1,5 @@
-//! The benchmark rows (B1-B15 in `LAB.md`): what one operation is, for each variant.
+//! The benchmark rows (B1-B15 in `LAB.md`, and B16, the borrowing read loop): what one
+//! operation is, for each variant.
 //!
 //! Every row runs the shared workloads through direct calls (`for_each_variant!` expands the
 //! loop once per variant module); inputs vary with the operation index so that nothing folds
@@ -303,6 +304,17 @@ pub const SCENARIOS: &[Scenario] = &[
         run: b15_sync_loop,
         expected: sync_loop_sum,
     },
+    Scenario {
+        id: "B16",
+        name: "ReadLoopLocalBuffer",
+        unit: "call (5 reads of 16 bytes)",
+        top: Some("read_loop"),
+        decomposed: false,
+        control: false,
+        base_ops: 1 << 12,
+        run: b16_read_loop,
+        expected: read_loop_sum,
+    },
 ];
 
 fn variant(subject: Subject) -> Variant {
@@ -364,6 +376,13 @@ fn gate_sum(ops: u64) -> u64 {
 
 fn retained_sum(ops: u64) -> u64 {
     (0..ops).map(|i| i + 1002).fold(0, u64::wrapping_add)
+}
+
+/// B16 reads 64 bytes, 1 to 64, per call: their sum plus 1000.
+const READ_LOOP_BYTES: u64 = 64;
+
+fn read_loop_sum(ops: u64) -> u64 {
+    ops.wrapping_mul((1..=READ_LOOP_BYTES).sum::<u64>() + 1000)
 }
 
 fn sync_loop_sum(ops: u64) -> u64 {
@@ -562,4 +581,12 @@ fn b14_suspend_once_value(subject: Subject, ops: u64) -> u64 {
 fn b15_sync_loop(subject: Subject, ops: u64) -> u64 {
     let driver = Driver::new();
     for_each_variant!(variant(subject), m => counted::op(|| driver.run(m::sync_loop(black_box(ops)))))
+}
+
+/// A read loop into a local buffer that every awaited read borrows: the classic state machine
+/// is pinned (its buffer lives in place), so each call allocates its task although every read
+/// completes at once; the plain `async fn` allocates nothing.
+fn b16_read_loop(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |_| driver.run(m::read_loop(black_box(READ_LOOP_BYTES)))))
 }
