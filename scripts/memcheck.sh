@@ -20,7 +20,7 @@ fi
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(borrows_across_awaits drops_and_patterns scopes_and_assignments fuzz_regressions)
+    targets=(borrows_across_awaits everyday drops_and_patterns scopes_and_assignments fuzz_regressions)
 fi
 
 args=()
