@@ -273,6 +273,31 @@ differential! {
         weigh_later(outer).await
     }
 
+    /// The differential fuzzer's seed 7, programs 221 and 419, reduced: a `let` that hides a
+    /// live local begins a state of its own, so what its initializer borrows lives in place.
+    pub async fn reference_hides_what_it_borrows(p1: u32) -> Result<u32, String> {
+        match ({
+            let mut p1 = now("a4", 0u32).await;
+            let p1 = &p1;
+            *p1 + 5
+        }) {
+            v5 => log(format!("v5 {v5}")),
+        };
+        Ok(p1)
+    }
+
+    pub async fn reference_hides_another_local(p1: u32) -> Result<u32, String> {
+        let v4 = Loud::new("z");
+        {
+            {
+                now("a24", 0u32).await;
+            };
+            let v4 = &p1;
+            log(format!("v4 {}", v4));
+            Ok(0)
+        }
+    }
+
     pub async fn partial_move() -> usize {
         let p = Pair { a: Loud::new("pa"), b: Loud::new("pb") };
         let n = total(p.a).await;
@@ -384,6 +409,12 @@ fn patterns_binding_in_place_and_not_drop_in_order() {
         || classic::pattern_binds_in_place_and_not(Loud::new("p1")),
         || runtime::pattern_binds_in_place_and_not(Loud::new("p1")),
     );
+}
+
+#[test]
+fn lets_that_hide_a_local_and_borrow() {
+    same_at_every_suspension(|| classic::reference_hides_what_it_borrows(1), || runtime::reference_hides_what_it_borrows(1));
+    same_at_every_suspension(|| classic::reference_hides_another_local(2), || runtime::reference_hides_another_local(2));
 }
 
 #[test]

@@ -59,7 +59,12 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         self_ident: receiver.as_ref().map(|_| Ident::new(mentions::SELF_LOCAL, Span::mixed_site())),
         assumed: HashMap::new(),
         fields_used: Vec::new(),
-        in_place: loans::in_place(&block, &references(&function, false), &references(&function, true))
+        in_place: loans::in_place(
+            &block,
+            &params.iter().map(|param| param.stub_name.to_string()).collect::<Vec<_>>(),
+            &references(&function, false),
+            &references(&function, true),
+        )
             .into_iter()
             .chain(pattern_params_in_place(&params))
             .collect(),
