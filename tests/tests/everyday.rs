@@ -85,6 +85,30 @@ differential! {
         }
     }
 
+    /// The differential fuzzer's seed 7, program 28: a `break` whose value reads a local (after
+    /// an await) that the loop's body assigns; code after the loop reads it again. The jump
+    /// took the loop body, not the code after the loop, for what follows it.
+    pub async fn break_value_reads_a_local_read_after_the_loop() -> u32 {
+        let mut v25 = 0u32;
+        let _ = {
+            let mut k27 = 0u32;
+            'l26: loop {
+                if k27 == 1 {
+                    break 'l26 (0u32, now("a29", 2u32).await, v25).0;
+                }
+                k27 += 1;
+                v25 = 3u32;
+            }
+        };
+        let mut k38 = 0u32;
+        loop {
+            if k38 == 1 {
+                break v25 + 1;
+            }
+            k38 += 1;
+        }
+    }
+
     pub async fn joins(a: u32, b: u32) -> (u32, u32, u32) {
         let mut buf = vec![a];
         let (x, y) = futures::join!(later("x", a), later("y", b));
@@ -184,6 +208,15 @@ fn the_classic_call_starts_eagerly() {
     drop(runtime_future);
     assert_eq!(classic_log, ["suspend val"], "the classic body ran to its first suspension");
     assert!(runtime_log.is_empty(), "the plain body has not run: {:?}", runtime_log);
+}
+
+#[test]
+fn break_values_and_what_follows_the_loop() {
+    let outcome = same_at_every_suspension(
+        classic::break_value_reads_a_local_read_after_the_loop,
+        runtime::break_value_reads_a_local_read_after_the_loop,
+    );
+    assert_eq!(outcome, Outcome::Value(4));
 }
 
 #[test]

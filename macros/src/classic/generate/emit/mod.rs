@@ -127,6 +127,8 @@ struct TargetInfo {
     head: Option<StateId>,
     exit: StateId,
     depth: usize,
+    /// How much of `rest` is the code after the loop or block (a `break` continues there).
+    rest_len: usize,
 }
 
 pub(crate) enum Param {
@@ -603,10 +605,14 @@ impl<'a> Emitter<'a> {
                 let before = sink.map(|var| std::mem::replace(&mut self.init[var], Init::InSlot));
                 // What the value moves is gone when the jump saves (unless it was a copy, which
                 // a later read tells).
+                let after = if jump.is_continue { None } else { Some(info.rest_len) };
                 let moved: Vec<VarId> = jump
                     .moves
                     .iter()
-                    .filter(|name| !self.mentioned_later(name))
+                    .filter(|name| match after {
+                        Some(rest_len) => !self.mentioned_after_leaving(name, rest_len),
+                        None => !self.mentioned_later(name),
+                    })
                     .filter_map(|name| self.lookup(name))
                     .collect();
                 let moved: Vec<(VarId, Init)> =
@@ -1109,7 +1115,8 @@ impl<'a> Emitter<'a> {
         let exit = self.new_state();
         let label = block.label.as_ref().map(|label| label.name.ident.to_string());
         self.targets.push(JumpTarget { label, is_loop: false, sink: sink.clone() });
-        self.target_info.push(TargetInfo { head: None, exit, depth });
+        let rest_len = self.rest.len();
+        self.target_info.push(TargetInfo { head: None, exit, depth, rest_len });
         let origin = self.segment.state;
         let level_depth = self.segment.levels.len();
         self.pinned.push(origin);
@@ -1229,7 +1236,8 @@ impl<'a> Emitter<'a> {
         let exit = self.new_state();
         let label = node.label.as_ref().map(|label| label.name.ident.to_string());
         self.targets.push(JumpTarget { label, is_loop: true, sink: sink.clone() });
-        self.target_info.push(TargetInfo { head: Some(head), exit, depth });
+        let rest_len = self.rest.len();
+        self.target_info.push(TargetInfo { head: Some(head), exit, depth, rest_len });
         self.push_rest(Rest::LoopBody(&node.body, node.label.as_ref()));
         self.jump(head, None);
         if self.begin(head, TokenStream::new(), true) {
