@@ -8,7 +8,7 @@
 use std::fmt::{Debug, Write as _};
 use std::future::IntoFuture;
 
-use crate::{Loud, Outcome, Stop, log, run};
+use crate::{Loud, Outcome, Stop, later, log, run};
 
 /// Two operands combined, logged.
 pub fn mix(a: u32, b: u32) -> u32 {
@@ -38,6 +38,66 @@ pub fn consume(loud: Loud) -> u32 {
 pub fn weigh(loud: &Loud) -> u32 {
     log(format!("weigh {}", loud.name()));
     loud.name().len() as u32
+}
+
+/// Borrows a `Loud` across a suspension: the borrowed value must still be there after it.
+pub async fn weigh_later(loud: &Loud) -> u32 {
+    later(&format!("weigh {}", loud.name()), ()).await;
+    loud.name().len() as u32
+}
+
+/// A buffer that logs its creation, its drop and what it holds: filled through `&mut`
+/// (an awaited call or its async `&mut self` method), read through `&`.
+#[derive(Debug)]
+pub struct Buf {
+    name: String,
+    items: Vec<u32>,
+}
+
+impl Buf {
+    pub fn new(name: &str) -> Self {
+        log(format!("new {name}"));
+        Buf { name: name.to_owned(), items: Vec::new() }
+    }
+
+    /// The sum of the items, small.
+    pub fn total(&self) -> u32 {
+        let total = self.items.iter().fold(0u32, |sum, item| sum.wrapping_add(*item)) % 100;
+        log(format!("total {} {total}", self.name));
+        total
+    }
+
+    /// Suspends once, then appends `item`; the new length.
+    pub async fn push_later(&mut self, item: u32) -> u32 {
+        later(&format!("push {} {item}", self.name), ()).await;
+        self.items.push(item % 100);
+        self.items.len() as u32
+    }
+}
+
+impl Drop for Buf {
+    fn drop(&mut self) {
+        log(format!("drop {} {:?}", self.name, self.items));
+    }
+}
+
+impl<'a> IntoIterator for &'a Buf {
+    type Item = &'a u32;
+    type IntoIter = std::slice::Iter<'a, u32>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
+    }
+}
+
+/// Appends `n % 4` items to `buf`, suspending before each: the caller's buffer is borrowed
+/// mutably across the suspensions. Its new length.
+pub async fn fill(buf: &mut Buf, n: u32) -> u32 {
+    for item in 0..n % 4 {
+        later(&format!("fill {} {item}", buf.name), ()).await;
+        buf.items.push(n.wrapping_add(item) % 100);
+    }
+    buf.items.len() as u32
 }
 
 /// Makes a computed value visible in the log.
