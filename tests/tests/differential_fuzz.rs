@@ -61,6 +61,16 @@ fn differential() {
                 failures.push((id, program, verdict));
             }
         }
+        if count > PROGRAMS_PER_BUILD {
+            // A long run's progress, so that a run stopped early still says how far it got.
+            let done = count.min(first + PROGRAMS_PER_BUILD);
+            let _ = writeln!(
+                std::io::stderr(),
+                "differential: {done} of {count} programs built and run, {} failing so far, in {:.0?}",
+                failures.len(),
+                start.elapsed()
+            );
+        }
     }
     classify_compile_errors(seed, &mut failures);
 

@@ -237,6 +237,11 @@ impl<'r> Generator<'r> {
     fn borrowing_stmt(&mut self) -> Stmt {
         match self.below(13) {
             0 | 1 => match self.pick_var(|var| matches!(var.ty, Ty::U32 | Ty::Loud) && var.borrowable) {
+                // Known bug (`fuzz_regressions::known_bugs::seed7_program221`): a reference
+                // that hides another local's name (its referent's, say) is not compiled right.
+                Some(name) if !self.known_bugs => {
+                    Stmt::Let(Pat::Bind(Binding { name: self.fresh("v"), mutable: false }), Expr::Borrow(name))
+                }
                 Some(name) => Stmt::Let(Pat::Bind(self.binding(false)), Expr::Borrow(name)),
                 None => self.let_stmt(),
             },

@@ -54,18 +54,15 @@ pub fn arguments(program: &Program) -> String {
 }
 
 /// A call of the program `name` in `module` (`classic` or `runtime`), as a closure's body: a
-/// method is called on a fresh receiver, which drops (logged) once the call completes.
+/// method is called on a fresh receiver (made and called at once, `call_method`), which drops
+/// (logged) after the call's future.
 pub fn call(program: &Program, module: &str, name: &str) -> String {
     let args = arguments(program);
     if !program.receiver {
         return format!("{module}::{name}({args})");
     }
     let fields: Vec<String> = RECEIVER_FIELDS.iter().map(|(field, _, value)| format!("{field}: {value}")).collect();
-    format!(
-        "async {{ let mut receiver = {module}::{} {{ {} }}; receiver.{name}({args}).await }}",
-        machine(name),
-        fields.join(", ")
-    )
+    format!("call_method({module}::{} {{ {} }}, |receiver| receiver.{name}({args}))", machine(name), fields.join(", "))
 }
 
 /// An expression on one line.
