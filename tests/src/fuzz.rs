@@ -6,9 +6,11 @@
 //! result stays small, so that arithmetic on it rarely overflows.
 
 use std::fmt::{Debug, Write as _};
-use std::future::IntoFuture;
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
-use crate::{Loud, Outcome, Stop, log, run};
+use crate::{Loud, Outcome, Stop, later, log, run};
 
 /// Two operands combined, logged.
 pub fn mix(a: u32, b: u32) -> u32 {
@@ -38,6 +40,108 @@ pub fn consume(loud: Loud) -> u32 {
 pub fn weigh(loud: &Loud) -> u32 {
     log(format!("weigh {}", loud.name()));
     loud.name().len() as u32
+}
+
+/// Borrows a `Loud` across a suspension: the borrowed value must still be there after it.
+pub async fn weigh_later(loud: &Loud) -> u32 {
+    later(&format!("weigh {}", loud.name()), ()).await;
+    loud.name().len() as u32
+}
+
+/// A buffer that logs its creation, its drop and what it holds: filled through `&mut`
+/// (an awaited call or its async `&mut self` method), read through `&`.
+#[derive(Debug)]
+pub struct Buf {
+    name: String,
+    items: Vec<u32>,
+}
+
+impl Buf {
+    pub fn new(name: &str) -> Self {
+        log(format!("new {name}"));
+        Buf { name: name.to_owned(), items: Vec::new() }
+    }
+
+    /// The sum of the items, small.
+    pub fn total(&self) -> u32 {
+        let total = self.items.iter().fold(0u32, |sum, item| sum.wrapping_add(*item)) % 100;
+        log(format!("total {} {total}", self.name));
+        total
+    }
+
+    /// Suspends once, then appends `item`; the new length.
+    pub async fn push_later(&mut self, item: u32) -> u32 {
+        later(&format!("push {} {item}", self.name), ()).await;
+        self.items.push(item % 100);
+        self.items.len() as u32
+    }
+}
+
+impl Drop for Buf {
+    fn drop(&mut self) {
+        log(format!("drop {} {:?}", self.name, self.items));
+    }
+}
+
+impl<'a> IntoIterator for &'a Buf {
+    type Item = &'a u32;
+    type IntoIter = std::slice::Iter<'a, u32>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
+    }
+}
+
+/// Appends `n % 4` items to `buf`, suspending before each: the caller's buffer is borrowed
+/// mutably across the suspensions. Its new length.
+pub async fn fill(buf: &mut Buf, n: u32) -> u32 {
+    for item in 0..n % 4 {
+        later(&format!("fill {} {item}", buf.name), ()).await;
+        buf.items.push(n.wrapping_add(item) % 100);
+    }
+    buf.items.len() as u32
+}
+
+/// A call of an async method on `&mut receiver`, made now (so that a classic call starts
+/// eagerly here, as a free function's does when the driver calls it), with the receiver kept
+/// beside the future that borrows it and dropped (logged) after it, as a caller's local would be.
+/// The output is the generated programs' `Result<u32, String>`, which cannot hold the borrow.
+pub fn call_method<M, F>(receiver: M, call: impl FnOnce(&'static mut M) -> F) -> MethodCall<M, F::IntoFuture>
+where
+    M: 'static,
+    F: IntoFuture<Output = Result<u32, String>>,
+{
+    let receiver = Box::into_raw(Box::new(receiver));
+    // SAFETY: the receiver lives in its own heap block until `MethodCall` drops, which drops
+    // the future (the only holder of this borrow) first; nothing else reaches the block, and
+    // the output (`Result<u32, String>`) cannot keep the borrow past the future.
+    let future = Box::pin(call(unsafe { &mut *receiver }).into_future());
+    MethodCall { future: Some(future), receiver }
+}
+
+/// What [`call_method`] returns: the method's future, then its receiver.
+pub struct MethodCall<M, F> {
+    future: Option<Pin<Box<F>>>,
+    receiver: *mut M,
+}
+
+impl<M, F: Future> Future for MethodCall<M, F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        // `MethodCall` is `Unpin` (a box and a raw pointer): nothing here is pinned in place.
+        let this = self.get_mut();
+        this.future.as_mut().expect("polled after it was dropped").as_mut().poll(cx)
+    }
+}
+
+impl<M, F> Drop for MethodCall<M, F> {
+    fn drop(&mut self) {
+        // The future first: it borrows the receiver.
+        self.future = None;
+        // SAFETY: made by `Box::into_raw` in `call_method`, and no borrow of it is left.
+        drop(unsafe { Box::from_raw(self.receiver) });
+    }
 }
 
 /// Makes a computed value visible in the log.

@@ -12,7 +12,7 @@ mod fuzz;
 use std::io::Write as _;
 use std::time::{Duration, Instant};
 
-use fuzz::ast::Program;
+use fuzz::ast::{Block, Expr, Program, Stmt};
 use fuzz::batch::{self, Verdict};
 
 const DEFAULT_PROGRAMS: usize = 500;
@@ -60,6 +60,16 @@ fn differential() {
             if verdict.is_failure() {
                 failures.push((id, program, verdict));
             }
+        }
+        if count > PROGRAMS_PER_BUILD {
+            // A long run's progress, so that a run stopped early still says how far it got.
+            let done = count.min(first + PROGRAMS_PER_BUILD);
+            let _ = writeln!(
+                std::io::stderr(),
+                "differential: {done} of {count} programs built and run, {} failing so far, in {:.0?}",
+                failures.len(),
+                start.elapsed()
+            );
         }
     }
     classify_compile_errors(seed, &mut failures);
@@ -160,4 +170,76 @@ fn shrink_and_report(seed: u64, id: usize, program: &Program, verdict: &Verdict,
             Err(error) => format!("(not saved: {error})"),
         }
     );
+}
+
+/// The borrowing shapes the generator draws, by name, and whether `expr` is one.
+const SHAPES: [(&str, fn(&Stmt, Option<&Expr>) -> bool); 8] = [
+    ("a reference kept (`let r = &v;`)", |stmt, _| matches!(stmt, Stmt::Let(_, Expr::Borrow(_)))),
+    ("an awaited call borrowing a buffer mutably (`fill(&mut b, ..).await`)", |_, expr| {
+        matches!(expr, Some(Expr::Fill(..) | Expr::FillNew(..)))
+    }),
+    ("an async `&mut self` method of a local (`b.push_later(..).await`)", |_, expr| {
+        matches!(expr, Some(Expr::PushLater(..)))
+    }),
+    ("an awaited call borrowing a local (`weigh_later(&v).await`)", |_, expr| {
+        matches!(expr, Some(Expr::WeighLater(_) | Expr::WeighRef(_, true)))
+    }),
+    ("a loop over `&local`", |_, expr| {
+        matches!(expr, Some(Expr::Loop(fuzz::ast::Loop { kind: fuzz::ast::LoopKind::OverBuf { .. }, .. })))
+    }),
+    ("an async block", |_, expr| matches!(expr, Some(Expr::AsyncBlock(_)))),
+    ("a field moved out of a pair", |_, expr| matches!(expr, Some(Expr::MoveField(..)))),
+    ("a method on `&mut self` using `self` in its body", |stmt, expr| {
+        let uses_self = |name: &str| name.starts_with("self.");
+        matches!(stmt, Stmt::Assign(name, ..) if uses_self(name))
+            || matches!(expr, Some(Expr::Var(name) | Expr::Fill(name, _) | Expr::Total(name)) if uses_self(name))
+    }),
+];
+
+/// Every borrowing shape appears in the default run's programs, so that the default run
+/// checks each of them (a generator change that loses one fails here, not silently).
+#[test]
+fn default_run_draws_every_borrowing_shape() {
+    let mut counts = [0usize; SHAPES.len()];
+    for index in 0..DEFAULT_PROGRAMS {
+        let program = fuzz::generate::program(DEFAULT_SEED, index);
+        let mut found = [false; SHAPES.len()];
+        visit_block(&program.body, &mut |stmt, expr| {
+            for (shape, (_, test)) in SHAPES.iter().enumerate() {
+                found[shape] |= test(stmt, expr);
+            }
+        });
+        for (count, found) in counts.iter_mut().zip(found) {
+            *count += usize::from(found);
+        }
+    }
+    for ((name, _), count) in SHAPES.iter().zip(counts) {
+        println!("{count:4} of {DEFAULT_PROGRAMS} programs: {name}");
+    }
+    let missing: Vec<&str> =
+        SHAPES.iter().zip(counts).filter(|(_, count)| *count == 0).map(|((name, _), _)| *name).collect();
+    assert!(missing.is_empty(), "the default run draws no program with {missing:?}");
+}
+
+/// Calls `f` on every statement (with no expression) and every expression (with its statement).
+fn visit_block(block: &Block, f: &mut impl FnMut(&Stmt, Option<&Expr>)) {
+    for stmt in &block.stmts {
+        f(stmt, None);
+        let (Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr)) = stmt;
+        visit_expr(stmt, expr, f);
+    }
+    if let Some(tail) = &block.tail {
+        let stmt = Stmt::Expr((**tail).clone());
+        visit_expr(&stmt, tail, f);
+    }
+}
+
+fn visit_expr(stmt: &Stmt, expr: &Expr, f: &mut impl FnMut(&Stmt, Option<&Expr>)) {
+    f(stmt, Some(expr));
+    for child in fuzz::shrink::children(expr) {
+        visit_expr(stmt, child, f);
+    }
+    for block in fuzz::shrink::blocks(expr) {
+        visit_block(block, f);
+    }
 }

@@ -1,7 +1,10 @@
-//! The generated language: a small, typed subset of `async fn` bodies that the classic
-//! lowering accepts. Values are `u32`, `bool`, `Loud` (logs its drop) and
-//! `Result<u32, String>`; tuples appear only where a `let` destructures them. No reference
-//! outlives the call it is passed to, so nothing borrows a local across an await.
+//! The generated language: a small, typed subset of `async fn` bodies. Values are `u32`,
+//! `bool`, `Loud` (logs its drop), `Result<u32, String>`, `Buf` (a logged buffer with an
+//! async `&mut self` method), `Pair<Loud, Loud>` (whose fields move apart) and shared
+//! references to `u32` and `Loud` locals; tuples appear only where a `let` destructures them.
+//! References are kept across awaits (`let r = &v;`, `for x in &buf`), awaited calls borrow
+//! locals (`fill(&mut buf, n).await`, `weigh_later(&v).await`), async blocks borrow what they
+//! mention, and a field moved out of a pair leaves the other to drop at the end of its scope.
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
@@ -11,6 +14,12 @@ pub enum Ty {
     Res,
     Unit,
     Tuple(Vec<Ty>),
+    /// `Buf`: logs its drop, filled through `&mut`.
+    Buf,
+    /// `Pair<Loud, Loud>`: its fields move out one at a time.
+    Duo,
+    /// `&u32` or `&Loud`: a shared borrow of a local, `Copy`.
+    Ref(Box<Ty>),
     /// The type of `return`, `break`, `panic!`: coerces to any type.
     Never,
 }
@@ -18,16 +27,24 @@ pub enum Ty {
 impl Ty {
     /// Used by value without being moved.
     pub fn is_copy(&self) -> bool {
-        matches!(self, Ty::U32 | Ty::Bool | Ty::Unit | Ty::Never)
+        matches!(self, Ty::U32 | Ty::Bool | Ty::Unit | Ty::Never | Ty::Ref(_))
     }
 }
 
 #[derive(Clone, Debug)]
 pub struct Program {
+    /// A method on `&mut self` of a struct of its own (`RECEIVER_FIELDS`), rather than a
+    /// free function: the body reaches `self.buf`, `self.label` and `self.count`.
+    pub receiver: bool,
     pub params: Vec<Param>,
     /// Of type `Result<u32, String>`, the function's result.
     pub body: Block,
 }
+
+/// The fields of a method's `self` (a `Buf`, a `Loud`, a `u32`), as the body names them, with
+/// their types and initial values: the checker sees them as `mut` locals that cannot move.
+pub const RECEIVER_FIELDS: [(&str, &str, &str); 3] =
+    [("buf", "Buf", "Buf::new(\"self.buf\")"), ("label", "Loud", "Loud::new(\"self.label\")"), ("count", "u32", "2")];
 
 #[derive(Clone, Debug)]
 pub struct Param {
@@ -166,6 +183,34 @@ pub enum Expr {
     Return(Box<Expr>),
     /// `panic!("label {}", e)`
     Panic(String, Box<Expr>),
+    /// `&name`: a shared borrow of a `u32` or `Loud` local, kept by a `let` (its referent
+    /// can neither move nor be assigned while the reference is in scope).
+    Borrow(String),
+    /// `*name`, on a `&u32`.
+    Deref(String),
+    /// `weigh(name)` on a `&Loud`, or with `later`, `weigh_later(name).await`.
+    WeighRef(String, bool),
+    /// `weigh_later(&name).await`: an awaited call that borrows a `Loud` local.
+    WeighLater(String),
+    /// `Buf::new("label")`
+    NewBuf(String),
+    /// `fill(&mut name, e).await`: an awaited call that borrows a `Buf` local mutably.
+    Fill(String, Box<Expr>),
+    /// `fill(&mut Buf::new("label"), e).await`: a temporary borrowed by an awaited call.
+    FillNew(String, Box<Expr>),
+    /// `name.push_later(e).await`: an async `&mut self` method.
+    PushLater(String, Box<Expr>),
+    /// `name.total()`: a shared borrow of a `Buf` for the call.
+    Total(String),
+    /// `Pair { a: Loud::new("x"), b: Loud::new("y") }`
+    NewDuo(String, String),
+    /// `name.a` (`first`) or `name.b` moved out of a `Pair<Loud, Loud>` local.
+    MoveField(String, bool),
+    /// `weigh(&name.a)` or `weigh(&name.b)`.
+    WeighField(String, bool),
+    /// `async { .. }.await`: a `u32` block that borrows (or moves) what it mentions; no
+    /// `return`, `?`, nor a jump out of it.
+    AsyncBlock(Block),
 }
 
 /// A loop that terminates: a counter (or the iterable) bounds it.
@@ -187,6 +232,8 @@ pub enum LoopKind {
     Range { name: String, end: Box<Expr> },
     /// `'l: for name in [Loud::new(..), ..] { body }`, the array awaited first if `leaf`.
     Louds { name: String, labels: Vec<String>, leaf: Option<(Leaf, String)> },
+    /// `'l: for name in &buf { body }`: `name` is a `&u32`; `buf` is borrowed for the loop.
+    OverBuf { name: String, buf: String },
 }
 
 #[derive(Clone, Debug)]

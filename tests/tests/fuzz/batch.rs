@@ -187,11 +187,11 @@ incremental = false
 }
 
 fn program_file(program: &Program) -> String {
-    let args = print::arguments(program);
+    let (classic, runtime) = (print::call(program, "classic", "program"), print::call(program, "runtime", "program"));
     format!(
         "use lowering_tests::fuzz::*;\nuse lowering_tests::*;\n\nlowering_tests::differential! {{\n{}}}\n\n\
          pub fn compare(index: usize) -> String {{\n    \
-         report(index, compare_at_every_suspension(|| classic::program({args}), || runtime::program({args})))\n}}\n",
+         report(index, compare_at_every_suspension(|| {classic}, || {runtime}))\n}}\n",
         print::function(program, "program"),
     )
 }

@@ -13,6 +13,9 @@ pub type Result<T> = std::result::Result<T, String>;
 /// Is `program` a function rustc accepts?
 pub fn program(program: &Program) -> Result<()> {
     let mut checker = Checker::with_params(&program.params);
+    if program.receiver {
+        checker.declare_receiver();
+    }
     let ty = checker.block(&program.body)?;
     unify(&ty, &Ty::Res).map(drop)
 }
@@ -29,6 +32,17 @@ struct Var {
     /// How many jump targets enclose its declaration: an assignment makes it usable again
     /// only where no `break` can skip the assignment and still reach a use.
     target_depth: usize,
+    /// The fields moved out of a `Pair<Loud, Loud>` (bit 0: `a`, bit 1: `b`), on some path.
+    parts: u8,
+    /// How many references in scope borrow it: while any does, it neither moves nor is
+    /// assigned nor borrowed mutably.
+    frozen: u32,
+    /// Borrowed mutably by the call whose arguments are being checked: not usable at all.
+    locked: bool,
+    /// A reference's referent (scope and position), unfrozen when the reference's scope ends.
+    referent: Option<(usize, usize)>,
+    /// A field of `self` (behind `&mut`): assigned and borrowed, never moved out.
+    behind_ref: bool,
 }
 
 /// A variable as code at the current point sees it.
@@ -39,6 +53,16 @@ pub(super) struct Visible {
     pub movable: bool,
     pub borrowable: bool,
     pub mutable: bool,
+    /// Borrowed by a reference in scope: no move, assignment or `&mut` here.
+    pub frozen: bool,
+    /// The fields of a pair moved out so far (bit 0: `a`, bit 1: `b`).
+    pub parts: u8,
+    /// Declared in the innermost loop (or outside any): a field of it can move here.
+    pub in_this_loop: bool,
+    /// Neither moved whole nor borrowed mutably (its fields may be moved).
+    pub present: bool,
+    /// Declared outside the innermost async block being generated.
+    pub captured: bool,
 }
 
 /// Where a `break` or `continue` can go.
@@ -60,7 +84,13 @@ pub(super) struct Checker {
     scopes: Vec<Vec<Var>>,
     targets: Vec<Target>,
     loop_depth: usize,
+    /// The number of scopes outside the innermost async block being checked: a variable
+    /// of those is captured, and the block holds no `return`, `?` or jump out of it.
+    async_scopes: Vec<usize>,
 }
+
+/// What a path has moved: each variable's whole-moved flag and moved parts.
+type Moves = Vec<Vec<(bool, u8)>>;
 
 /// The common type of two branches: `!` gives way to the other.
 fn unify(a: &Ty, b: &Ty) -> Result<Ty> {
@@ -73,7 +103,8 @@ fn unify(a: &Ty, b: &Ty) -> Result<Ty> {
 
 impl Checker {
     pub(super) fn with_params(params: &[Param]) -> Self {
-        let mut checker = Checker { scopes: vec![Vec::new()], targets: Vec::new(), loop_depth: 0 };
+        let mut checker =
+            Checker { scopes: vec![Vec::new()], targets: Vec::new(), loop_depth: 0, async_scopes: Vec::new() };
         for param in params {
             checker.declare(&param.name, param.ty.clone(), param.mutable);
         }
@@ -83,16 +114,38 @@ impl Checker {
     /// The variables code here can name (not hidden by a later one of the same name).
     pub(super) fn visible(&self) -> Vec<Visible> {
         let mut seen: Vec<Visible> = Vec::new();
-        for var in self.scopes.iter().rev().flat_map(|scope| scope.iter().rev()) {
+        let outside = self.async_scopes.last().copied().unwrap_or(0);
+        for (scope, var) in self
+            .scopes
+            .iter()
+            .enumerate()
+            .rev()
+            .flat_map(|(index, scope)| scope.iter().rev().map(move |var| (index, var)))
+        {
             if seen.iter().any(|visible| visible.name == var.name) {
+                continue;
+            }
+            // What a loop holds borrowed is named, but not by anything the program can name.
+            if var.name.contains(' ') {
                 continue;
             }
             seen.push(Visible {
                 name: var.name.clone(),
                 ty: var.ty.clone(),
-                movable: var.ty.is_copy() || (!var.moved && var.loop_depth == self.loop_depth),
-                borrowable: !var.moved,
+                movable: !var.locked
+                    && (var.ty.is_copy()
+                        || (!var.moved
+                            && !var.behind_ref
+                            && var.parts == 0
+                            && var.frozen == 0
+                            && var.loop_depth == self.loop_depth)),
+                borrowable: !var.moved && !var.locked && var.parts == 0,
                 mutable: var.mutable,
+                frozen: var.frozen > 0,
+                parts: var.parts,
+                in_this_loop: var.loop_depth == self.loop_depth && !var.locked,
+                present: !var.moved && !var.locked,
+                captured: scope < outside,
             });
         }
         seen
@@ -107,7 +160,47 @@ impl Checker {
     }
 
     pub(super) fn pop_scope(&mut self) {
-        self.scopes.pop();
+        // The references going out of scope release their referents.
+        for var in self.scopes.pop().expect("a scope") {
+            if let Some((scope, index)) = var.referent {
+                if let Some(referent) = self.scopes.get_mut(scope).and_then(|scope| scope.get_mut(index)) {
+                    referent.frozen -= 1;
+                }
+            }
+        }
+    }
+
+    /// Inside an async block (checked or generated): no `return`, `?` or jump out.
+    pub(super) fn in_async(&self) -> bool {
+        !self.async_scopes.is_empty()
+    }
+
+    /// Into an async block: its body cannot jump to the targets outside it.
+    pub(super) fn enter_async(&mut self) -> Vec<Target> {
+        self.async_scopes.push(self.scopes.len());
+        std::mem::take(&mut self.targets)
+    }
+
+    pub(super) fn exit_async(&mut self, targets: Vec<Target>) {
+        self.async_scopes.pop();
+        self.targets = targets;
+    }
+
+    /// Declared outside the innermost async block (so captured by it).
+    fn captured(&self, name: &str) -> bool {
+        match (self.async_scopes.last(), self.locate(name)) {
+            (Some(&outside), Some((scope, _))) => scope < outside,
+            _ => false,
+        }
+    }
+
+    /// Where the variable `name` is: its scope and position.
+    fn locate(&self, name: &str) -> Option<(usize, usize)> {
+        self.scopes
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(scope, vars)| vars.iter().rposition(|var| var.name == name).map(|index| (scope, index)))
     }
 
     pub(super) fn declare(&mut self, name: &str, ty: Ty, mutable: bool) {
@@ -119,16 +212,68 @@ impl Checker {
             moved: false,
             loop_depth,
             target_depth,
+            parts: 0,
+            frozen: 0,
+            locked: false,
+            referent: None,
+            behind_ref: false,
         });
     }
 
+    /// `self.buf`, `self.label` and `self.count`, for a method's body.
+    pub(super) fn declare_receiver(&mut self) {
+        for (field, ty) in [("buf", Ty::Buf), ("label", Ty::Loud), ("count", Ty::U32)] {
+            self.declare(&format!("self.{field}"), ty, true);
+            self.scopes.last_mut().expect("a scope").last_mut().expect("declared").behind_ref = true;
+        }
+    }
+
     fn lookup(&mut self, name: &str) -> Result<&mut Var> {
-        self.scopes
+        let var = self
+            .scopes
             .iter_mut()
             .rev()
             .flat_map(|scope| scope.iter_mut().rev())
             .find(|var| var.name == name)
-            .ok_or_else(|| format!("`{name}` is not in scope"))
+            .ok_or_else(|| format!("`{name}` is not in scope"))?;
+        if var.locked {
+            return Err(format!("`{name}` used while borrowed mutably"));
+        }
+        Ok(var)
+    }
+
+    /// `&name`, kept by a `let`: the referent stays frozen while the reference is in scope.
+    fn borrow_kept(&mut self, name: &str) -> Result<(Ty, (usize, usize))> {
+        let place = self.locate(name).ok_or_else(|| format!("`{name}` is not in scope"))?;
+        let var = self.lookup(name)?;
+        if var.moved || !matches!(var.ty, Ty::U32 | Ty::Loud) {
+            return Err(format!("cannot keep a borrow of `{name}`"));
+        }
+        Ok((Ty::Ref(Box::new(var.ty.clone())), place))
+    }
+
+    /// `for x in &name`: `name` is borrowed to the end of the current scope (the loop's).
+    pub(super) fn hold(&mut self, name: &str) -> Result<()> {
+        self.borrow_var(name, &Ty::Buf)?;
+        let (scope, index) = self.locate(name).expect("borrowed");
+        self.scopes[scope][index].frozen += 1;
+        self.declare(&format!("{name} (borrowed by a loop)"), Ty::Unit, false);
+        self.scopes.last_mut().expect("a scope").last_mut().expect("declared").referent = Some((scope, index));
+        Ok(())
+    }
+
+    /// `&mut name` for a call: `check` runs while it is held (the call's other arguments).
+    fn borrow_mut_for<T>(&mut self, name: &str, ty: &Ty, check: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let var = self.lookup(name)?;
+        if var.moved || var.ty != *ty || !var.mutable || var.frozen > 0 {
+            return Err(format!("cannot borrow `{name}` mutably"));
+        }
+        var.locked = true;
+        let result = check(self);
+        if let Some((scope, index)) = self.locate(name) {
+            self.scopes[scope][index].locked = false;
+        }
+        result
     }
 
     /// A use by value: a move unless the type is `Copy`.
@@ -138,8 +283,11 @@ impl Checker {
         if var.ty.is_copy() {
             return Ok(var.ty.clone());
         }
-        if var.moved {
+        if var.moved || var.parts != 0 {
             return Err(format!("`{name}` used after a move"));
+        }
+        if var.frozen > 0 || var.behind_ref {
+            return Err(format!("`{name}` moved while borrowed"));
         }
         if var.loop_depth != loop_depth {
             return Err(format!("`{name}` moved inside a loop it was declared outside of"));
@@ -150,30 +298,49 @@ impl Checker {
 
     fn borrow_var(&mut self, name: &str, ty: &Ty) -> Result<()> {
         let var = self.lookup(name)?;
-        if var.moved || var.ty != *ty {
+        if var.moved || var.parts != 0 || var.ty != *ty {
             return Err(format!("cannot borrow `{name}` as {ty:?}"));
         }
         Ok(())
     }
 
-    fn moved(&self) -> Vec<Vec<bool>> {
-        self.scopes.iter().map(|scope| scope.iter().map(|var| var.moved).collect()).collect()
+    /// A field of a pair local: moved out (`name.a`), or borrowed (`&name.a`).
+    fn field(&mut self, name: &str, first: bool, moving: bool) -> Result<Ty> {
+        let loop_depth = self.loop_depth;
+        let var = self.lookup(name)?;
+        let bit = if first { 1 } else { 2 };
+        if var.ty != Ty::Duo || var.moved || var.parts & bit != 0 {
+            return Err(format!("no field to use in `{name}`"));
+        }
+        if moving {
+            if var.frozen > 0 || var.loop_depth != loop_depth {
+                return Err(format!("cannot move a field out of `{name}` here"));
+            }
+            var.parts |= bit;
+        }
+        Ok(Ty::Loud)
     }
 
-    fn restore(&mut self, moved: &[Vec<bool>]) {
+    fn moved(&self) -> Moves {
+        self.scopes.iter().map(|scope| scope.iter().map(|var| (var.moved, var.parts)).collect()).collect()
+    }
+
+    fn restore(&mut self, moved: &Moves) {
         for (scope, moved) in self.scopes.iter_mut().zip(moved) {
-            for (var, &moved) in scope.iter_mut().zip(moved) {
+            for (var, &(moved, parts)) in scope.iter_mut().zip(moved) {
                 var.moved = moved;
+                var.parts = parts;
             }
         }
     }
 
     /// After branches: moved if moved on any of them.
-    fn join(&mut self, states: &[Vec<Vec<bool>>]) {
+    fn join(&mut self, states: &[Moves]) {
         for state in states {
             for (scope, moved) in self.scopes.iter_mut().zip(state) {
-                for (var, &moved) in scope.iter_mut().zip(moved) {
+                for (var, &(moved, parts)) in scope.iter_mut().zip(moved) {
                     var.moved |= moved;
+                    var.parts |= parts;
                 }
             }
         }
@@ -208,9 +375,17 @@ impl Checker {
             // `let _ = place;` neither moves nor drops the place.
             Stmt::Let(Pat::Wild, Expr::Var(name)) => {
                 let var = self.lookup(name)?;
-                if var.moved {
+                if var.moved || var.parts != 0 {
                     return Err(format!("`{name}` used after a move"));
                 }
+                Ok(Ty::Unit)
+            }
+            // `let r = &v;`: `v` stays frozen while `r` is in scope.
+            Stmt::Let(Pat::Bind(binding), Expr::Borrow(name)) => {
+                let (ty, (scope, index)) = self.borrow_kept(name)?;
+                self.scopes[scope][index].frozen += 1;
+                self.declare(&binding.name, ty, binding.mutable);
+                self.scopes.last_mut().expect("a scope").last_mut().expect("declared").referent = Some((scope, index));
                 Ok(Ty::Unit)
             }
             Stmt::Let(pat, init) => {
@@ -238,11 +413,18 @@ impl Checker {
                 // The value is evaluated before the place; the old value, if any, drops.
                 let ty = self.value(value)?;
                 let target_depth = self.targets.len();
+                // An async block's assignment to a captured local does not make it usable again.
+                let captured = self.captured(name);
                 let var = self.lookup(name)?;
-                if !var.mutable || var.ty != ty || matches!(ty, Ty::Tuple(_)) {
+                if !var.mutable
+                    || var.ty != ty
+                    || !matches!(ty, Ty::U32 | Ty::Loud)
+                    || var.frozen > 0
+                    || (captured && var.moved)
+                {
                     return Err(format!("cannot assign to `{name}`"));
                 }
-                if var.target_depth == target_depth {
+                if var.target_depth == target_depth && !captured {
                     var.moved = false;
                 }
                 Ok(Ty::Unit)
@@ -252,7 +434,7 @@ impl Checker {
                 self.operand(value, &Ty::U32)?;
                 let arithmetic = matches!(op, Op::Add | Op::Mul | Op::Xor | Op::BitOr | Op::BitAnd);
                 let var = self.lookup(name)?;
-                if !arithmetic || !var.mutable || var.ty != Ty::U32 {
+                if !arithmetic || !var.mutable || var.ty != Ty::U32 || var.frozen > 0 {
                     return Err(format!("cannot assign to `{name}`"));
                 }
                 Ok(Ty::Unit)
@@ -389,6 +571,9 @@ impl Checker {
                 Ok(Ty::Res)
             }
             Expr::Try(value) => {
+                if self.in_async() {
+                    return Err("`?` in an async block".to_owned());
+                }
                 self.operand(value, &Ty::Res)?;
                 Ok(Ty::U32)
             }
@@ -448,8 +633,52 @@ impl Checker {
                 Ok(Ty::Never)
             }
             Expr::Return(value) => {
+                if self.in_async() {
+                    return Err("`return` in an async block".to_owned());
+                }
                 self.operand(value, &Ty::Res)?;
                 Ok(Ty::Never)
+            }
+            Expr::Borrow(name) => Ok(self.borrow_kept(name)?.0),
+            Expr::Deref(name) => match &self.lookup(name)?.ty {
+                Ty::Ref(inner) if **inner == Ty::U32 => Ok(Ty::U32),
+                other => Err(format!("`*{name}` of {other:?}")),
+            },
+            Expr::WeighRef(name, _) => match &self.lookup(name)?.ty {
+                Ty::Ref(inner) if **inner == Ty::Loud => Ok(Ty::U32),
+                other => Err(format!("`weigh({name})` of {other:?}")),
+            },
+            Expr::WeighLater(name) => {
+                self.borrow_var(name, &Ty::Loud)?;
+                Ok(Ty::U32)
+            }
+            Expr::NewBuf(_) => Ok(Ty::Buf),
+            Expr::Fill(name, value) | Expr::PushLater(name, value) => {
+                self.borrow_mut_for(name, &Ty::Buf, |this| this.operand(value, &Ty::U32))?;
+                Ok(Ty::U32)
+            }
+            Expr::FillNew(_, value) => {
+                self.operand(value, &Ty::U32)?;
+                Ok(Ty::U32)
+            }
+            Expr::Total(name) => {
+                self.borrow_var(name, &Ty::Buf)?;
+                Ok(Ty::U32)
+            }
+            Expr::NewDuo(..) => Ok(Ty::Duo),
+            Expr::MoveField(name, first) => self.field(name, *first, true),
+            Expr::WeighField(name, first) => {
+                self.field(name, *first, false)?;
+                Ok(Ty::U32)
+            }
+            Expr::AsyncBlock(block) => {
+                let targets = self.enter_async();
+                let ty = self.block(block);
+                self.exit_async(targets);
+                match ty? {
+                    Ty::U32 => Ok(Ty::U32),
+                    other => Err(format!("an async block of {other:?}")),
+                }
             }
             Expr::Panic(_, value) => {
                 self.operand(value, &Ty::U32)?;
@@ -563,6 +792,11 @@ impl Checker {
                     }
                     None
                 }
+                // Borrowed for the whole loop (released when the loop's scope ends).
+                LoopKind::OverBuf { buf, .. } => {
+                    this.hold(buf)?;
+                    None
+                }
             };
             this.enter(&node.label, true, matches!(node.kind, LoopKind::Loop { .. }), value_ty)?;
             let result = this.scoped(|this| {
@@ -576,6 +810,7 @@ impl Checker {
                     }
                     LoopKind::Range { name, .. } => this.declare(name, Ty::U32, false),
                     LoopKind::Louds { name, .. } => this.declare(name, Ty::Loud, false),
+                    LoopKind::OverBuf { name, .. } => this.declare(name, Ty::Ref(Box::new(Ty::U32)), false),
                     LoopKind::Loop { default: None, .. } => {}
                 }
                 let body = this.block(&node.body)?;

@@ -12,12 +12,26 @@ use super::check::{self, Checker};
 /// Program `index` of the run with this seed: the same program every time, whatever the
 /// other programs are.
 pub fn program(seed: u64, index: usize) -> Program {
+    program_with(seed, index, known_bugs())
+}
+
+/// `LOWERING_FUZZ_KNOWN_BUGS=1`: also draw the shapes that the classic lowering is known to get
+/// wrong (each has an ignored minimal case in `tests/fuzz_regressions.rs`), to check a fix.
+/// Without it, the generator steers around them, so that a run finds what is not known yet.
+pub fn known_bugs() -> bool {
+    std::env::var("LOWERING_FUZZ_KNOWN_BUGS").is_ok_and(|value| value == "1")
+}
+
+/// Program `index` of the run with this seed, with or without the known bugs' shapes.
+pub fn program_with(seed: u64, index: usize, known_bugs: bool) -> Program {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     bytes[8..16].copy_from_slice(&(index as u64).to_le_bytes());
     let mut rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
     loop {
-        let program = Generator::new(&mut rng).program();
+        let mut generator = Generator::new(&mut rng);
+        generator.known_bugs = known_bugs;
+        let program = generator.program();
         // Valid by construction; the check guards the generator itself.
         if check::program(&program).is_ok() {
             return program;
@@ -41,6 +55,8 @@ struct Generator<'r> {
     counters: Vec<String>,
     block_depth: u32,
     loop_depth: u32,
+    /// Draw the shapes with known classic lowering bugs too ([`known_bugs`]).
+    known_bugs: bool,
 }
 
 impl<'r> Generator<'r> {
@@ -53,6 +69,7 @@ impl<'r> Generator<'r> {
             counters: Vec::new(),
             block_depth: 0,
             loop_depth: 0,
+            known_bugs: false,
         }
     }
 
@@ -84,9 +101,13 @@ impl<'r> Generator<'r> {
             })
             .collect();
         self.env = Checker::with_params(&params);
+        let receiver = self.chance(15);
+        if receiver {
+            self.env.declare_receiver();
+        }
         let len = 2 + self.below(5);
         let body = self.block_with(len, &Ty::Res);
-        Program { params, body }
+        Program { receiver, params, body }
     }
 
     // ----- blocks and statements ----------------------------------------------------------
@@ -147,6 +168,9 @@ impl<'r> Generator<'r> {
     }
 
     fn stmt(&mut self) -> Stmt {
+        if self.chance(15) {
+            return self.borrowing_stmt();
+        }
         let may_nest = self.block_depth < MAX_BLOCK_DEPTH;
         match self.below(100) {
             0..=24 => self.let_stmt(),
@@ -208,6 +232,115 @@ impl<'r> Generator<'r> {
         }
     }
 
+    /// A statement of the borrowing shapes: a reference kept (`let r = &v;`), a buffer or
+    /// a pair made, an awaited call that borrows a buffer mutably, a field moved out.
+    fn borrowing_stmt(&mut self) -> Stmt {
+        match self.below(13) {
+            0 | 1 => match self.pick_var(|var| matches!(var.ty, Ty::U32 | Ty::Loud) && var.borrowable) {
+                // Known bug (`fuzz_regressions::known_bugs::seed7_program221`): a reference
+                // that hides another local's name (its referent's, say) is not compiled right.
+                Some(name) if !self.known_bugs => {
+                    Stmt::Let(Pat::Bind(Binding { name: self.fresh("v"), mutable: false }), Expr::Borrow(name))
+                }
+                Some(name) => Stmt::Let(Pat::Bind(self.binding(false)), Expr::Borrow(name)),
+                None => self.let_stmt(),
+            },
+            2 | 3 => {
+                let label = self.fresh("b");
+                Stmt::Let(Pat::Bind(Binding { name: self.fresh("v"), mutable: self.chance(85) }), Expr::NewBuf(label))
+            }
+            4 | 5 => {
+                let (a, b) = (self.fresh("l"), self.fresh("l"));
+                Stmt::Let(Pat::Bind(self.binding(false)), Expr::NewDuo(a, b))
+            }
+            6..=8 => match self.pick_field(true) {
+                Some((name, first)) => {
+                    let field = Expr::MoveField(name, first);
+                    if self.chance(50) {
+                        Stmt::Expr(Expr::Call(Helper::Consume, vec![field]))
+                    } else {
+                        Stmt::Let(Pat::Bind(self.binding(false)), field)
+                    }
+                }
+                None => self.let_stmt(),
+            },
+            _ => match self.borrowing_u32(MAX_EXPR_DEPTH - 1) {
+                Some(value) => Stmt::Expr(value),
+                None => self.let_stmt(),
+            },
+        }
+    }
+
+    /// A pair local with a field that can move out (`moving`) or be borrowed here.
+    fn pick_field(&mut self, moving: bool) -> Option<(String, bool)> {
+        let moved = self.moved.clone();
+        let candidates: Vec<(String, bool)> = self
+            .visible()
+            .into_iter()
+            .filter(|var| var.ty == Ty::Duo && var.present)
+            .filter(|var| !moving || (var.in_this_loop && !var.frozen))
+            .flat_map(|var| [(var.name.clone(), true, var.parts & 1 == 0), (var.name, false, var.parts & 2 == 0)])
+            .filter(|(name, first, free)| {
+                *free && !moved.contains(&format!("{name}.{}", if *first { "a" } else { "b" }))
+            })
+            .map(|(name, first, _)| (name, first))
+            .collect();
+        let (name, first) = candidates.get(self.below(candidates.len().max(1)))?.clone();
+        if moving {
+            self.moved.push(format!("{name}.{}", if first { "a" } else { "b" }));
+        }
+        Some((name, first))
+    }
+
+    /// A `u32` from the borrowing shapes, if one applies here.
+    fn borrowing_u32(&mut self, sub: u32) -> Option<Expr> {
+        match self.below(10) {
+            0 => self.pick_var(|var| var.ty == Ty::Ref(Box::new(Ty::U32))).map(Expr::Deref),
+            1 => {
+                let later = self.chance(50);
+                self.pick_var(|var| var.ty == Ty::Ref(Box::new(Ty::Loud))).map(|name| Expr::WeighRef(name, later))
+            }
+            2 => self.pick_var(|var| var.ty == Ty::Loud && var.borrowable).map(Expr::WeighLater),
+            3 | 4 => {
+                let name = self.pick_var(|var| var.ty == Ty::Buf && var.mutable && var.borrowable && !var.frozen)?;
+                // Borrowed mutably while its argument is evaluated: nothing there may use it.
+                let at = self.moved.len();
+                self.moved.push(name.clone());
+                let value = Box::new(self.expr(&Ty::U32, sub));
+                self.moved.remove(at);
+                Some(if self.chance(50) { Expr::Fill(name, value) } else { Expr::PushLater(name, value) })
+            }
+            5 => self.pick_var(|var| var.ty == Ty::Buf && var.borrowable).map(Expr::Total),
+            6 => self.pick_field(false).map(|(name, first)| Expr::WeighField(name, first)),
+            7 => {
+                let label = self.fresh("b");
+                Some(Expr::FillNew(label, Box::new(self.expr(&Ty::U32, sub))))
+            }
+            _ if self.block_depth < MAX_BLOCK_DEPTH => Some(self.async_block()),
+            _ => None,
+        }
+    }
+
+    /// `async { .. }.await` of type `u32`: generated in a scope of its own, with no jump out.
+    fn async_block(&mut self) -> Expr {
+        let saved = self.env.clone();
+        let targets = self.env.enter_async();
+        self.env.push_scope();
+        let len = self.below(3);
+        let mut block = self.block_with(len, &Ty::U32);
+        // A block whose value diverges would not be a `u32` block.
+        if block
+            .tail
+            .as_deref()
+            .is_some_and(|tail| matches!(tail, Expr::Panic(..) | Expr::Break(..) | Expr::Continue(_)))
+        {
+            block.tail = Some(Box::new(Expr::Lit(self.below(8) as u32)));
+        }
+        self.env.exit_async(targets);
+        self.env = saved;
+        Expr::AsyncBlock(block)
+    }
+
     fn let_stmt(&mut self) -> Stmt {
         let ty = match self.below(10) {
             0..=5 => Ty::U32,
@@ -260,8 +393,17 @@ impl<'r> Generator<'r> {
         let mutable = may_mutate && self.chance(50);
         if self.chance(25) {
             let counters = self.counters.clone();
-            let visible: Vec<String> =
-                self.env.visible().into_iter().map(|var| var.name).filter(|name| !counters.contains(name)).collect();
+            // Never a field of `self`.
+            // Known bug (`fuzz_regressions::known_bugs::seed7_program211`): a tuple pattern that
+            // hides a borrowed local drops its bindings in the wrong order.
+            let known_bugs = self.known_bugs;
+            let visible: Vec<String> = self
+                .visible()
+                .into_iter()
+                .filter(|var| known_bugs || !var.frozen)
+                .map(|var| var.name)
+                .filter(|name| !counters.contains(name) && !name.contains('.'))
+                .collect();
             if !visible.is_empty() {
                 let name = visible[self.below(visible.len())].clone();
                 return Binding { name, mutable };
@@ -274,19 +416,35 @@ impl<'r> Generator<'r> {
     fn pick_assignable(&mut self) -> Option<(String, Ty)> {
         let counters = self.counters.clone();
         let candidates: Vec<(String, Ty)> = self
-            .env
             .visible()
             .into_iter()
-            .filter(|var| var.mutable && matches!(var.ty, Ty::U32 | Ty::Loud) && !counters.contains(&var.name))
+            .filter(|var| {
+                var.mutable && !var.frozen && matches!(var.ty, Ty::U32 | Ty::Loud) && !counters.contains(&var.name)
+            })
             .map(|var| (var.name, var.ty))
             .collect();
         (!candidates.is_empty()).then(|| candidates[self.below(candidates.len())].clone())
     }
 
+    /// What is in scope, as the generator may use it: without the known bugs, an async block
+    /// moves none of the locals it captures (`fuzz_regressions::known_bugs::seed7_program176`:
+    /// E0507, a move out of the raw pointer the classic lowering reaches the local through).
+    fn visible(&self) -> Vec<check::Visible> {
+        let mut visible = self.env.visible();
+        if !self.known_bugs {
+            for var in &mut visible {
+                if var.captured && !var.ty.is_copy() {
+                    var.movable = false;
+                    var.in_this_loop = false;
+                }
+            }
+        }
+        visible
+    }
+
     fn pick_var(&mut self, wanted: impl Fn(&check::Visible) -> bool) -> Option<String> {
         let moved = &self.moved;
         let candidates: Vec<String> = self
-            .env
             .visible()
             .into_iter()
             .filter(|var| wanted(var) && (var.ty.is_copy() || !moved.contains(&var.name)))
@@ -413,10 +571,11 @@ impl<'r> Generator<'r> {
                 let items = (0..3).map(|_| self.expr(&Ty::U32, sub)).collect();
                 Expr::Index(items, Box::new(self.expr(&Ty::U32, sub)))
             }
-            65..=79 => Expr::Try(Box::new(self.expr(&Ty::Res, sub))),
+            65..=79 if !self.env.in_async() => Expr::Try(Box::new(self.expr(&Ty::Res, sub))),
             80..=86 if self.block_depth < MAX_BLOCK_DEPTH && self.loop_depth < MAX_LOOP_DEPTH => {
                 self.loop_expr(&Ty::U32)
             }
+            87..=94 => self.borrowing_u32(sub).unwrap_or_else(|| self.leaf_expr(&Ty::U32)),
             _ => self.leaf_expr(&Ty::U32),
         }
     }
@@ -452,7 +611,6 @@ impl<'r> Generator<'r> {
                 },
                 35..=44 => {
                     let tuples: Vec<(String, Vec<usize>)> = self
-                        .env
                         .visible()
                         .into_iter()
                         .filter(|var| var.borrowable)
@@ -515,6 +673,10 @@ impl<'r> Generator<'r> {
                     self.moved.push(name.clone());
                     Expr::Var(name)
                 }
+                _ if roll >= 90 => match self.pick_field(true) {
+                    Some((name, first)) => Expr::MoveField(name, first),
+                    None => Expr::NewLoud(self.fresh("l")),
+                },
                 _ => Expr::NewLoud(self.fresh("l")),
             },
             Ty::Res => match self.pick_var(|var| var.ty == Ty::Res && var.movable) {
@@ -554,7 +716,7 @@ impl<'r> Generator<'r> {
             };
             return Expr::Break(label, value);
         }
-        if roll < 85 {
+        if roll < 85 && !self.env.in_async() {
             let value =
                 if self.chance(50) { Expr::Err(self.fresh("x")) } else { Expr::Ok(Box::new(self.expr(&Ty::U32, 2))) };
             return Expr::Return(Box::new(value));
@@ -626,7 +788,16 @@ impl<'r> Generator<'r> {
         let saved = self.env.clone();
         self.loop_depth += 1;
         self.env.push_scope();
+        let buf = self.pick_var(|var| var.ty == Ty::Buf && var.borrowable).filter(|_| self.chance(50));
         let kind = match self.below(if *ty == Ty::U32 { 1 } else { 4 }) {
+            _ if *ty != Ty::U32 && buf.is_some() => {
+                let buf = buf.expect("checked");
+                let _ = self.env.hold(&buf);
+                let _ = self.env.enter(&label, true, false, None);
+                let name = self.fresh("i");
+                self.env.declare(&name, Ty::Ref(Box::new(Ty::U32)), false);
+                LoopKind::OverBuf { name, buf }
+            }
             0 => {
                 let counter = self.fresh("k");
                 self.env.declare(&counter, Ty::U32, true);

@@ -60,11 +60,11 @@ fn same_kind(a: &Verdict, b: &Verdict) -> bool {
 /// A minimal case as a test for `tests/fuzz_regressions.rs`.
 pub fn regression_test(name: &str, program: &Program) -> String {
     let function = print::function(program, name);
-    let args = print::arguments(program);
+    let (classic, runtime) = (print::call(program, "classic", name), print::call(program, "runtime", name));
     let indented: String =
         function.lines().map(|line| if line.is_empty() { "\n".to_owned() } else { format!("    {line}\n") }).collect();
     format!(
         "differential! {{\n{indented}}}\n\n#[test]\nfn {name}() {{\n    \
-         same_at_every_suspension(|| classic::{name}({args}), || runtime::{name}({args}));\n}}\n"
+         same_at_every_suspension(|| {classic}, || {runtime});\n}}\n"
     )
 }

@@ -4,24 +4,65 @@ use std::fmt::Write as _;
 
 use super::ast::*;
 
-/// `pub async fn NAME(params) -> Result<u32, String> { body }`
+/// `pub async fn NAME(params) -> Result<u32, String> { body }`; for a method, its struct and
+/// `impl NameMachine { pub async fn NAME(&mut self, params) .. }`.
 pub fn function(program: &Program, name: &str) -> String {
     let mut out = String::new();
-    let params: Vec<String> = program
+    let mut params: Vec<String> = program
         .params
         .iter()
         .map(|param| format!("{}{}: {}", if param.mutable { "mut " } else { "" }, param.name, ty(&param.ty)))
         .collect();
+    let mut indent = 1;
+    if program.receiver {
+        let machine = machine(name);
+        let fields: Vec<String> = RECEIVER_FIELDS.iter().map(|(field, ty, _)| format!("pub {field}: {ty}")).collect();
+        writeln!(out, "pub struct {machine} {{ {} }}\n\nimpl {machine} {{", fields.join(", ")).unwrap();
+        params.insert(0, "&mut self".to_owned());
+        out.push_str("    ");
+        indent = 2;
+    }
     writeln!(out, "pub async fn {name}({}) -> Result<u32, String> {{", params.join(", ")).unwrap();
-    let mut printer = Printer { out, indent: 1 };
+    let mut printer = Printer { out, indent };
     printer.block_contents(&program.body);
-    printer.out.push_str("\n}\n");
+    if program.receiver {
+        printer.out.push_str("\n    }\n}\n");
+    } else {
+        printer.out.push_str("\n}\n");
+    }
     printer.out
+}
+
+/// The struct whose method a program with a receiver is: `seed7_program3` gives
+/// `Seed7Program3Machine`.
+fn machine(name: &str) -> String {
+    let mut out = String::new();
+    for word in name.split('_') {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.extend(first.to_uppercase());
+            out.extend(chars);
+        }
+    }
+    out.push_str("Machine");
+    out
 }
 
 /// The arguments of a call: fresh values each time.
 pub fn arguments(program: &Program) -> String {
     program.params.iter().map(|param| inline(&param.arg)).collect::<Vec<_>>().join(", ")
+}
+
+/// A call of the program `name` in `module` (`classic` or `runtime`), as a closure's body: a
+/// method is called on a fresh receiver (made and called at once, `call_method`), which drops
+/// (logged) after the call's future.
+pub fn call(program: &Program, module: &str, name: &str) -> String {
+    let args = arguments(program);
+    if !program.receiver {
+        return format!("{module}::{name}({args})");
+    }
+    let fields: Vec<String> = RECEIVER_FIELDS.iter().map(|(field, _, value)| format!("{field}: {value}")).collect();
+    format!("call_method({module}::{} {{ {} }}, |receiver| receiver.{name}({args}))", machine(name), fields.join(", "))
 }
 
 /// An expression on one line.
@@ -39,6 +80,9 @@ pub fn ty(of: &Ty) -> String {
         Ty::Res => "Result<u32, String>".to_owned(),
         Ty::Unit | Ty::Never => "()".to_owned(),
         Ty::Tuple(items) => format!("({},)", items.iter().map(ty).collect::<Vec<_>>().join(", ")),
+        Ty::Buf => "Buf".to_owned(),
+        Ty::Duo => "Pair<Loud, Loud>".to_owned(),
+        Ty::Ref(inner) => format!("&{}", ty(inner)),
     }
 }
 
@@ -154,6 +198,9 @@ impl Printer {
                 context != Context::Free
             }
             Expr::PairField(..) => context == Context::Condition,
+            Expr::Deref(_) | Expr::Borrow(_) => context != Context::Free,
+            // At the start of a statement or a block's tail, `async { .. }` would end there.
+            Expr::AsyncBlock(_) => true,
             _ => false,
         };
         if parens {
@@ -338,6 +385,40 @@ impl Printer {
                 self.expr(value, Context::Free);
                 self.out.push(')');
             }
+            Expr::Borrow(name) => write!(self.out, "&{name}").unwrap(),
+            Expr::Deref(name) => write!(self.out, "*{name}").unwrap(),
+            Expr::WeighRef(name, false) => write!(self.out, "weigh({name})").unwrap(),
+            Expr::WeighRef(name, true) => write!(self.out, "weigh_later({name}).await").unwrap(),
+            Expr::WeighLater(name) => write!(self.out, "weigh_later(&{name}).await").unwrap(),
+            Expr::NewBuf(label) => write!(self.out, "Buf::new(\"{label}\")").unwrap(),
+            Expr::Fill(name, value) => {
+                write!(self.out, "fill(&mut {name}, ").unwrap();
+                self.expr(value, Context::Free);
+                self.out.push_str(").await");
+            }
+            Expr::FillNew(label, value) => {
+                write!(self.out, "fill(&mut Buf::new(\"{label}\"), ").unwrap();
+                self.expr(value, Context::Free);
+                self.out.push_str(").await");
+            }
+            Expr::PushLater(name, value) => {
+                write!(self.out, "{name}.push_later(").unwrap();
+                self.expr(value, Context::Free);
+                self.out.push_str(").await");
+            }
+            Expr::Total(name) => write!(self.out, "{name}.total()").unwrap(),
+            Expr::NewDuo(a, b) => {
+                write!(self.out, "Pair {{ a: Loud::new(\"{a}\"), b: Loud::new(\"{b}\") }}").unwrap();
+            }
+            Expr::MoveField(name, first) => write!(self.out, "{name}.{}", if *first { "a" } else { "b" }).unwrap(),
+            Expr::WeighField(name, first) => {
+                write!(self.out, "weigh(&{name}.{})", if *first { "a" } else { "b" }).unwrap();
+            }
+            Expr::AsyncBlock(body) => {
+                self.out.push_str("async ");
+                self.block(body);
+                self.out.push_str(".await");
+            }
         }
     }
 
@@ -391,6 +472,10 @@ impl Printer {
                     Some((Leaf::Later, awaited)) => write!(self.out, "later(\"{awaited}\", [{array}]).await").unwrap(),
                 }
                 self.out.push_str(" {");
+                self.loop_body(&node.body);
+            }
+            LoopKind::OverBuf { name, buf } => {
+                write!(self.out, "'{label}: for {name} in &{buf} {{").unwrap();
                 self.loop_body(&node.body);
             }
         }

@@ -15,8 +15,11 @@ pub fn candidates(program: &Program) -> Vec<Program> {
         candidate.params.remove(index);
         out.push(candidate);
     }
+    if program.receiver {
+        out.push(Program { receiver: false, ..program.clone() });
+    }
     for body in block(&program.body) {
-        out.push(Program { params: program.params.clone(), body });
+        out.push(Program { receiver: program.receiver, params: program.params.clone(), body });
     }
     out.retain(|candidate| check::program(candidate).is_ok());
     out.sort_by_key(size);
@@ -26,7 +29,7 @@ pub fn candidates(program: &Program) -> Vec<Program> {
 /// How big a program is: its expression and statement nodes, and its suspensions (a `later`
 /// counts more than a `now`, a loop by its bound).
 pub fn size(program: &Program) -> usize {
-    block_size(&program.body) + program.params.len()
+    block_size(&program.body) + program.params.len() + usize::from(program.receiver)
 }
 
 fn block_size(block: &Block) -> usize {
@@ -45,7 +48,7 @@ fn expr_size(expr: &Expr) -> usize {
         Expr::Loop(node) => match &node.kind {
             LoopKind::Loop { bound, .. } | LoopKind::While { bound, .. } => 1 + *bound as usize,
             LoopKind::Louds { labels, .. } => 1 + labels.len(),
-            LoopKind::Range { .. } => 2,
+            LoopKind::Range { .. } | LoopKind::OverBuf { .. } => 2,
         },
         _ => 1,
     };
@@ -158,6 +161,9 @@ fn own_edits(expr: &Expr) -> Vec<Expr> {
     let mut out = Vec::new();
     match expr {
         Expr::Await(Leaf::Later, label, value) => out.push(Expr::Await(Leaf::Now, label.clone(), value.clone())),
+        // The same borrow without its suspension.
+        Expr::WeighRef(name, true) => out.push(Expr::WeighRef(name.clone(), false)),
+        Expr::WeighLater(name) => out.push(Expr::Weigh(name.clone())),
         Expr::Lit(value) if *value > 0 => out.push(Expr::Lit(value - 1)),
         Expr::If(cond, then_branch, Some(_)) => out.push(Expr::If(cond.clone(), then_branch.clone(), None)),
         Expr::Match(scrutinee, arms) => {
@@ -184,7 +190,7 @@ fn own_edits(expr: &Expr) -> Vec<Expr> {
 }
 
 /// The expressions directly inside `expr` (not inside its blocks), in order.
-fn children(expr: &Expr) -> Vec<&Expr> {
+pub fn children(expr: &Expr) -> Vec<&Expr> {
     match expr {
         Expr::Ev(_, value)
         | Expr::Await(_, _, value)
@@ -194,6 +200,9 @@ fn children(expr: &Expr) -> Vec<&Expr> {
         | Expr::Try(value)
         | Expr::Ok(value)
         | Expr::Return(value)
+        | Expr::Fill(_, value)
+        | Expr::FillNew(_, value)
+        | Expr::PushLater(_, value)
         | Expr::Panic(_, value) => vec![&**value],
         Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
             vec![&**left, &**right]
@@ -223,6 +232,9 @@ fn children_mut(expr: &mut Expr) -> Vec<&mut Expr> {
         | Expr::Try(value)
         | Expr::Ok(value)
         | Expr::Return(value)
+        | Expr::Fill(_, value)
+        | Expr::FillNew(_, value)
+        | Expr::PushLater(_, value)
         | Expr::Panic(_, value) => vec![&mut **value],
         Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
             vec![&mut **left, &mut **right]
@@ -245,10 +257,10 @@ fn children_mut(expr: &mut Expr) -> Vec<&mut Expr> {
 }
 
 /// The blocks directly inside `expr`, in order.
-fn blocks(expr: &Expr) -> Vec<&Block> {
+pub fn blocks(expr: &Expr) -> Vec<&Block> {
     match expr {
         Expr::If(_, then_branch, else_branch) => std::iter::once(then_branch).chain(else_branch).collect(),
-        Expr::Block(body) | Expr::Labelled(_, body) => vec![body],
+        Expr::Block(body) | Expr::Labelled(_, body) | Expr::AsyncBlock(body) => vec![body],
         Expr::Loop(node) => vec![&node.body],
         _ => Vec::new(),
     }
@@ -257,7 +269,7 @@ fn blocks(expr: &Expr) -> Vec<&Block> {
 fn blocks_mut(expr: &mut Expr) -> Vec<&mut Block> {
     match expr {
         Expr::If(_, then_branch, else_branch) => std::iter::once(then_branch).chain(else_branch.as_mut()).collect(),
-        Expr::Block(body) | Expr::Labelled(_, body) => vec![body],
+        Expr::Block(body) | Expr::Labelled(_, body) | Expr::AsyncBlock(body) => vec![body],
         Expr::Loop(node) => vec![&mut node.body],
         _ => Vec::new(),
     }
