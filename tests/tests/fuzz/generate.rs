@@ -15,11 +15,12 @@ pub fn program(seed: u64, index: usize) -> Program {
     program_with(seed, index, known_bugs())
 }
 
-/// `LOWERING_FUZZ_KNOWN_BUGS=1`: also draw the shapes that the classic lowering is known to get
-/// wrong (each has an ignored minimal case in `tests/fuzz_regressions.rs`), to check a fix.
-/// Without it, the generator steers around them, so that a run finds what is not known yet.
+/// The generator can steer around shapes that the classic lowering is known to get wrong, so
+/// that a run finds what is not known yet (`LOWERING_FUZZ_KNOWN_BUGS=0`); none is known today
+/// (the cases found once are fixed and kept in `tests/fuzz_regressions.rs`), so every shape is
+/// drawn unless that is asked.
 pub fn known_bugs() -> bool {
-    std::env::var("LOWERING_FUZZ_KNOWN_BUGS").is_ok_and(|value| value == "1")
+    std::env::var("LOWERING_FUZZ_KNOWN_BUGS").map_or(true, |value| value != "0")
 }
 
 /// Program `index` of the run with this seed, with or without the known bugs' shapes.
@@ -237,8 +238,8 @@ impl<'r> Generator<'r> {
     fn borrowing_stmt(&mut self) -> Stmt {
         match self.below(13) {
             0 | 1 => match self.pick_var(|var| matches!(var.ty, Ty::U32 | Ty::Loud) && var.borrowable) {
-                // Known bug (`fuzz_regressions::known_bugs::seed7_program221`): a reference
-                // that hides another local's name (its referent's, say) is not compiled right.
+                // Once a bug (`fuzz_regressions::borrowing_shapes::seed7_program221`): a reference
+                // that hides another local's name (its referent's, say).
                 Some(name) if !self.known_bugs => {
                     Stmt::Let(Pat::Bind(Binding { name: self.fresh("v"), mutable: false }), Expr::Borrow(name))
                 }
@@ -394,8 +395,8 @@ impl<'r> Generator<'r> {
         if self.chance(25) {
             let counters = self.counters.clone();
             // Never a field of `self`.
-            // Known bug (`fuzz_regressions::known_bugs::seed7_program211`): a tuple pattern that
-            // hides a borrowed local drops its bindings in the wrong order.
+            // Once a bug (`fuzz_regressions::borrowing_shapes::seed7_program211`): a tuple
+            // pattern that hides a borrowed local.
             let known_bugs = self.known_bugs;
             let visible: Vec<String> = self
                 .visible()
@@ -426,9 +427,9 @@ impl<'r> Generator<'r> {
         (!candidates.is_empty()).then(|| candidates[self.below(candidates.len())].clone())
     }
 
-    /// What is in scope, as the generator may use it: without the known bugs, an async block
-    /// moves none of the locals it captures (`fuzz_regressions::known_bugs::seed7_program176`:
-    /// E0507, a move out of the raw pointer the classic lowering reaches the local through).
+    /// What is in scope, as the generator may use it: when steering around once-known bugs, an
+    /// async block moves none of the locals it captures
+    /// (`fuzz_regressions::borrowing_shapes::seed7_program176`).
     fn visible(&self) -> Vec<check::Visible> {
         let mut visible = self.env.visible();
         if !self.known_bugs {
