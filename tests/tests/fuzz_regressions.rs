@@ -925,9 +925,18 @@ mod fourth_round {
 }
 
 /// Minimal cases of classic lowering bugs the fuzzer found once it generated the borrowing
-/// shapes (seed 7), each fixed.
+/// shapes (seed 7): those fixed run; those not fixed yet are ignored (they pass with
+/// `-- --ignored` once fixed), and the generator steers around their shapes unless
+/// `LOWERING_FUZZ_KNOWN_BUGS=1`.
 mod borrowing_shapes {
     use super::*;
+
+    /// Builds and runs `tests/known_bugs/NAME.rs` (a case whose classic expansion does not
+    /// compile yet, built apart so that this file compiles): both lowerings compile it and
+    /// behave alike.
+    fn compiles_and_matches(name: &str) {
+        trybuild::TestCases::new().pass(format!("tests/known_bugs/{name}.rs"));
+    }
 
     differential! {
         // A tuple pattern that hides a local kept in place (borrowed by `p2`) dropped its
@@ -992,6 +1001,24 @@ mod borrowing_shapes {
                 Ok::<u32, String>(0u32)
             }
         }
+
+        // A tuple pattern whose `_` leaves a `Loud` in the initializer and whose other part
+        // hides a parameter: the classic lowering drops the statement's temporary (`t4`)
+        // before the unbound part (`l3`), the plain `async fn` the other way round. No borrowing
+        // shape in it. Seed 7, program 225 (the generator's draws after the borrowing shapes).
+        pub async fn seed7_program225(mut p1: u32, mut p2: u32) -> Result<u32, String> {
+
+            let (_, p2, ) = (Loud::new("l3"), Ok::<u32, String>(weigh(&Loud::new("t4"))),);
+            let mut v37 = 0u32;
+            later("a38", 0u32).await;
+            check("c109", 2u32)
+        }
+    }
+
+    #[test]
+    #[ignore = "classic lowering bug: a tuple pattern's unbound part drops after a temporary of its statement"]
+    fn seed7_program225() {
+        same_at_every_suspension(|| classic::seed7_program225(2u32, 6u32), || runtime::seed7_program225(2u32, 6u32));
     }
 
     #[test]
@@ -1024,5 +1051,11 @@ mod borrowing_shapes {
     #[test]
     fn seed7_program419() {
         same_at_every_suspension(|| classic::seed7_program419(1u32), || runtime::seed7_program419(1u32));
+    }
+
+    #[test]
+    #[ignore = "classic lowering bug: E0597, an async block awaited as an operand that captures a local"]
+    fn seed7_program20() {
+        compiles_and_matches("seed7_program20");
     }
 }

@@ -15,12 +15,12 @@ pub fn program(seed: u64, index: usize) -> Program {
     program_with(seed, index, known_bugs())
 }
 
-/// The generator can steer around shapes that the classic lowering is known to get wrong, so
-/// that a run finds what is not known yet (`LOWERING_FUZZ_KNOWN_BUGS=0`); none is known today
-/// (the cases found once are fixed and kept in `tests/fuzz_regressions.rs`), so every shape is
-/// drawn unless that is asked.
+/// `LOWERING_FUZZ_KNOWN_BUGS=1`: also draw the shapes that the classic lowering is known to get
+/// wrong (each has an ignored minimal case in `tests/fuzz_regressions.rs`: seed 7's programs
+/// 20, 225 and 360), to check a fix. Without it, the generator steers around them, so that a
+/// run finds what is not known yet.
 pub fn known_bugs() -> bool {
-    std::env::var("LOWERING_FUZZ_KNOWN_BUGS").map_or(true, |value| value != "0")
+    std::env::var("LOWERING_FUZZ_KNOWN_BUGS").is_ok_and(|value| value == "1")
 }
 
 /// Program `index` of the run with this seed, with or without the known bugs' shapes.
@@ -238,11 +238,8 @@ impl<'r> Generator<'r> {
     fn borrowing_stmt(&mut self) -> Stmt {
         match self.below(13) {
             0 | 1 => match self.pick_var(|var| matches!(var.ty, Ty::U32 | Ty::Loud) && var.borrowable) {
-                // Once a bug (`fuzz_regressions::borrowing_shapes::seed7_program221`): a reference
-                // that hides another local's name (its referent's, say).
-                Some(name) if !self.known_bugs => {
-                    Stmt::Let(Pat::Bind(Binding { name: self.fresh("v"), mutable: false }), Expr::Borrow(name))
-                }
+                // A reference may hide another local's name (its referent's, say): once a bug,
+                // `fuzz_regressions::borrowing_shapes::seed7_program221`.
                 Some(name) => Stmt::Let(Pat::Bind(self.binding(false)), Expr::Borrow(name)),
                 None => self.let_stmt(),
             },
@@ -265,7 +262,7 @@ impl<'r> Generator<'r> {
                 }
                 None => self.let_stmt(),
             },
-            _ => match self.borrowing_u32(MAX_EXPR_DEPTH - 1) {
+            _ => match self.borrowing_u32(MAX_EXPR_DEPTH - 1, true) {
                 Some(value) => Stmt::Expr(value),
                 None => self.let_stmt(),
             },
@@ -294,7 +291,8 @@ impl<'r> Generator<'r> {
     }
 
     /// A `u32` from the borrowing shapes, if one applies here.
-    fn borrowing_u32(&mut self, sub: u32) -> Option<Expr> {
+    /// `statement`: the expression is a whole statement (not an operand of another).
+    fn borrowing_u32(&mut self, sub: u32, statement: bool) -> Option<Expr> {
         match self.below(10) {
             0 => self.pick_var(|var| var.ty == Ty::Ref(Box::new(Ty::U32))).map(Expr::Deref),
             1 => {
@@ -317,7 +315,9 @@ impl<'r> Generator<'r> {
                 let label = self.fresh("b");
                 Some(Expr::FillNew(label, Box::new(self.expr(&Ty::U32, sub))))
             }
-            _ if self.block_depth < MAX_BLOCK_DEPTH => Some(self.async_block()),
+            // Known bug (`fuzz_regressions::borrowing_shapes::seed7_program20`): an async block
+            // awaited as an operand (`mix(async { .. }.await, ..)`) that captures locals.
+            _ if self.block_depth < MAX_BLOCK_DEPTH && (statement || self.known_bugs) => Some(self.async_block()),
             _ => None,
         }
     }
@@ -395,13 +395,13 @@ impl<'r> Generator<'r> {
         if self.chance(25) {
             let counters = self.counters.clone();
             // Never a field of `self`.
-            // Once a bug (`fuzz_regressions::borrowing_shapes::seed7_program211`): a tuple
-            // pattern that hides a borrowed local.
+            // A pattern may hide a borrowed local (once a bug, `seed7_program211`).
             let known_bugs = self.known_bugs;
             let visible: Vec<String> = self
                 .visible()
                 .into_iter()
-                .filter(|var| known_bugs || !var.frozen)
+                // Nor (`seed7_program20`) a `let` in an async block that hides a captured local.
+                .filter(|var| known_bugs || !var.captured)
                 .map(|var| var.name)
                 .filter(|name| !counters.contains(name) && !name.contains('.'))
                 .collect();
@@ -427,18 +427,14 @@ impl<'r> Generator<'r> {
         (!candidates.is_empty()).then(|| candidates[self.below(candidates.len())].clone())
     }
 
-    /// What is in scope, as the generator may use it: when steering around once-known bugs, an
-    /// async block moves none of the locals it captures
-    /// (`fuzz_regressions::borrowing_shapes::seed7_program176`).
+    /// What is in scope, as the generator may use it (without the known bugs, an async block
+    /// captures no field of `self`).
     fn visible(&self) -> Vec<check::Visible> {
         let mut visible = self.env.visible();
         if !self.known_bugs {
-            for var in &mut visible {
-                if var.captured && !var.ty.is_copy() {
-                    var.movable = false;
-                    var.in_this_loop = false;
-                }
-            }
+            // Known bug (`fuzz_regressions::borrowing_shapes::seed7_program360`): an async block
+            // that captures a field of `self` (E0716).
+            visible.retain(|var| !(var.captured && var.name.starts_with("self.")));
         }
         visible
     }
@@ -576,7 +572,7 @@ impl<'r> Generator<'r> {
             80..=86 if self.block_depth < MAX_BLOCK_DEPTH && self.loop_depth < MAX_LOOP_DEPTH => {
                 self.loop_expr(&Ty::U32)
             }
-            87..=94 => self.borrowing_u32(sub).unwrap_or_else(|| self.leaf_expr(&Ty::U32)),
+            87..=94 => self.borrowing_u32(sub, false).unwrap_or_else(|| self.leaf_expr(&Ty::U32)),
             _ => self.leaf_expr(&Ty::U32),
         }
     }
