@@ -109,7 +109,9 @@ impl Bench {
                 "no benchmark summary at {}: run `cargo bench -p lowering` for timings and allocations",
                 path.display()
             ),
-            Bench::Unreadable(path, reason) => format!("the benchmark summary {} cannot be read: {reason}", path.display()),
+            Bench::Unreadable(path, reason) => {
+                format!("the benchmark summary {} cannot be read: {reason}", path.display())
+            }
             Bench::Found { summary, stale: None } => format!(
                 "benchmark summary {} ({}{})",
                 summary.path.display(),
@@ -156,7 +158,11 @@ pub fn parse(path: &Path, text: &str) -> Result<Summary> {
         return Err(Error::new(format!("schema {} (this inspect reads schema {SCHEMA})", json["schema"])));
     }
     let rows = json["rows"].as_array().context(|| "no `rows` array")?;
-    let rows = rows.iter().enumerate().map(|(index, row)| read_row(row).context(|| format!("row {index}"))).collect::<Result<Vec<_>>>()?;
+    let rows = rows
+        .iter()
+        .enumerate()
+        .map(|(index, row)| read_row(row).context(|| format!("row {index}")))
+        .collect::<Result<Vec<_>>>()?;
     let source = &json["source"];
     Ok(Summary {
         path: path.to_owned(),
@@ -217,9 +223,9 @@ pub fn staleness(summary: &Summary, source: &Source) -> Option<String> {
         _ if summary.dirty == Some(true) => {
             Some("measured on a working tree with uncommitted changes, which may differ from this one".to_owned())
         }
-        _ if source.dirty == Some(true) => {
-            Some("the inspected working tree has uncommitted changes made after or apart from the measurement".to_owned())
-        }
+        _ if source.dirty == Some(true) => Some(
+            "the inspected working tree has uncommitted changes made after or apart from the measurement".to_owned(),
+        ),
         _ => None,
     }
 }

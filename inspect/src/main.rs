@@ -21,9 +21,9 @@ mod dwarf;
 mod error;
 mod expansion;
 mod facts;
-mod instantiated;
 mod headline;
 mod html;
+mod instantiated;
 mod llvm_ir;
 mod mir;
 mod panics;
@@ -134,7 +134,9 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
         _ => {}
     }
     if options.html.is_some() && (options.json || options.function.is_some() || options.check) {
-        return Err(Error::new(format!("--html writes a page; it goes with neither --json, --function nor check\n\n{USAGE}")));
+        return Err(Error::new(format!(
+            "--html writes a page; it goes with neither --json, --function nor check\n\n{USAGE}"
+        )));
     }
     Ok(options)
 }

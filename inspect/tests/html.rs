@@ -86,7 +86,8 @@ fn report_dir() -> PathBuf {
 fn page_with_summary() -> (PathBuf, String) {
     let summary = write_summary(&tmp().join("html-summary"));
     let page = report_dir().join("index.html");
-    let output = inspect(&["--html", page.to_str().expect("UTF-8 path"), "--bench-summary", summary.to_str().expect("UTF-8")]);
+    let output =
+        inspect(&["--html", page.to_str().expect("UTF-8 path"), "--bench-summary", summary.to_str().expect("UTF-8")]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.starts_with("wrote ") && stdout.contains(" bytes in "), "{stdout}");
     let html = std::fs::read_to_string(&page).expect("the page was written");
@@ -118,7 +119,15 @@ fn the_page_holds_every_function_and_every_benchmark_row() {
     // Another commit's summary is marked stale, with its date and commit.
     assert!(html.contains("class=\"status stale\""), "the summary is marked stale");
     assert!(html.contains("2026-12-01 14:33 UTC, commit 0123456789"), "the summary's date and commit are shown");
-    for chart in ["chart-ns", "chart-instructions", "chart-bytes", "chart-allocations", "chart-depth", "chart-text", "chart-state"] {
+    for chart in [
+        "chart-ns",
+        "chart-instructions",
+        "chart-bytes",
+        "chart-allocations",
+        "chart-depth",
+        "chart-text",
+        "chart-state",
+    ] {
         assert!(html.contains(&format!("id=\"{chart}\"")), "{chart} is on the page");
     }
 }
@@ -140,9 +149,8 @@ fn a_missing_summary_is_said_and_the_rest_still_shows() {
 
 /// Debian's Chromium, installed when missing and possible.
 fn chromium() -> Option<PathBuf> {
-    let found = || {
-        ["/usr/bin/chromium", "/usr/bin/chromium-browser"].into_iter().map(PathBuf::from).find(|path| path.exists())
-    };
+    let found =
+        || ["/usr/bin/chromium", "/usr/bin/chromium-browser"].into_iter().map(PathBuf::from).find(|path| path.exists());
     if let Some(path) = found() {
         return Some(path);
     }
@@ -273,10 +281,13 @@ fn the_page_works_in_headless_chromium() {
         .expect("chromium runs");
     let dom = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    let console_errors: Vec<&str> =
-        stderr.lines().filter(|line| line.contains("CONSOLE") && (line.contains("ERROR") || line.contains("Uncaught"))).collect();
+    let console_errors: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("CONSOLE") && (line.contains("ERROR") || line.contains("Uncaught")))
+        .collect();
     assert!(console_errors.is_empty(), "console errors:\n{}", console_errors.join("\n"));
-    let start = dom.find("<pre id=\"browser-check\">").unwrap_or_else(|| panic!("the driver did not finish:\n{stderr}"));
+    let start =
+        dom.find("<pre id=\"browser-check\">").unwrap_or_else(|| panic!("the driver did not finish:\n{stderr}"));
     let rest = &dom[start + "<pre id=\"browser-check\">".len()..];
     let seen: Value = serde_json::from_str(&unescape(&rest[..rest.find("</pre>").expect("end of the result")]))
         .expect("the driver's result is JSON");

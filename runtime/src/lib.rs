@@ -31,8 +31,8 @@
 
 pub mod alloc;
 mod awaiter;
-mod join;
 pub mod builder;
+mod join;
 pub mod leaf;
 mod record;
 mod slot;

@@ -340,11 +340,12 @@ pub async fn call_twice<F: AsyncFn(u32) -> u32>(f: F) -> u32 {
     f(1).await + f(2).await
 }
 
-
-
 #[test]
 fn references_to_locals_kept_across_awaits() {
-    assert_eq!(same_at_every_suspension(|| classic::reference_kept(1), || runtime::reference_kept(1)), Outcome::Value(4));
+    assert_eq!(
+        same_at_every_suspension(|| classic::reference_kept(1), || runtime::reference_kept(1)),
+        Outcome::Value(4)
+    );
     assert_eq!(same_at_every_suspension(classic::for_over_borrowed, runtime::for_over_borrowed), Outcome::Value(6));
     for o in [|| Some(Loud::new("o")), || None] {
         same_at_every_suspension(|| classic::match_and_if_let(o()), || runtime::match_and_if_let(o()));
@@ -378,7 +379,10 @@ fn guards_held_across_awaits() {
 
 #[test]
 fn async_blocks_and_closures_borrow_locals() {
-    assert_eq!(same_at_every_suspension(|| classic::async_blocks_borrow(3), || runtime::async_blocks_borrow(3)), Outcome::Value(44));
+    assert_eq!(
+        same_at_every_suspension(|| classic::async_blocks_borrow(3), || runtime::async_blocks_borrow(3)),
+        Outcome::Value(44)
+    );
     let outcome = same_at_every_suspension(
         || classic::async_fn_param(async |x: u32| later("f", x * 2).await),
         || runtime::async_fn_param(async |x: u32| later("f", x * 2).await),
@@ -413,8 +417,14 @@ fn patterns_binding_in_place_and_not_drop_in_order() {
 
 #[test]
 fn lets_that_hide_a_local_and_borrow() {
-    same_at_every_suspension(|| classic::reference_hides_what_it_borrows(1), || runtime::reference_hides_what_it_borrows(1));
-    same_at_every_suspension(|| classic::reference_hides_another_local(2), || runtime::reference_hides_another_local(2));
+    same_at_every_suspension(
+        || classic::reference_hides_what_it_borrows(1),
+        || runtime::reference_hides_what_it_borrows(1),
+    );
+    same_at_every_suspension(
+        || classic::reference_hides_another_local(2),
+        || runtime::reference_hides_another_local(2),
+    );
 }
 
 #[test]
@@ -426,7 +436,10 @@ fn address_is_stable() {
 #[test]
 fn partial_moves() {
     same_at_every_suspension(classic::partial_move, runtime::partial_move);
-    same_at_every_suspension(|| classic::field_moved_before_await(labelled()), || runtime::field_moved_before_await(labelled()));
+    same_at_every_suspension(
+        || classic::field_moved_before_await(labelled()),
+        || runtime::field_moved_before_await(labelled()),
+    );
     for rounds in 0..4 {
         same_at_every_suspension(
             || classic::field_moved_in_a_loop(labelled(), rounds),
@@ -435,7 +448,10 @@ fn partial_moves() {
     }
     let triple = || (Loud::new("first"), Loud::new("second"), 2);
     same_at_every_suspension(|| classic::pattern_moves_part(triple()), || runtime::pattern_moves_part(triple()));
-    same_at_every_suspension(|| classic::field_moved_then_assigned(labelled()), || runtime::field_moved_then_assigned(labelled()));
+    same_at_every_suspension(
+        || classic::field_moved_then_assigned(labelled()),
+        || runtime::field_moved_then_assigned(labelled()),
+    );
 }
 
 #[test]
@@ -443,19 +459,13 @@ fn methods_on_mut_self_and_mut_params() {
     // Each run handles a connection of its own (leaked: the future borrows it).
     let outcome = same_at_every_suspension(
         || {
-            let connection = classic::Connection {
-                stream: classic::Source::new(b"hello world"),
-                buffer: [0; 4],
-                seen: Vec::new(),
-            };
+            let connection =
+                classic::Connection { stream: classic::Source::new(b"hello world"), buffer: [0; 4], seen: Vec::new() };
             Box::leak(Box::new(connection)).handle()
         },
         || {
-            let connection = runtime::Connection {
-                stream: runtime::Source::new(b"hello world"),
-                buffer: [0; 4],
-                seen: Vec::new(),
-            };
+            let connection =
+                runtime::Connection { stream: runtime::Source::new(b"hello world"), buffer: [0; 4], seen: Vec::new() };
             Box::leak(Box::new(connection)).handle()
         },
     );
@@ -471,4 +481,3 @@ fn methods_on_mut_self_and_mut_params() {
     };
     assert_eq!(run(true), run(false));
 }
-

@@ -84,7 +84,8 @@ fn differential() {
         }
     }
     classify_compile_errors(seed, &mut failures);
-    let is_known = |id: usize| KNOWN_FAILURES.iter().find(|(known_seed, known_id, _)| *known_seed == seed && *known_id == id);
+    let is_known =
+        |id: usize| KNOWN_FAILURES.iter().find(|(known_seed, known_id, _)| *known_seed == seed && *known_id == id);
     let (known, failures): (Vec<_>, Vec<_>) = failures.into_iter().partition(|(id, _, _)| is_known(*id).is_some());
     for (id, program, verdict) in &known {
         let (_, _, what) = is_known(*id).expect("partitioned");
@@ -97,7 +98,9 @@ fn differential() {
     let ran = |id: usize| only.as_ref().is_none_or(|only| only.contains(&id)) && id < count;
     for (known_seed, id, what) in KNOWN_FAILURES {
         if *known_seed == seed && ran(*id) && !known.iter().any(|(failed, _, _)| failed == id) {
-            println!("\nprogram {id} (seed {seed}) passes now: the known bug \"{what}\" is fixed; remove it from KNOWN_FAILURES");
+            println!(
+                "\nprogram {id} (seed {seed}) passes now: the known bug \"{what}\" is fixed; remove it from KNOWN_FAILURES"
+            );
         }
     }
 

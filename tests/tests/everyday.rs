@@ -137,7 +137,8 @@ fn unit_functions_ending_in_loops() {
 
 #[test]
 fn items_declared_in_the_body() {
-    let outcome = same_at_every_suspension(|| classic::items_in_the_body(vec![1, 2]), || runtime::items_in_the_body(vec![1, 2]));
+    let outcome =
+        same_at_every_suspension(|| classic::items_in_the_body(vec![1, 2]), || runtime::items_in_the_body(vec![1, 2]));
     assert_eq!(outcome, Outcome::Value(106));
 }
 
@@ -152,9 +153,10 @@ fn inference_from_a_later_statement() {
 fn async_unsafe_fn() {
     let value = 9u32;
     // SAFETY: `value` outlives both calls.
-    let outcome = same_at_every_suspension(|| unsafe { classic::reads_a_pointer(&value) }, || unsafe {
-        runtime::reads_a_pointer(&value)
-    });
+    let outcome = same_at_every_suspension(
+        || unsafe { classic::reads_a_pointer(&value) },
+        || unsafe { runtime::reads_a_pointer(&value) },
+    );
     assert_eq!(outcome, Outcome::Value(9));
 }
 
@@ -178,7 +180,10 @@ fn reference_parameters_and_elided_lifetimes() {
     let byte = 7u8;
     same_at_every_suspension(|| classic::byte_ref(&byte), || runtime::byte_ref(&byte));
     let x = 5;
-    same_at_every_suspension(|| classic::with_future(&x, later("fut", 2)), || runtime::with_future(&x, later("fut", 2)));
+    same_at_every_suspension(
+        || classic::with_future(&x, later("fut", 2)),
+        || runtime::with_future(&x, later("fut", 2)),
+    );
     let name = String::from("meter");
     let classic_total = {
         let mut counter = classic::Counter { total: 1 };

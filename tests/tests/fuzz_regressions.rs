@@ -1038,7 +1038,10 @@ mod borrowing_shapes {
     /// Was E0507 (fixed): an async block that moves a local it captures (here a parameter) does not compile: the classic lowering reaches the captured local through a raw pointer, and moves out of it.
     #[test]
     fn seed7_program176() {
-        same_at_every_suspension(|| classic::seed7_program176(Ok::<u32, String>(4u32)), || runtime::seed7_program176(Ok::<u32, String>(4u32)));
+        same_at_every_suspension(
+            || classic::seed7_program176(Ok::<u32, String>(4u32)),
+            || runtime::seed7_program176(Ok::<u32, String>(4u32)),
+        );
     }
 
     /// Was E0597 (fixed): a reference that hides the local it borrows (`let p1 = &p1;`), in a block, while a parameter of the same name is read after the block: the reference is stored in the state machine but its referent is not kept in place.

@@ -129,7 +129,14 @@ where
                 let y0 = y1 - thickness * 0.9;
                 rects.push(Rectangle::new([(base, y0), (bar.value.max(base), y1)], color.mix(0.85).filled()));
                 if let Some((min, max)) = bar.whisker {
-                    whiskers.push(ErrorBar::new_horizontal((y0 + y1) / 2.0, min, bar.value, max, BLACK.stroke_width(1), 6));
+                    whiskers.push(ErrorBar::new_horizontal(
+                        (y0 + y1) / 2.0,
+                        min,
+                        bar.value,
+                        max,
+                        BLACK.stroke_width(1),
+                        6,
+                    ));
                 }
             }
         }

@@ -41,13 +41,14 @@ impl Dumps {
             .iter()
             .flat_map(|function| function.native.iter().filter(|symbol| symbol.code).map(|symbol| symbol.name.as_str()))
             .collect();
-        let text = std::fs::read_to_string(&facts.files.asm)
-            .context(|| format!("reading {}", facts.files.asm.display()))?;
+        let text =
+            std::fs::read_to_string(&facts.files.asm).context(|| format!("reading {}", facts.files.asm.display()))?;
         let mut asm: HashMap<String, String> = HashMap::new();
         let mut current: Option<String> = None;
         for line in text.lines() {
-            if let Some(label) =
-                line.strip_suffix(':').filter(|label| !label.starts_with('.') && !label.starts_with(char::is_whitespace))
+            if let Some(label) = line
+                .strip_suffix(':')
+                .filter(|label| !label.starts_with('.') && !label.starts_with(char::is_whitespace))
             {
                 let name = format!("{:#}", rustc_demangle::demangle(label));
                 current = wanted.contains(name.as_str()).then_some(name);
@@ -93,7 +94,8 @@ fn without_debug_info(line: &str) -> Option<String> {
         out.push_str(&rest[..at]);
         let after = &rest[at + 3..];
         // `, !name !N`: a metadata kind, a space, a metadata reference.
-        let name_end = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_')).unwrap_or(after.len());
+        let name_end =
+            after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_')).unwrap_or(after.len());
         let reference = after[name_end..].strip_prefix(" !");
         let number_end = reference.map(|r| r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len()));
         match (reference, number_end) {
@@ -113,7 +115,9 @@ fn without_debug_info(line: &str) -> Option<String> {
 fn row_of(role: Role) -> Option<(usize, &'static str)> {
     match role {
         Role::Stub => Some((0, "the function (classic: the stub that starts the state machine)")),
-        Role::MoveNext | Role::Coroutine => Some((1, "the state machine (classic: move_next; runtime: coroutine body)")),
+        Role::MoveNext | Role::Coroutine => {
+            Some((1, "the state machine (classic: move_next; runtime: coroutine body)"))
+        }
         Role::Closure => Some((2, "closures")),
         Role::Poll => Some((3, "Future::poll of the task")),
         Role::Machinery => Some((4, "machinery instantiated for its types (drop glue, task core)")),
@@ -197,9 +201,9 @@ fn source(root: &Path, function: &FunctionFacts) -> String {
         .enumerate()
         .skip(recorded - 1)
         .find(|(_, line)| {
-            line.split("fn ").skip(1).any(|after| {
-                after.strip_prefix(name.as_str()).is_some_and(|rest| rest.starts_with(['(', '<', ' ']))
-            })
+            line.split("fn ")
+                .skip(1)
+                .any(|after| after.strip_prefix(name.as_str()).is_some_and(|rest| rest.starts_with(['(', '<', ' '])))
         })
         .map_or(recorded, |(index, _)| index + 1);
     for (index, line) in text.lines().enumerate().skip(first - 1).take(MAX_SOURCE_LINES) {
@@ -236,8 +240,11 @@ pub fn view(out: &mut String, dumps: &Dumps, root: &Path, name: &str, functions:
         "<div class=\"tabs\"><button data-kind=\"mir\" class=\"on\">MIR</button>\
          <button data-kind=\"llvm-ir\">LLVM IR</button><button data-kind=\"asm\">assembly</button></div>",
     );
-    for (kind, class, flag) in [(Kind::Mir, "mir", "--mir"), (Kind::LlvmIr, "llvm-ir", "--llvm-ir"), (Kind::Asm, "asm", "--asm")] {
-        let _ = write!(out, "<table class=\"sbs\" data-kind=\"{class}\"{}>", if class == "mir" { "" } else { " hidden" });
+    for (kind, class, flag) in
+        [(Kind::Mir, "mir", "--mir"), (Kind::LlvmIr, "llvm-ir", "--llvm-ir"), (Kind::Asm, "asm", "--asm")]
+    {
+        let _ =
+            write!(out, "<table class=\"sbs\" data-kind=\"{class}\"{}>", if class == "mir" { "" } else { " hidden" });
         out.push_str("<thead><tr>");
         for function in functions {
             let _ = write!(

@@ -115,7 +115,9 @@ pub fn render(facts: &Facts, bench: &Bench, source_root: &Path) -> Result<String
     out.push_str("<section id=\"code-view\" hidden></section></section>");
 
     out.push_str("<section id=\"sizes\"><h2>Sizes per function</h2>");
-    let value = |functions: &[&crate::facts::FunctionFacts], variant: &str, get: fn(&crate::facts::FunctionFacts) -> Option<u64>| {
+    let value = |functions: &[&crate::facts::FunctionFacts],
+                 variant: &str,
+                 get: fn(&crate::facts::FunctionFacts) -> Option<u64>| {
         functions.iter().find(|f| f.variant == variant).and_then(|f| get(f)).map(|v| v as f64)
     };
     let sized = |get: fn(&crate::facts::FunctionFacts) -> Option<u64>| -> Vec<charts::Sized> {
@@ -129,7 +131,12 @@ pub fn render(facts: &Facts, bench: &Bench, source_root: &Path) -> Result<String
     };
     chart_html(
         &mut out,
-        &charts::size_chart("chart-text", "Native code per function", "code bytes (log)", &sized(|f| Some(f.native_bytes())))?,
+        &charts::size_chart(
+            "chart-text",
+            "Native code per function",
+            "code bytes (log)",
+            &sized(|f| Some(f.native_bytes())),
+        )?,
     );
     chart_html(
         &mut out,

@@ -65,9 +65,9 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
             &references(&function, false),
             &references(&function, true),
         )
-            .into_iter()
-            .chain(pattern_params_in_place(&params))
-            .collect(),
+        .into_iter()
+        .chain(pattern_params_in_place(&params))
+        .collect(),
         parts: HashMap::new(),
     };
     let mut rounds = 0;
@@ -183,11 +183,8 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     // body, which rustc rejects, E0792; nor for a trait's method, whose signature is the
     // trait's.)
     let recursive = walked.awaiters.iter().any(|awaiter| awaiter.recursive.is_some());
-    let mut lifetimes = if args.context == Context::TraitDefinition {
-        Vec::new()
-    } else {
-        signature::name_elided_lifetimes(&mut sig)
-    };
+    let mut lifetimes =
+        if args.context == Context::TraitDefinition { Vec::new() } else { signature::name_elided_lifetimes(&mut sig) };
     if pinned && !recursive && args.context.owns_signature(function.receiver().is_some()) {
         let pinned_lifetime = signature::add_pinned_lifetime(&mut sig, &lifetimes);
         lifetimes.push(pinned_lifetime);
@@ -245,11 +242,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
             }
         }
     };
-    let dispatch = if pinned {
-        quote!(#[allow(unused_unsafe)] unsafe { #dispatch })
-    } else {
-        dispatch
-    };
+    let dispatch = if pinned { quote!(#[allow(unused_unsafe)] unsafe { #dispatch }) } else { dispatch };
 
     Ok(quote! {
         #attrs

@@ -42,7 +42,8 @@ pub(crate) fn name_elided_lifetimes(sig: &mut syn::Signature) -> Vec<syn::Lifeti
             syn::FnArg::Typed(typed) => named.visit_type_mut(&mut typed.ty),
         }
     }
-    let position = sig.generics.params.iter().take_while(|param| matches!(param, syn::GenericParam::Lifetime(_))).count();
+    let position =
+        sig.generics.params.iter().take_while(|param| matches!(param, syn::GenericParam::Lifetime(_))).count();
     for (offset, lifetime) in named.new.iter().enumerate() {
         sig.generics.params.insert(position + offset, syn::parse_quote!(#lifetime));
     }
@@ -83,7 +84,8 @@ pub(crate) fn add_pinned_lifetime(sig: &mut syn::Signature, lifetimes: &[syn::Li
         })
         .collect();
     // Lifetimes first, as Rust requires.
-    let position = sig.generics.params.iter().take_while(|param| matches!(param, syn::GenericParam::Lifetime(_))).count();
+    let position =
+        sig.generics.params.iter().take_while(|param| matches!(param, syn::GenericParam::Lifetime(_))).count();
     sig.generics.params.insert(position, syn::parse_quote!(#pinned));
     let has_receiver = sig.receiver().is_some();
     let where_clause = sig.generics.make_where_clause();
@@ -143,7 +145,12 @@ impl VisitMut for NameElided {
     fn visit_trait_bound_mut(&mut self, bound: &mut syn::TraitBound) {
         if bound.lifetimes.is_none() {
             // `impl Fn(&str)`: elided lifetimes in `Fn` sugar are higher-ranked; leave them.
-            if !bound.path.segments.iter().any(|segment| matches!(segment.arguments, syn::PathArguments::Parenthesized(_))) {
+            if !bound
+                .path
+                .segments
+                .iter()
+                .any(|segment| matches!(segment.arguments, syn::PathArguments::Parenthesized(_)))
+            {
                 visit_mut::visit_trait_bound_mut(self, bound);
             }
         }

@@ -21,9 +21,9 @@ use crate::classic::parse::lower::HOISTED_PREFIX;
 
 /// A temporary the lowering hoisted out of a statement that awaits: it lives in place.
 pub(crate) fn is_hoisted_temporary(name: &str) -> bool {
-    name.strip_prefix("__").and_then(|rest| rest.strip_prefix(HOISTED_PREFIX)).is_some_and(|index| {
-        !index.is_empty() && index.chars().all(|c| c.is_ascii_digit())
-    })
+    name.strip_prefix("__")
+        .and_then(|rest| rest.strip_prefix(HOISTED_PREFIX))
+        .is_some_and(|index| !index.is_empty() && index.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// The names of the locals (and `self`) that live in place.

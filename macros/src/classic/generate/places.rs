@@ -91,15 +91,7 @@ impl<'a> Places<'a> {
         parts: &'a HashMap<String, Vec<String>>,
         krate: &'a syn::Path,
     ) -> Self {
-        Places {
-            visible,
-            others,
-            bound: Vec::new(),
-            parts,
-            found_parts: Vec::new(),
-            krate,
-            used_by_value: Vec::new(),
-        }
+        Places { visible, others, bound: Vec::new(), parts, found_parts: Vec::new(), krate, used_by_value: Vec::new() }
     }
 
     /// `v.a.b` (fields only) with `v` a visible local: that local and the path (`a.b`).
@@ -152,7 +144,8 @@ impl<'a> Places<'a> {
     /// What drops the rest of `local` when fields were moved out of it: every field but
     /// the moved ones, as Rust drops a partly moved value.
     fn rest_dropper(&self, local: &InPlace) -> TokenStream {
-        let mut paths: Vec<&String> = self.parts.get(&local.field).map(|known| known.iter().collect()).unwrap_or_default();
+        let mut paths: Vec<&String> =
+            self.parts.get(&local.field).map(|known| known.iter().collect()).unwrap_or_default();
         paths.extend(self.found_parts.iter().filter(|(field, _)| *field == local.field).map(|(_, path)| path));
         let whole = Ident::new("__whole", Span::mixed_site());
         let moved = Ident::new("__moved", Span::mixed_site());
@@ -210,11 +203,11 @@ impl<'a> Places<'a> {
 
     fn path_name(expr: &syn::Expr) -> Option<String> {
         match expr {
-            syn::Expr::Path(path) if path.qself.is_none() && path.attrs.is_empty() => {
-                path.path.get_ident().map(|ident| ident.to_string()).or_else(|| {
-                    path.path.is_ident("self").then(|| "self".to_owned())
-                })
-            }
+            syn::Expr::Path(path) if path.qself.is_none() && path.attrs.is_empty() => path
+                .path
+                .get_ident()
+                .map(|ident| ident.to_string())
+                .or_else(|| path.path.is_ident("self").then(|| "self".to_owned())),
             _ => None,
         }
     }
@@ -267,7 +260,9 @@ impl<'a> Places<'a> {
                 self.rewrite(&mut node.expr, Use::Place);
                 self.value(&mut node.index);
             }
-            syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => self.rewrite(&mut node.expr, Use::Place),
+            syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => {
+                self.rewrite(&mut node.expr, Use::Place)
+            }
             syn::Expr::Paren(node) => self.rewrite(&mut node.expr, usage),
             syn::Expr::Group(node) => self.rewrite(&mut node.expr, usage),
             syn::Expr::MethodCall(node) => {
@@ -507,7 +502,6 @@ impl<'a> Places<'a> {
             })
             .collect()
     }
-
 }
 
 impl VisitMut for Places<'_> {

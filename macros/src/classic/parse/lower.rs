@@ -581,7 +581,10 @@ impl Lower {
                         }
                     }
                 });
-                stmts.push(Stmt::Expr(Expr::Loop(Box::new(Loop { label: node.label.clone(), body, source, unit: true })), false));
+                stmts.push(Stmt::Expr(
+                    Expr::Loop(Box::new(Loop { label: node.label.clone(), body, source, unit: true })),
+                    false,
+                ));
                 Expr::Block(Box::new(Block::plain(stmts)))
             }
             syn::Expr::Block(node) if awaits || changes_on_a_path(expr) => {

@@ -66,7 +66,10 @@ impl Emitter<'_> {
                 .iter()
                 .filter_map(|binding| {
                     let name = binding.ident.to_string();
-                    temps.iter().find(|(known, _)| *known == name).map(|(_, temp)| (binding.ident.clone(), temp.clone()))
+                    temps
+                        .iter()
+                        .find(|(known, _)| *known == name)
+                        .map(|(_, temp)| (binding.ident.clone(), temp.clone()))
                 })
                 .collect();
             crate::classic::parse::bindings::rename_bindings(&mut pat, &renames);
@@ -110,7 +113,9 @@ impl Emitter<'_> {
             return None;
         }
         let mut places = Vec::new();
-        if !mentions::parts_bound(pat, init, mentions::Patterns::Irrefutable, &mut places) || places.len() != bindings.len() {
+        if !mentions::parts_bound(pat, init, mentions::Patterns::Irrefutable, &mut places)
+            || places.len() != bindings.len()
+        {
             return None;
         }
         let names = bindings.iter().map(|binding| {

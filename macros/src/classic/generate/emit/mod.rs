@@ -30,9 +30,9 @@ use syn::spanned::Spanned;
 
 use super::places::Places;
 use super::rewrite::{Jump, JumpTarget, Rewriter, Sink};
-use crate::classic::analyse::loans::borrow_root;
 use crate::classic::analyse::jumps;
 use crate::classic::analyse::liveness::{Path, Rest};
+use crate::classic::analyse::loans::borrow_root;
 use crate::classic::analyse::mentions::{self, Kind};
 use crate::classic::parse::bindings::{let_patterns, names_bound_in, pattern_bindings};
 use crate::classic::parse::ir::{self, Block, Expr, Stmt};
