@@ -8,4 +8,6 @@ pub(crate) mod bindings;
 pub(crate) mod ir;
 pub(crate) mod items;
 pub(crate) mod lower;
+pub(crate) mod pinning;
+pub(crate) mod select;
 pub(crate) mod std_macros;
