@@ -5,6 +5,7 @@
 pub(crate) mod awaiting_macros;
 pub(crate) mod awaits;
 pub(crate) mod bindings;
+pub(crate) mod guards;
 pub(crate) mod ir;
 pub(crate) mod items;
 pub(crate) mod lower;
