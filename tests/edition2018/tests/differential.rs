@@ -18,6 +18,9 @@ mod drops_and_patterns;
 #[path = "../../tests/everyday.rs"]
 mod everyday;
 #[rustfmt::skip]
+#[path = "../../tests/match_guards.rs"]
+mod match_guards;
+#[rustfmt::skip]
 #[path = "../../tests/operands.rs"]
 mod operands;
 #[rustfmt::skip]
@@ -26,6 +29,9 @@ mod runtime_is_plain;
 #[rustfmt::skip]
 #[path = "../../tests/scopes_and_assignments.rs"]
 mod scopes_and_assignments;
+#[rustfmt::skip]
+#[path = "../../tests/select_and_pin.rs"]
+mod select_and_pin;
 #[rustfmt::skip]
 #[path = "../../tests/signatures.rs"]
 mod signatures;

@@ -17,6 +17,9 @@ mod everyday;
 #[path = "../../tests/macros_and_closures.rs"]
 mod macros_and_closures;
 #[rustfmt::skip]
+#[path = "../../tests/match_guards.rs"]
+mod match_guards;
+#[rustfmt::skip]
 #[path = "../../tests/operands.rs"]
 mod operands;
 #[rustfmt::skip]
@@ -25,6 +28,9 @@ mod runtime_is_plain;
 #[rustfmt::skip]
 #[path = "../../tests/scopes_and_assignments.rs"]
 mod scopes_and_assignments;
+#[rustfmt::skip]
+#[path = "../../tests/select_and_pin.rs"]
+mod select_and_pin;
 #[rustfmt::skip]
 #[path = "../../tests/signatures.rs"]
 mod signatures;
