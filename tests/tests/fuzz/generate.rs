@@ -378,7 +378,15 @@ impl<'r> Generator<'r> {
                 }
                 let mut pats: Vec<Option<Binding>> = Vec::new();
                 for _ in &types {
-                    let binding = Some(self.binding(false)).filter(|_| self.chance(80));
+                    // Known bug (`fuzz_regressions::known_bugs::seed7_program225`): a tuple
+                    // pattern that hides a parameter drops its `_` part after the statement's
+                    // temporaries. Without the known bugs, its names are new.
+                    let binding = if self.known_bugs {
+                        self.binding(false)
+                    } else {
+                        Binding { name: self.fresh("v"), mutable: false }
+                    };
+                    let binding = Some(binding).filter(|_| self.chance(80));
                     pats.push(binding);
                 }
                 Stmt::Let(Pat::Tuple(pats), init)
