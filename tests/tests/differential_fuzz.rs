@@ -68,8 +68,13 @@ fn differential() {
             let done = count.min(first + PROGRAMS_PER_BUILD);
             let _ = writeln!(
                 std::io::stderr(),
-                "differential: {done} of {count} programs built and run, {} failing so far, in {:.0?}",
+                "differential: {done} of {count} programs built and run, {} failing so far ({}), in {:.0?}",
                 failures.len(),
+                failures
+                    .iter()
+                    .map(|(id, _, verdict)| format!("{id}: {}", kind(verdict)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 start.elapsed()
             );
         }
@@ -141,6 +146,17 @@ fn classify_compile_errors(seed: u64, failures: &mut [(usize, Program, Verdict)]
         batch::run(&format!("seed{seed}-classify"), &programs, true).unwrap_or_else(|error| panic!("{error}"));
     for (index, verdict) in rejected.into_iter().zip(verdicts) {
         failures[index].2 = verdict;
+    }
+}
+
+/// A verdict in a word or two, for a progress line (the details come at the end).
+fn kind(verdict: &Verdict) -> &'static str {
+    match verdict {
+        Verdict::Same { .. } => "same",
+        Verdict::Mismatch(_) => "mismatch",
+        Verdict::CompileError(_) => "compile error",
+        Verdict::Invalid(_) => "invalid",
+        Verdict::Crash(_) => "crash",
     }
 }
 
