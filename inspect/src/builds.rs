@@ -117,6 +117,77 @@ pub struct RustcInvocation {
     pub build_ms: u64,
 }
 
+impl RustcInvocation {
+    /// The recorded arguments without those that name outputs (`--emit`, `-o`, `--out-dir`,
+    /// incremental dirs), for replaying the same compilation into another directory.
+    pub fn replay_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        let mut skip_next = false;
+        for (index, arg) in self.args.iter().enumerate() {
+            if skip_next {
+                skip_next = false;
+                continue;
+            }
+            let next = self.args.get(index + 1).map(String::as_str).unwrap_or("");
+            match arg.as_str() {
+                "--emit" | "-o" | "--out-dir" => skip_next = true,
+                "-C" if next.starts_with("incremental=") => skip_next = true,
+                other
+                    if other.starts_with("--emit=")
+                        || other.starts_with("--out-dir=")
+                        || other.starts_with("-Cincremental=") => {}
+                other => args.push(other.to_owned()),
+            }
+        }
+        args
+    }
+}
+
+/// The variants a `lowering_only` build can keep (`lowering::both!` honours the cfg).
+pub const VARIANTS: [&str; 2] = ["classic", "runtime"];
+
+/// The inspected crate compiled again with only `variant` kept (`--cfg
+/// lowering_only="variant"`): the recorded rustc command, same flags and the same kinds of
+/// output, into `dir/variant`. Returns its wall time, or why it could not be built (a crate
+/// whose host code names both variants does not compile with one).
+pub fn time_variant(
+    invocation: &RustcInvocation,
+    variant: &str,
+    dir: &Path,
+) -> Result<std::result::Result<u64, String>> {
+    let out_dir = dir.join(variant);
+    std::fs::create_dir_all(&out_dir).context(|| format!("creating {}", out_dir.display()))?;
+    let mut args = invocation.replay_args();
+    args.extend([
+        "--cfg".to_owned(),
+        format!("lowering_only=\"{variant}\""),
+        "--emit=dep-info,metadata,link,mir,llvm-ir,obj,asm".to_owned(),
+        "--out-dir".to_owned(),
+        out_dir.display().to_string(),
+    ]);
+    let started = Instant::now();
+    let output = Command::new(&invocation.program)
+        .args(&args)
+        .current_dir(&invocation.cwd)
+        .envs(&invocation.env)
+        // cargo's jobserver is not inherited by a replay.
+        .env_remove("CARGO_MAKEFLAGS")
+        .stdin(Stdio::null())
+        .output()
+        .context(|| format!("running {} for the {variant}-only build", invocation.program.display()))?;
+    let elapsed = started.elapsed().as_millis() as u64;
+    if output.status.success() {
+        return Ok(Ok(elapsed));
+    }
+    let first_error = String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|message| message["level"] == "error")
+        .find_map(|message| message["message"].as_str().map(str::to_owned))
+        .unwrap_or_else(|| format!("rustc exited with {}", output.status));
+    Ok(Err(format!("the {variant}-only build (--cfg lowering_only=\"{variant}\") failed: {first_error}")))
+}
+
 /// The files of the inspected build.
 #[derive(Debug, Clone)]
 pub struct Emitted {

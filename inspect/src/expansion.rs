@@ -1,16 +1,15 @@
 //! Expansion size (I8): what the attribute generated, in lines of formatted Rust.
 //!
-//! The macro prints the expansion of the functions named `$LOWERING_SHOW_EXPANSION`. The
-//! inspected crate's rustc command (recorded by the wrapper) is replayed once per function
-//! name with `--emit=dep-info` only, which stops rustc right after macro expansion (about
-//! half a second for `workloads`). Each printed expansion is formatted with `rustfmt` and
-//! told apart by the lowering its record names.
+//! The macro prints the expansion of the functions named `$LOWERING_SHOW_EXPANSION` (`*`: all
+//! of them). The inspected crate's rustc command (recorded by the wrapper) is replayed once
+//! with `--emit=dep-info` only, which stops rustc right after macro expansion. The printed
+//! expansions are formatted with `rustfmt` and told apart by the function and lowering their
+//! record names.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
 
 use crate::builds::RustcInvocation;
 use crate::error::{Context, Error, Result};
@@ -29,53 +28,19 @@ pub struct Expansion {
 pub fn measure(invocation: &RustcInvocation, names: &[String], dir: &Path) -> Result<Vec<Expansion>> {
     std::fs::create_dir_all(dir).context(|| format!("creating {}", dir.display()))?;
     let edition = invocation.args.iter().find_map(|arg| arg.strip_prefix("--edition=")).unwrap_or("2021").to_owned();
-    let queue = Mutex::new(names.iter().collect::<Vec<_>>());
-    let results = Mutex::new(Vec::new());
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(names.len().max(1));
-    eprintln!("inspect: expanding {} function names ({workers} at a time)", names.len());
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                while let Some(name) = queue.lock().ok().and_then(|mut queue| queue.pop()) {
-                    let outcome =
-                        expand(invocation, name, dir).and_then(|text| split_by_lowering(name, &text, &edition));
-                    if let Ok(mut results) = results.lock() {
-                        results.push(outcome);
-                    }
-                }
-            });
-        }
-    });
-    let mut all = Vec::new();
-    for outcome in results.into_inner().unwrap_or_default() {
-        all.extend(outcome?);
-    }
+    eprintln!("inspect: expanding {} function names", names.len());
+    let printed = expand(invocation, "*", dir)?;
+    let mut all = split(&printed, &edition)?;
+    all.retain(|expansion| names.contains(&expansion.function));
     all.sort_by(|a, b| (&a.function, &a.lowering).cmp(&(&b.function, &b.lowering)));
     Ok(all)
 }
 
 /// Replay rustc for `name` and return what the macro printed.
 fn expand(invocation: &RustcInvocation, name: &str, dir: &Path) -> Result<String> {
-    let out_dir = dir.join(name);
+    let out_dir = dir.join(if name == "*" { "all" } else { name });
     std::fs::create_dir_all(&out_dir).context(|| format!("creating {}", out_dir.display()))?;
-    let mut args = Vec::new();
-    let mut skip_next = false;
-    for (index, arg) in invocation.args.iter().enumerate() {
-        if skip_next {
-            skip_next = false;
-            continue;
-        }
-        let next = invocation.args.get(index + 1).map(String::as_str).unwrap_or("");
-        match arg.as_str() {
-            "--emit" | "-o" | "--out-dir" => skip_next = true,
-            "-C" if next.starts_with("incremental=") => skip_next = true,
-            other
-                if other.starts_with("--emit=")
-                    || other.starts_with("--out-dir=")
-                    || other.starts_with("-Cincremental=") => {}
-            other => args.push(other.to_owned()),
-        }
-    }
+    let mut args = invocation.replay_args();
     args.push(format!("--emit=dep-info={}", out_dir.join("expansion.d").display()));
     args.push("--out-dir".to_owned());
     args.push(out_dir.display().to_string());
@@ -98,10 +63,11 @@ fn expand(invocation: &RustcInvocation, name: &str, dir: &Path) -> Result<String
     Ok(printed)
 }
 
-/// Format the printed expansions and sum their lines per lowering.
-fn split_by_lowering(name: &str, printed: &str, edition: &str) -> Result<Vec<Expansion>> {
-    let formatted = rustfmt(printed, edition).context(|| format!("formatting the expansion of `{name}`"))?;
-    let mut by_lowering: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+/// Format the printed expansions and sum their lines per function and lowering, both read
+/// from the record each expansion carries.
+fn split(printed: &str, edition: &str) -> Result<Vec<Expansion>> {
+    let formatted = rustfmt(printed, edition).context(|| "formatting the expansions")?;
+    let mut by_function: BTreeMap<(String, String), (u64, u64)> = BTreeMap::new();
     for item in top_level_items(&formatted) {
         let lowering = if item.contains("Lowering::Classic") {
             "classic"
@@ -110,14 +76,22 @@ fn split_by_lowering(name: &str, printed: &str, edition: &str) -> Result<Vec<Exp
         } else {
             continue;
         };
-        let entry = by_lowering.entry(lowering.to_owned()).or_default();
+        let Some(function) = recorded_function(&item) else { continue };
+        let entry = by_function.entry((function, lowering.to_owned())).or_default();
         entry.0 += item.lines().filter(|line| !line.trim().is_empty()).count() as u64;
         entry.1 += 1;
     }
-    Ok(by_lowering
+    Ok(by_function
         .into_iter()
-        .map(|(lowering, (lines, count))| Expansion { function: name.to_owned(), lowering, lines, count })
+        .map(|((function, lowering), (lines, count))| Expansion { function, lowering, lines, count })
         .collect())
+}
+
+/// The `function: "name"` field of the record inside a formatted expansion.
+fn recorded_function(item: &str) -> Option<String> {
+    let record = &item[item.find("LoweringRecord {")?..];
+    let name = &record[record.find("function: \"")? + "function: \"".len()..];
+    Some(name[..name.find('"')?].to_owned())
 }
 
 fn rustfmt(text: &str, edition: &str) -> Result<String> {
@@ -159,9 +133,9 @@ mod tests {
 
     #[test]
     fn expansions_are_told_apart_by_their_record() {
-        let printed = "pub fn f() -> u32 { static R : X = X { lowering : :: lowering :: Lowering :: Classic }; 1 }\n\
-                       pub async fn f() -> u32 { static R : X = X { lowering : :: lowering :: Lowering :: Runtime }; 1 }\n";
-        let Ok(found) = split_by_lowering("f", printed, "2021") else {
+        let printed = "pub fn f() -> u32 { static R : LoweringRecord = LoweringRecord { lowering : :: lowering :: Lowering :: Classic, function : \"f\" }; 1 }\n\
+                       pub async fn f() -> u32 { static R : LoweringRecord = LoweringRecord { lowering : :: lowering :: Lowering :: Runtime, function : \"f\" }; 1 }\n";
+        let Ok(found) = split(printed, "2021") else {
             // No rustfmt on this machine: nothing to check here.
             return;
         };

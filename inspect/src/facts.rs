@@ -21,10 +21,10 @@ use crate::mir::{self, Body, Counts, Role};
 use crate::panics::{self, Errors, Reports};
 use crate::records::{self, Record};
 use crate::stacks::{self, FrameKinds, Stacks};
-use crate::{dwarf, expansion, llvm_ir, symbols};
+use crate::{dwarf, expansion, instantiated, llvm_ir, symbols};
 
 /// Bumped when the facts' shape changes, so that an old cache is not read.
-const FACTS_VERSION: u32 = 1;
+const FACTS_VERSION: u32 = 3;
 /// The D2 depths the stacks example records.
 pub const RECURSION_DEPTHS: [u64; 3] = [0, 3, 10];
 
@@ -87,6 +87,9 @@ pub struct FunctionFacts {
     /// Functions LLVM merged this function's code into (identical code folded into one
     /// symbol, counted there).
     pub merged_into: Vec<String>,
+    /// What became of code the artifact does not show under the function's own name
+    /// (merged into an identical function, never instantiated), when there is such code.
+    pub note: Option<String>,
 }
 
 impl FunctionFacts {
@@ -113,6 +116,9 @@ pub struct IrFunction {
     pub symbol: String,
     pub name: String,
     pub instructions: u64,
+    /// `]` lines closing a multi-line `switch` (see `llvm_ir`).
+    #[serde(default)]
+    pub switch_closers: u64,
     pub lines: (usize, usize),
 }
 
@@ -132,8 +138,11 @@ pub struct VariantFacts {
     pub text_bytes: u64,
     pub rlib_bytes: u64,
     pub expanded_lines: Option<u64>,
-    /// `None` when the crate holds both variants: rustc times a crate, not a module.
+    /// Wall time of the crate's rustc with only this variant kept (`--cfg lowering_only`),
+    /// or of the crate's own build when it holds one variant.
     pub build_ms: Option<u64>,
+    /// Why `build_ms` is missing.
+    pub build_note: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -225,6 +234,7 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
     let ir_text = String::from_utf8(read_file(&emitted.llvm_ir)?).context(|| "the LLVM IR is not UTF-8")?;
     let definitions = llvm_ir::definitions(&ir_text);
     let aliases = llvm_ir::aliases(&ir_text);
+    let entries = instantiated::entries(&ir_text);
     drop(ir_text);
 
     let object_symbols = symbols::read_object(&object);
@@ -246,6 +256,7 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
             task_bytes: None,
             expanded_lines: None,
             merged_into: Vec::new(),
+            note: None,
         })
         .collect();
 
@@ -273,10 +284,15 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
                 symbol: definition.symbol,
                 name: definition.name,
                 instructions: definition.instructions,
+                switch_closers: definition.switch_closers,
                 lines: definition.lines,
             });
         }
     }
+    // An alias has no code of its own: the object gives it its target's size, so counting
+    // it would count the target's bytes twice (once at each name).
+    let alias_targets: HashMap<String, String> = aliases.iter().cloned().collect();
+    let alias_names: std::collections::HashSet<String> = alias_targets.keys().cloned().collect();
     for (alias, target) in aliases {
         if let Some((record, role)) = attributor.attribute(&alias)
             && role != Role::Record
@@ -286,6 +302,9 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
     }
     let mut attributed_text = 0;
     for symbol in object_symbols.symbols {
+        if alias_names.contains(&symbol.name) {
+            continue;
+        }
         if let Some((record, role)) = attributor.attribute(&symbol.name) {
             if symbol.code {
                 attributed_text += symbol.bytes;
@@ -306,6 +325,7 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
         }
     }
     sizes_from_dwarf(&mut functions, &types, &attributor);
+    explain_missing_code(&mut functions, &entries, &attributor, &alias_targets);
 
     let names: Vec<String> = {
         let mut names: Vec<String> = records.iter().map(|record| record.function.clone()).collect();
@@ -313,7 +333,36 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
         names.dedup();
         names
     };
-    let expansions = expansion::measure(&emitted.rustc, &names, &package.inspect_dir.join("expansion"))?;
+    // The expansions and the one-variant builds replay the recorded rustc command; they are
+    // independent, so they run side by side (the two builds at the same time, each timed).
+    let variant_dir = package.inspect_dir.join("variants");
+    let several_variants = functions.iter().any(|f| f.variant != functions[0].variant);
+    let (expansions, variant_builds) = std::thread::scope(|scope| {
+        let builds: Vec<_> = builds::VARIANTS
+            .iter()
+            .filter(|_| several_variants)
+            .map(|variant| {
+                let (rustc, dir) = (&emitted.rustc, &variant_dir);
+                (*variant, scope.spawn(move || builds::time_variant(rustc, variant, dir)))
+            })
+            .collect();
+        if several_variants {
+            eprintln!("inspect: building {} once per variant (--cfg lowering_only), timed", package.name);
+        }
+        let expansions = expansion::measure(&emitted.rustc, &names, &package.inspect_dir.join("expansion"));
+        let builds: Vec<(&str, Result<std::result::Result<u64, String>>)> = builds
+            .into_iter()
+            .map(|(variant, handle)| {
+                (variant, handle.join().unwrap_or_else(|_| Err(Error::new("a one-variant build panicked"))))
+            })
+            .collect();
+        (expansions, builds)
+    });
+    let expansions = expansions?;
+    let mut variant_build_ms = BTreeMap::new();
+    for (variant, outcome) in variant_builds {
+        variant_build_ms.insert(variant.to_owned(), outcome?);
+    }
     for expansion in &expansions {
         let mut matching = functions.iter_mut().filter(|function| {
             function.record.function == expansion.function && function.record.lowering == expansion.lowering
@@ -325,7 +374,7 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
     }
 
     let build_ms = emitted.rustc.build_ms;
-    let variants = variant_totals(&functions, &expansions, build_ms);
+    let variants = variant_totals(&functions, &expansions, build_ms, &variant_build_ms);
     let diagnostics = if examples.is_empty() { None } else { Some(diagnose(package, examples, &records)?) };
 
     Ok(Facts {
@@ -372,6 +421,75 @@ fn shape_of<'a>(record: &Record, bodies: impl Iterator<Item = &'a Body>) -> Stri
     .to_owned()
 }
 
+/// A note for every function whose stub or body has no symbol of its own: the entry
+/// `entry_points` stored for it names the function LLVM merged it into (see
+/// `instantiated`); without an entry, nothing in the crate instantiates it.
+fn explain_missing_code(
+    functions: &mut [FunctionFacts],
+    entries: &[instantiated::Entry],
+    attributor: &Attributor,
+    alias_targets: &HashMap<String, String>,
+) {
+    let by_variant = |functions: &[FunctionFacts], record: usize| {
+        let function = &functions[record];
+        (function.variant.clone(), function.record.function.clone())
+    };
+    let mut notes: Vec<(usize, String)> = Vec::new();
+    for (index, function) in functions.iter().enumerate() {
+        let own = |role: Role| function.native.iter().any(|symbol| symbol.code && symbol.role == role);
+        let (body_role, body) = match function.shape.as_str() {
+            "classic" => (Role::Poll, "its task's poll"),
+            _ => (Role::Coroutine, "its coroutine body"),
+        };
+        let missing_stub = !own(Role::Stub);
+        let missing_body = !own(body_role);
+        if !missing_stub && !missing_body {
+            continue;
+        }
+        // The entry of this function in this variant: the one whose stored addresses
+        // belong to functions of this variant.
+        let entry = entries.iter().find(|entry| {
+            entry.function == function.record.function
+                && entry
+                    .addresses
+                    .iter()
+                    .filter_map(|address| attributor.attribute(address))
+                    .any(|(record, _)| by_variant(functions, record).0 == function.variant)
+        });
+        let Some(entry) = entry else {
+            notes.push((index, "no code: nothing in the crate instantiates it (no entry point keeps it)".to_owned()));
+            continue;
+        };
+        let mut parts = Vec::new();
+        for (position, (missing, what)) in [(missing_stub, "its stub"), (missing_body, body)].into_iter().enumerate() {
+            if !missing {
+                continue;
+            }
+            let survivor = entry
+                .addresses
+                .get(position)
+                .and_then(|address| attributor.attribute(address).map(|(record, _)| (record, address)));
+            parts.push(match survivor {
+                Some((record, _)) if record != index => {
+                    let (_, name) = by_variant(functions, record);
+                    format!("{what} is identical to {name}'s, and LLVM merged it there (no symbol of its own left)")
+                }
+                Some((_, address)) => match alias_targets.get(address.as_str()) {
+                    Some(target) => format!(
+                        "{what} is identical to {target}, and LLVM made it an alias of it (its bytes are counted there)"
+                    ),
+                    None => format!("{what} is kept as {address}"),
+                },
+                None => format!("{what} has no symbol: its address is code outside the attributed functions"),
+            });
+        }
+        notes.push((index, parts.join("; ")));
+    }
+    for (index, note) in notes {
+        functions[index].note = Some(note);
+    }
+}
+
 /// I7 from DWARF: the classic state machine (`module::f::FStateMachine<..>`), the runtime
 /// future (`module::f::{async_fn_env#0}`), and the heap block of a suspended classic task
 /// (the `Arc` of the task core instantiated for the state machine). Generic functions have
@@ -405,6 +523,7 @@ fn variant_totals(
     functions: &[FunctionFacts],
     expansions: &[expansion::Expansion],
     build_ms: u64,
+    variant_build_ms: &BTreeMap<String, std::result::Result<u64, String>>,
 ) -> BTreeMap<String, VariantFacts> {
     let mut variants: BTreeMap<String, VariantFacts> = BTreeMap::new();
     for function in functions {
@@ -424,8 +543,13 @@ fn variant_totals(
         }
     }
     let only_one = variants.len() == 1;
-    for totals in variants.values_mut() {
-        totals.build_ms = only_one.then_some(build_ms);
+    for (variant, totals) in variants.iter_mut() {
+        match variant_build_ms.get(variant) {
+            _ if only_one => totals.build_ms = Some(build_ms),
+            Some(Ok(ms)) => totals.build_ms = Some(*ms),
+            Some(Err(why)) => totals.build_note = Some(why.clone()),
+            None => totals.build_note = Some(format!("no one-variant build for `{variant}`")),
+        }
     }
     variants
 }

@@ -2,7 +2,10 @@
 //!
 //! A definition starts with `define ... @SYMBOL(...` and ends with `}` at column 0 (the
 //! system's LLVM tools are too old to read rustc's IR, so the text is read directly). An
-//! instruction is a line of the body that is not a label, a comment or a debug record.
+//! instruction starts on a line of the body indented by two spaces that is not a comment or a
+//! debug record; the lines that continue one (a `switch`'s cases and closing `]`, `invoke`'s
+//! `to label`, a landing pad's `cleanup`) are indented further or start with `]`, and are not
+//! instructions. `]` lines are counted apart: cargo-llvm-lines counts them as lines.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,30 +16,35 @@ pub struct Definition {
     /// Its demangled name (v0, without crate hashes).
     pub name: String,
     pub instructions: u64,
+    /// Lines that close a multi-line `switch` (`  ]`), part of the instruction above.
+    pub switch_closers: u64,
     /// Line range in the `.ll` file, for dumps.
     pub lines: (usize, usize),
 }
 
 pub fn definitions(text: &str) -> Vec<Definition> {
     let mut found = Vec::new();
-    let mut current: Option<(String, usize, u64)> = None;
+    let mut current: Option<(String, usize, u64, u64)> = None;
     for (index, line) in text.lines().enumerate() {
         match &mut current {
             None => {
                 if let Some(symbol) = line.strip_prefix("define ").and_then(defined_symbol) {
-                    current = Some((symbol.to_owned(), index, 0));
+                    current = Some((symbol.to_owned(), index, 0, 0));
                 }
             }
-            Some((symbol, start, instructions)) => {
+            Some((symbol, start, instructions, closers)) => {
                 if line == "}" {
                     let name = format!("{:#}", rustc_demangle::demangle(symbol));
                     found.push(Definition {
                         symbol: std::mem::take(symbol),
                         name,
                         instructions: *instructions,
+                        switch_closers: *closers,
                         lines: (*start, index),
                     });
                     current = None;
+                } else if line.starts_with("  ]") {
+                    *closers += 1;
                 } else if is_instruction(line) {
                     *instructions += 1;
                 }
@@ -72,9 +80,8 @@ fn defined_symbol(line: &str) -> Option<&str> {
 }
 
 fn is_instruction(line: &str) -> bool {
-    let trimmed = line.trim_start();
-    let indented = trimmed.len() < line.len();
-    indented && !trimmed.is_empty() && !trimmed.starts_with(';') && !trimmed.starts_with("#dbg_")
+    let Some(trimmed) = line.strip_prefix("  ") else { return false };
+    !trimmed.is_empty() && !trimmed.starts_with([' ', ';', ']']) && !trimmed.starts_with("#dbg_")
 }
 
 #[cfg(test)]
@@ -92,6 +99,9 @@ start:
   br label %bb1
 
 bb1:                                              ; preds = %start
+  switch i8 %b, label %bb2 [
+    i8 0, label %bb3
+  ], !dbg !11
   ret void
 }
 
@@ -99,8 +109,9 @@ declare void @other()
 ";
         let found = definitions(ir);
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0].instructions, 3);
+        assert_eq!(found[0].instructions, 4);
+        assert_eq!(found[0].switch_closers, 1);
         assert_eq!(found[0].name, "k::f");
-        assert_eq!(found[0].lines, (1, 9));
+        assert_eq!(found[0].lines, (1, 12));
     }
 }

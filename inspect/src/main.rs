@@ -1,22 +1,29 @@
 //! `cargo run -p inspect`: what each lowering produced, function by function.
 //!
 //! ```text
-//! inspect [--manifest-path PATH] [-p NAME] [--json]
+//! inspect [--manifest-path PATH] [-p NAME] [--json | --html [PATH]] [--bench-summary PATH]
 //! inspect [--manifest-path PATH] [-p NAME] --function NAME (--mir | --llvm-ir | --asm)
 //! inspect check
+//! inspect crosscheck
 //! ```
 //!
 //! Modules, one per source of facts: `builds` (cargo and builds), `records` and `dwarf` (the
 //! object's records and type layouts), `mir`, `llvm_ir`, `symbols` (object symbols),
 //! `attribute` (which function a symbol belongs to), `expansion`, `stacks`, `panics`; `facts`
-//! gathers them once, `report` renders them as a table or as JSON.
+//! gathers them once, `report` renders them as a table or as JSON, `html` as one page;
+//! `bench` reads the benchmark's summary and `headline` picks the figures both open with.
 
 mod attribute;
+mod bench;
 mod builds;
+mod crosscheck;
 mod dwarf;
 mod error;
 mod expansion;
 mod facts;
+mod headline;
+mod html;
+mod instantiated;
 mod llvm_ir;
 mod mir;
 mod panics;
@@ -37,9 +44,10 @@ use workloads::Variant;
 static ALLOCATOR: lowering::alloc::CountingAllocator = lowering::alloc::CountingAllocator::system();
 
 const USAGE: &str = "\
-usage: inspect [--manifest-path PATH] [-p NAME] [--json]
+usage: inspect [--manifest-path PATH] [-p NAME] [--json | --html [PATH]] [--bench-summary PATH]
        inspect [--manifest-path PATH] [-p NAME] --function NAME (--mir | --llvm-ir | --asm)
        inspect check
+       inspect [--manifest-path PATH] [-p NAME] crosscheck
 
 Builds the package (default: workloads) and reports, for every #[lowering] function and
 both variants: its lowering read from the artifact, MIR, LLVM IR, native code, state size,
@@ -49,31 +57,51 @@ the live stacks and failure reports of the package's `lowering_stacks` example.
   --manifest-path PATH  the Cargo.toml of the package (or its workspace) to inspect
   -p, --package NAME    the package to inspect within that workspace
   --json                print everything as JSON (schema 1)
+  --html [PATH]         write one self-contained page (default:
+                        <target>/lowering-report/index.html)
+  --bench-summary PATH  the benchmark's summary.json (default:
+                        <target>/lowering-bench/summary.json, written by cargo bench -p lowering)
   --function NAME       print the dump of the functions named NAME, both variants
   --mir, --llvm-ir, --asm   which dump
-  check                 run the behaviour checks of both variants; exits 1 on a failure";
+  check                 run the behaviour checks of both variants; exits 1 on a failure
+  crosscheck            compare per-function IR counts with cargo-llvm-lines (install it
+                        with inspect/scripts/install-peer-tools.sh)";
 
 #[derive(Debug, Default)]
 struct Options {
     manifest_path: Option<PathBuf>,
     package: Option<String>,
     json: bool,
+    /// `--html`, with its path if one was given.
+    html: Option<Option<PathBuf>>,
+    bench_summary: Option<PathBuf>,
     function: Option<String>,
     dump: Option<Dump>,
     check: bool,
+    crosscheck: bool,
     help: bool,
 }
 
 fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
     let mut options = Options::default();
-    let mut args = args.into_iter();
+    let mut args = args.into_iter().peekable();
     while let Some(arg) = args.next() {
         let mut value = |flag: &str| args.next().ok_or_else(|| Error::new(format!("{flag} needs a value\n\n{USAGE}")));
         match arg.as_str() {
             "check" => options.check = true,
+            "crosscheck" => options.crosscheck = true,
             "--manifest-path" => options.manifest_path = Some(PathBuf::from(value("--manifest-path")?)),
             "-p" | "--package" => options.package = Some(value("--package")?),
             "--json" => options.json = true,
+            "--bench-summary" => options.bench_summary = Some(PathBuf::from(value("--bench-summary")?)),
+            "--html" => {
+                // The path is optional: a following argument that is not a flag is it.
+                let path = match args.peek() {
+                    Some(next) if !next.starts_with('-') && next != "check" => args.next().map(PathBuf::from),
+                    _ => None,
+                };
+                options.html = Some(path);
+            }
             "--function" => options.function = Some(value("--function")?),
             "--mir" => options.dump = Some(Dump::Mir),
             "--llvm-ir" => options.dump = Some(Dump::LlvmIr),
@@ -84,6 +112,10 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
                     options.manifest_path = Some(PathBuf::from(path));
                 } else if let Some(name) = other.strip_prefix("--package=") {
                     options.package = Some(name.to_owned());
+                } else if let Some(path) = other.strip_prefix("--html=") {
+                    options.html = Some(Some(PathBuf::from(path)));
+                } else if let Some(path) = other.strip_prefix("--bench-summary=") {
+                    options.bench_summary = Some(PathBuf::from(path));
                 } else if let Some(name) = other.strip_prefix("--function=") {
                     options.function = Some(name.to_owned());
                 } else {
@@ -101,6 +133,11 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
         }
         _ => {}
     }
+    if options.html.is_some() && (options.json || options.function.is_some() || options.check) {
+        return Err(Error::new(format!(
+            "--html writes a page; it goes with neither --json, --function nor check\n\n{USAGE}"
+        )));
+    }
     Ok(options)
 }
 
@@ -117,6 +154,16 @@ fn run(options: Options) -> Result<ExitCode> {
     }
     let package = builds::locate(options.manifest_path.as_deref(), options.package.as_deref())?;
     let facts = facts::gather(&package)?;
+    if options.crosscheck {
+        print!("{}", crosscheck::run(&facts)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    // The inspect directory is `<target>/lowering-inspect`.
+    let target_dir = package.inspect_dir.parent().unwrap_or(&package.inspect_dir).to_owned();
+    let bench = || {
+        let path = options.bench_summary.clone().unwrap_or_else(|| bench::default_path(&target_dir));
+        bench::load(&path, &package.workspace_root)
+    };
     match (options.function, options.dump) {
         (Some(name), Some(kind)) => print!("{}", report::dump(&facts, &name, kind)?),
         _ if options.json => {
@@ -124,7 +171,21 @@ fn run(options: Options) -> Result<ExitCode> {
                 serde_json::to_string_pretty(&report::json(&facts)).map_err(|error| Error::new(error.to_string()))?;
             println!("{json}");
         }
-        _ => print!("{}", report::table(&facts)),
+        _ if options.html.is_some() => {
+            let path = options.html.flatten().unwrap_or_else(|| html::default_path(&target_dir));
+            let bench = bench();
+            if bench.summary().is_none() {
+                eprintln!("inspect: {}", bench.status());
+            }
+            let written = html::write(&facts, &bench, &package.workspace_root, &path)?;
+            println!(
+                "wrote {} ({} bytes in {} ms)",
+                written.path.display(),
+                written.bytes,
+                written.elapsed.as_millis()
+            );
+        }
+        _ => print!("{}\n{}", headline::terminal(&facts, &bench()), report::table(&facts)),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -18,7 +18,7 @@ pub const INSPECTED_BUILD: &str = "release profile, one codegen unit, v0 symbol 
 
 /// Functions keyed by source function: same function name in the same module once the
 /// variant segment is removed, classic first.
-fn by_source_function(facts: &Facts) -> Vec<(String, Vec<&FunctionFacts>)> {
+pub fn by_source_function(facts: &Facts) -> Vec<(String, Vec<&FunctionFacts>)> {
     let mut groups: BTreeMap<(String, String), Vec<&FunctionFacts>> = BTreeMap::new();
     for function in &facts.functions {
         let module =
@@ -45,13 +45,14 @@ pub fn table(facts: &Facts) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "Per function (I1, I3-I5, I7, I8). `lowering` is read from the record in the object; `!` marks a MIR shape that disagrees."
+        "Per function (I1, I3-I5, I7, I8). `line`: the function's line in its file (from its record); `lowering` is read from the record in the object; `!` marks a MIR shape that disagrees."
     );
     let _ = writeln!(
         out,
-        "{:<22} {:<8} {:<9} {:<26} {:>15} {:>13} {:>8} {:>7} {:>7} {:>8}",
+        "{:<22} {:<8} {:>5} {:<9} {:<26} {:>15} {:>13} {:>8} {:>7} {:>7} {:>8}",
         "function",
         "variant",
+        "line",
         "lowering",
         "generated type",
         "MIR bb/st/loc",
@@ -64,16 +65,19 @@ pub fn table(facts: &Facts) -> String {
     for (name, functions) in by_source_function(facts) {
         for (index, function) in functions.iter().enumerate() {
             let shape_mark = if function.shape == function.record.lowering { "" } else { "!" };
-            let instantiated = match (function.native_bytes(), function.merged_into.first()) {
-                (0, Some(target)) => format!(" (identical code merged into {target})"),
-                (0, None) => " (no code: not instantiated)".to_owned(),
+            let instantiated = match (&function.note, function.merged_into.first()) {
+                (Some(note), _) => format!(" ({note})"),
+                (None, Some(target)) if function.native_bytes() == 0 => {
+                    format!(" (identical code merged into {target})")
+                }
                 _ => String::new(),
             };
             let _ = writeln!(
                 out,
-                "{:<22} {:<8} {:<9} {:<26} {:>15} {:>13} {:>8} {:>7} {:>7} {:>8}{instantiated}",
+                "{:<22} {:<8} {:>5} {:<9} {:<26} {:>15} {:>13} {:>8} {:>7} {:>7} {:>8}{instantiated}",
                 if index == 0 { name.as_str() } else { "" },
                 function.variant,
+                function.record.line,
                 format!("{}{shape_mark}", function.record.lowering),
                 function.record.generated_type.as_deref().unwrap_or("-"),
                 format!("{}/{}/{}", function.mir.basic_blocks, function.mir.statements, function.mir.locals),
@@ -111,7 +115,7 @@ pub fn table(facts: &Facts) -> String {
             totals.text_bytes,
             totals.rlib_bytes,
             or_dash(totals.expanded_lines),
-            totals.build_ms.map_or_else(|| "shared".to_owned(), |ms| ms.to_string()),
+            or_dash(totals.build_ms),
         );
     }
     let _ = writeln!(
@@ -122,8 +126,19 @@ pub fn table(facts: &Facts) -> String {
         krate.rlib_file_bytes,
         krate.unattributed_text_bytes,
         krate.build_ms,
-        if facts.variants.len() > 1 { " for both variants (one crate: rustc does not time modules)" } else { "" },
+        if facts.variants.len() > 1 { " for both variants" } else { "" },
     );
+    if facts.variants.len() > 1 {
+        let _ = writeln!(
+            out,
+            "build ms: the crate's rustc again with one variant kept (--cfg lowering_only), same flags and outputs, both at once"
+        );
+    }
+    for (variant, totals) in &facts.variants {
+        if let Some(note) = &totals.build_note {
+            let _ = writeln!(out, "build ms of {variant}: {note}");
+        }
+    }
 
     match &facts.diagnostics {
         Some(diagnostics) => diagnostics_table(&mut out, diagnostics),
@@ -301,6 +316,7 @@ pub fn json(facts: &Facts) -> Value {
                 "value_task": function.record.value_task,
                 "task_bytes": function.task_bytes,
                 "merged_into": function.merged_into,
+                "note": function.note,
                 "rlib_bytes": function.rlib_bytes,
                 "expanded_lines": function.expanded_lines,
                 "file": function.record.file,
@@ -321,6 +337,7 @@ pub fn json(facts: &Facts) -> Value {
                     "rlib_bytes": totals.rlib_bytes,
                     "expanded_lines": totals.expanded_lines,
                     "build_ms": totals.build_ms,
+                    "build_note": totals.build_note,
                     "functions": totals.functions,
                 }),
             )

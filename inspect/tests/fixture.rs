@@ -51,7 +51,18 @@ fn the_fixture_report_counts_exactly() {
             || !function["merged_into"].as_array().is_none_or(Vec::is_empty);
         assert!(has_code, "{name} ({}) has code in the artifact", function["variant"]);
     }
+    // Each function at its own line (the record's span is the function's, not `both!`'s).
+    let line_of = |name: &str, variant: &str| {
+        functions.iter().find(|f| f["name"] == name && f["variant"] == variant).and_then(|f| f["line"].as_u64())
+    };
+    for variant in ["classic", "runtime"] {
+        assert_eq!((line_of("level3", variant), line_of("level2", variant)), (Some(11), Some(12)), "{variant}");
+    }
     let variants = &report["variants"];
+    // I8: each variant built alone (`--cfg lowering_only`) and timed.
+    for variant in ["classic", "runtime"] {
+        assert!(variants[variant]["build_ms"].as_u64().is_some(), "{variant}: {}", variants[variant]["build_note"]);
+    }
     assert_eq!(variants["classic"]["generated_types"], 11);
     assert_eq!(variants["classic"]["coroutine_bodies"], 0);
     assert_eq!(variants["runtime"]["generated_types"], 0);
@@ -62,16 +73,16 @@ fn the_fixture_report_counts_exactly() {
     // D1-D3, debug build: operation frames at the bottom of the 3-level chain, of the
     // recursion, and after a real suspension.
     let stacks = &report["stacks"];
-    assert_eq!((frames(stacks, "chain3", "classic"), frames(stacks, "chain3", "runtime")), (33, 3));
+    assert_eq!((frames(stacks, "chain3", "classic"), frames(stacks, "chain3", "runtime")), (24, 3));
     assert_eq!((frames(stacks, "after_yield", "classic"), frames(stacks, "after_yield", "runtime")), (15, 1));
     let recursion = |stacks: &Value, variant: &str| {
         let depths = &stacks["recursive"][variant];
         (depths["0"].as_u64(), depths["3"].as_u64(), depths["10"].as_u64(), depths["per_level"].as_f64())
     };
-    assert_eq!(recursion(stacks, "classic"), (Some(11), Some(44), Some(121), Some(11.0)));
+    assert_eq!(recursion(stacks, "classic"), (Some(8), Some(32), Some(88), Some(8.0)));
     assert_eq!(recursion(stacks, "runtime"), (Some(1), Some(7), Some(21), Some(2.0)));
     // Release build with line tables: inlining changes the frames, not the levels' shape.
-    assert_eq!(recursion(&stacks["release"], "classic").3, Some(10.0));
+    assert_eq!(recursion(&stacks["release"], "classic").3, Some(7.0));
     assert_eq!(recursion(&stacks["release"], "runtime").3, Some(2.0));
 
     // D4: without a suspension, the panic report is the same in both variants; so is the

@@ -77,8 +77,9 @@ fn expand_function(args: &args::Args, function: func::Function) -> syn::Result<T
         args::Mode::Classic => classic::expand(args, function),
     }?;
     // `LOWERING_SHOW_EXPANSION=name` prints what the attribute generated for functions of that
-    // name (unformatted; pipe it through `rustfmt`). `cargo run -p inspect` shows more.
-    if std::env::var("LOWERING_SHOW_EXPANSION").is_ok_and(|wanted| wanted == name) {
+    // name (unformatted; pipe it through `rustfmt`), `*` for every function (what `inspect`
+    // measures, in one compilation). `cargo run -p inspect` shows more.
+    if std::env::var("LOWERING_SHOW_EXPANSION").is_ok_and(|wanted| wanted == name || wanted == "*") {
         eprintln!("{expanded}");
     }
     Ok(expanded)

@@ -1,7 +1,7 @@
 //! The lowering record every annotated function leaves in the binary.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
 use syn::{Ident, LitStr, Path};
 
 use crate::args::Mode;
@@ -29,6 +29,12 @@ pub(crate) fn emit(
         None => quote!(::core::option::Option::None),
     };
     let linkme = quote!(#krate::__private::linkme);
+    // `file!()` and `line!()` report the outermost macro call their own tokens come from: with
+    // the call site's span that is the `lowering::both!` invocation, the same line for every
+    // function in it. Spanned by the function's name, they name the function's own line.
+    let span = function.span();
+    let file = quote_spanned!(span=> ::core::file!());
+    let line = quote_spanned!(span=> ::core::line!());
     quote! {
         #[#linkme::distributed_slice(#krate::__private::RECORDS)]
         #[linkme(crate = #linkme)]
@@ -39,8 +45,8 @@ pub(crate) fn emit(
             function: #name,
             generated_type: #generated_type,
             value_task: #value_task,
-            file: ::core::file!(),
-            line: ::core::line!(),
+            file: #file,
+            line: #line,
         };
     }
 }

@@ -1,7 +1,7 @@
 //! `#[lowering(runtime)]`: the `async fn` exactly as written, plus its lowering record.
 //!
 //! rustc builds the state machine. Nothing is added to the function's code: the record is a
-//! `static` item, which only lives in the function's scope.
+//! `static` item, which only lives in the function's scope, inserted in the user's own block.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -15,12 +15,13 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     let attrs = function.attrs();
     let vis = &function.vis;
     let sig = &function.sig;
-    let stmts = &function.block.stmts;
+    // The user's own block, braces and spans included, with the record inserted first: a block
+    // the macro built would follow the macro's edition, not the crate's (which decides, for
+    // one, when the temporaries of the body's tail expression drop).
+    let mut block = function.block.clone();
+    block.stmts.insert(0, syn::Stmt::Item(syn::Item::Verbatim(record)));
     Ok(quote! {
         #attrs
-        #vis #sig {
-            #record
-            #(#stmts)*
-        }
+        #vis #sig #block
     })
 }

@@ -43,6 +43,7 @@ impl<T, S> Task<T, S> {
 impl<T, S> Awaiter for TaskAwaiter<T, S> {
     type Output = T;
 
+    #[inline]
     fn poll_await(self: Pin<&mut Self>, ctx: &mut Ctx<'_>) -> Poll<T> {
         // `Task` is `Unpin`.
         self.get_mut().task.poll_from_state_machine(ctx)

@@ -74,17 +74,51 @@ impl<'run> Ctx<'run> {
     }
 }
 
+/// The closure the macro writes as `move_next`: non-capturing, hence zero-sized.
+///
+/// The builders take it as its own type rather than as a [`MoveNext`] pointer, so that the
+/// eager run calls it directly: a closure coerced to a `fn` pointer is called through a
+/// shim, one more live frame per classic level. The heap task still stores a pointer
+/// ([`reify`]), made only when a call suspends.
+pub trait MoveNextFn<T, S>: Fn(&mut S, &mut Ctx<'_>) -> Poll<T> + Copy {}
+
+impl<T, S, M: Fn(&mut S, &mut Ctx<'_>) -> Poll<T> + Copy> MoveNextFn<T, S> for M {}
+
+/// A [`MoveNext`] pointer that calls the zero-sized closure type `M`.
+fn reify<T, S, M: MoveNextFn<T, S>>(_: M) -> MoveNext<T, S> {
+    const { assert!(size_of::<M>() == 0, "lowering: `move_next` must not capture anything") };
+    fn call<T, S, M: MoveNextFn<T, S>>(state_machine: &mut S, ctx: &mut Ctx<'_>) -> Poll<T> {
+        // SAFETY: `M` is zero-sized (checked in `reify`, the only place that names this
+        // function) and a value of it existed (`reify`'s argument): a closure without
+        // captures has no bytes and no invariant, so every value of it is that value.
+        let move_next: M = unsafe { std::mem::zeroed() };
+        move_next(state_machine, ctx)
+    }
+    call::<T, S, M>
+}
+
+// The eager run is written out in both builders on purpose: a shared helper would add a live
+// stack frame to every classic level, which D1/D2 report (and `inspect`'s fixture test
+// asserts). The closure given to `catch_unwind` is one `FnOnce` call (no `FnMut` shim) and is
+// unwind-safe by itself (no `AssertUnwindSafe` frame around it): it moves its captures, each
+// wrapped in `AssertUnwindSafe`, into plain bindings, so that it captures them whole.
+
 /// Start a classic call: run it eagerly, then wrap what it produced in a [`Task`].
-pub fn start<T, S>(state_machine: S, cache: CachePolicy<T>, move_next: MoveNext<T, S>) -> Task<T, S> {
+pub fn start<T, S, M: MoveNextFn<T, S>>(state_machine: S, cache: impl CachePolicy<T>, move_next: M) -> Task<T, S> {
     let mut state_machine = state_machine;
     let mut ctx = Ctx::stack();
-    let polled = panic::catch_unwind(AssertUnwindSafe(|| move_next(&mut state_machine, &mut ctx)));
+    let (machine, context, next) =
+        (AssertUnwindSafe(&mut state_machine), AssertUnwindSafe(&mut ctx), AssertUnwindSafe(move_next));
+    let polled = panic::catch_unwind(move || {
+        let (machine, context, next) = (machine, context, next);
+        (next.0)(machine.0, context.0)
+    });
     match polled {
         Ok(Poll::Ready(value)) => {
             drop(state_machine);
             Task::from_value(value, cache)
         }
-        Ok(Poll::Pending) => Task::from_core(Core::spawn(state_machine, move_next)),
+        Ok(Poll::Pending) => Task::from_core(Core::spawn(state_machine, reify(move_next))),
         Err(payload) => {
             drop(state_machine);
             Task::from_panic(payload)
@@ -94,20 +128,21 @@ pub fn start<T, S>(state_machine: S, cache: CachePolicy<T>, move_next: MoveNext<
 
 /// Start a classic `value_task` call: as [`start`], but a synchronous completion hands its
 /// value back inline, allocating nothing (C#'s `AsyncValueTaskMethodBuilder<T>`).
-///
-/// The eager run is written out in both builders on purpose: a shared helper would add a
-/// live stack frame to every classic level in debug builds, which D1/D2 report (and
-/// `inspect`'s fixture test asserts).
-pub fn start_value<T, S>(state_machine: S, move_next: MoveNext<T, S>) -> ValueTask<T, S> {
+pub fn start_value<T, S, M: MoveNextFn<T, S>>(state_machine: S, move_next: M) -> ValueTask<T, S> {
     let mut state_machine = state_machine;
     let mut ctx = Ctx::stack();
-    let polled = panic::catch_unwind(AssertUnwindSafe(|| move_next(&mut state_machine, &mut ctx)));
+    let (machine, context, next) =
+        (AssertUnwindSafe(&mut state_machine), AssertUnwindSafe(&mut ctx), AssertUnwindSafe(move_next));
+    let polled = panic::catch_unwind(move || {
+        let (machine, context, next) = (machine, context, next);
+        (next.0)(machine.0, context.0)
+    });
     match polled {
         Ok(Poll::Ready(value)) => {
             drop(state_machine);
             ValueTask::ready(value)
         }
-        Ok(Poll::Pending) => ValueTask::task(Task::from_core(Core::spawn(state_machine, move_next))),
+        Ok(Poll::Pending) => ValueTask::task(Task::from_core(Core::spawn(state_machine, reify(move_next)))),
         Err(payload) => {
             drop(state_machine);
             ValueTask::task(Task::from_panic(payload))

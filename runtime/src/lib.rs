@@ -32,6 +32,7 @@
 pub mod alloc;
 mod awaiter;
 pub mod builder;
+mod join;
 pub mod leaf;
 mod record;
 mod slot;
@@ -70,12 +71,16 @@ pub use value_task::{ValueTask, ValueTaskAwaiter};
 #[macro_export]
 macro_rules! both {
     ($($items:tt)*) => {
+        // `--cfg lowering_only="runtime"` (or `"classic"`) keeps one module, so that a crate
+        // can be built once per lowering and each build timed.
+        #[cfg(not(lowering_only = "runtime"))]
         #[$crate::lowering(classic)]
         #[allow(dead_code, unused_imports)]
         pub mod classic {
             use super::*;
             $($items)*
         }
+        #[cfg(not(lowering_only = "classic"))]
         #[$crate::lowering(runtime)]
         #[allow(dead_code, unused_imports)]
         pub mod runtime {

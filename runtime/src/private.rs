@@ -6,10 +6,11 @@ use std::marker::PhantomData;
 pub use linkme;
 
 pub use crate::awaiter::{AwaitAnyFuture, Awaiter, poll_awaiter};
-pub use crate::builder::{Ctx, MoveNext, start, start_pinned, start_value, start_value_pinned};
+pub use crate::builder::{Ctx, MoveNext, MoveNextFn, start, start_pinned, start_value, start_value_pinned};
+pub use crate::join::{join, try_join};
 pub use crate::record::RECORDS;
 pub use crate::slot::{ByValue, CopyOut, MoveOut, Place, ReborrowOut, Slot, SlotGuard, twin};
-pub use crate::task::cache::{CachePolicy, Cacheable};
+pub use crate::task::cache::{CachePolicy, Cacheable, NoTable, Table};
 
 /// Restore a value saved in a state-machine slot when the state machine resumes.
 #[inline]
@@ -23,8 +24,9 @@ pub fn restore<T>(slot: &mut Option<T>) -> T {
 }
 
 /// Picks a function's [`CachePolicy`] from its return type `T`, by autoref specialisation:
-/// `(&CacheProbe::<T>::NEW).policy()` resolves to [`ViaTable`] when `T: Cacheable` and to
-/// [`ViaNoTable`] otherwise (including for a generic `T`).
+/// `(&CacheProbe::<T>::NEW).policy()` resolves to [`ViaTable`] (giving [`Table`]) when
+/// `T: Cacheable` and to [`ViaNoTable`] (giving [`NoTable`]) otherwise (including for a
+/// generic `T`).
 pub struct CacheProbe<T>(PhantomData<fn() -> T>);
 
 impl<T> CacheProbe<T> {
@@ -32,21 +34,27 @@ impl<T> CacheProbe<T> {
 }
 
 pub trait ViaTable<T> {
-    fn policy(&self) -> CachePolicy<T>;
+    fn policy(&self) -> Table;
 }
 
 impl<T: Cacheable> ViaTable<T> for CacheProbe<T> {
-    fn policy(&self) -> CachePolicy<T> {
-        CachePolicy::TABLE
+    fn policy(&self) -> Table {
+        Table
     }
 }
 
 pub trait ViaNoTable<T> {
-    fn policy(&self) -> CachePolicy<T>;
+    fn policy(&self) -> NoTable;
 }
 
 impl<T> ViaNoTable<T> for &CacheProbe<T> {
-    fn policy(&self) -> CachePolicy<T> {
-        CachePolicy::NONE
+    fn policy(&self) -> NoTable {
+        NoTable
     }
 }
+
+/// `impl StateMachine + Captures<'a>`: the returned task may hold borrows of lifetime `'a`
+/// (edition 2021 captures only the lifetimes an opaque type names; 2024 captures them all).
+pub trait Captures<'a> {}
+
+impl<'a, T: ?Sized> Captures<'a> for T {}

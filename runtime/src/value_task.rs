@@ -99,13 +99,24 @@ enum AwaiterRepr<T, S> {
 impl<T, S> Awaiter for ValueTaskAwaiter<T, S> {
     type Output = T;
 
+    // Inlined into the awaiting `move_next`: a synchronous value is a move, not a call.
+    #[inline]
     fn poll_await(self: Pin<&mut Self>, ctx: &mut Ctx<'_>) -> Poll<T> {
         // SAFETY: neither variant is structurally pinned (`TaskAwaiter` is `Unpin`, the value
         // is moved out).
         let this = unsafe { self.get_unchecked_mut() };
         match &mut this.repr {
-            AwaiterRepr::Ready(value) => Poll::Ready(value.take().expect("`ValueTask` awaited after it completed")),
+            AwaiterRepr::Ready(Some(_)) => {
+                let AwaiterRepr::Ready(value) = &mut this.repr else { unreachable!() };
+                Poll::Ready(value.take().expect("checked above"))
+            }
+            AwaiterRepr::Ready(None) => awaited_twice(),
             AwaiterRepr::Task(awaiter) => Pin::new(awaiter).poll_await(ctx),
         }
     }
+}
+
+#[cold]
+fn awaited_twice() -> ! {
+    panic!("`ValueTask` awaited after it completed")
 }

@@ -27,6 +27,9 @@ fn quick_benchmark_reports_every_row_for_both_variants() {
             rows.iter().filter(|row| row["id"] == id.as_str()).filter_map(|row| row["variant"].as_str()).collect();
         if id == "B1" {
             assert_eq!(variants, ["control"], "B1 is the control row");
+        } else if ["B2", "B3", "B4", "B6"].contains(&id.as_str()) {
+            let decomposition = ["direct", "runtime", "runtime-opaque", "model-floor", "model-floor-panic", "classic"];
+            assert_eq!(variants, decomposition, "{id} runs the decomposition controls");
         } else {
             assert!(variants.contains(&"classic") && variants.contains(&"runtime"), "{id}: {variants:?}");
         }
@@ -39,7 +42,9 @@ fn quick_benchmark_reports_every_row_for_both_variants() {
             assert!(row["ns_per_op"][statistic].is_number(), "ns_per_op.{statistic} missing in {row}");
         }
         assert!(row.get("instructions_per_op").is_some(), "instructions_per_op (null in --quick) missing in {row}");
-        if row["variant"] != "control" {
+        let control = !matches!(row["variant"].as_str(), Some("classic" | "runtime"));
+        assert_eq!(row["control"], control, "controls are marked as such: {row}");
+        if !control {
             assert_eq!(
                 row["lowering_measured"], row["variant"],
                 "a row measured a lowering other than its label: {row}"

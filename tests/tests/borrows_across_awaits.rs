@@ -39,6 +39,10 @@ pub async fn touch(unit: &mut ()) -> u32 {
     7
 }
 
+pub async fn weigh_later(loud: &Loud) -> usize {
+    later("weigh later", loud.name().len()).await
+}
+
 pub async fn weigh(loud: &Loud) -> usize {
     later("weigh", ()).await;
     loud.name().len()
@@ -175,7 +179,8 @@ differential! {
         g.push(later("push", Loud::new("d")).await);
         let n = g.len();
         drop(g);
-        n + cell.borrow().len()
+        let m = cell.borrow().len();
+        n + m
     }
 
     pub async fn async_blocks_borrow(n: u32) -> u32 {
@@ -244,6 +249,55 @@ differential! {
         }
     }
 
+    /// The differential fuzzer's seed 7, program 176, reduced: an async block uses a local that
+    /// lives in place by value (it moves it, as the plain block does).
+    pub async fn async_block_moves_a_local(p3: Loud, other: Loud) -> usize {
+        let r = &p3;
+        later("a", ()).await;
+        let n = r.name().len();
+        let m = async { (later("b", 1u32).await, p3).1 }.await;
+        let k = (|| other)();
+        n + m.name().len() + k.name().len()
+    }
+
+    /// The differential fuzzer's seed 7, program 211, reduced: a pattern binds a name that
+    /// lives in place (an outer local of that name is borrowed across awaits) beside one that
+    /// does not; they drop in the reverse of the pattern's order.
+    pub async fn pattern_binds_in_place_and_not(p1: Loud) -> usize {
+        let outer = &p1;
+        later("a", ()).await;
+        {
+            let (p1, other) = now("pair", (Loud::new("l17"), Loud::new("l18"))).await;
+            log(format!("{} {}", p1.name(), other.name()));
+        }
+        weigh_later(outer).await
+    }
+
+    /// The differential fuzzer's seed 7, programs 221 and 419, reduced: a `let` that hides a
+    /// live local begins a state of its own, so what its initializer borrows lives in place.
+    pub async fn reference_hides_what_it_borrows(p1: u32) -> Result<u32, String> {
+        match ({
+            let mut p1 = now("a4", 0u32).await;
+            let p1 = &p1;
+            *p1 + 5
+        }) {
+            v5 => log(format!("v5 {v5}")),
+        };
+        Ok(p1)
+    }
+
+    pub async fn reference_hides_another_local(p1: u32) -> Result<u32, String> {
+        let v4 = Loud::new("z");
+        {
+            {
+                now("a24", 0u32).await;
+            };
+            let v4 = &p1;
+            log(format!("v4 {}", v4));
+            Ok(0)
+        }
+    }
+
     pub async fn partial_move() -> usize {
         let p = Pair { a: Loud::new("pa"), b: Loud::new("pb") };
         let n = total(p.a).await;
@@ -286,11 +340,12 @@ pub async fn call_twice<F: AsyncFn(u32) -> u32>(f: F) -> u32 {
     f(1).await + f(2).await
 }
 
-
-
 #[test]
 fn references_to_locals_kept_across_awaits() {
-    assert_eq!(same_at_every_suspension(|| classic::reference_kept(1), || runtime::reference_kept(1)), Outcome::Value(4));
+    assert_eq!(
+        same_at_every_suspension(|| classic::reference_kept(1), || runtime::reference_kept(1)),
+        Outcome::Value(4)
+    );
     assert_eq!(same_at_every_suspension(classic::for_over_borrowed, runtime::for_over_borrowed), Outcome::Value(6));
     for o in [|| Some(Loud::new("o")), || None] {
         same_at_every_suspension(|| classic::match_and_if_let(o()), || runtime::match_and_if_let(o()));
@@ -324,7 +379,10 @@ fn guards_held_across_awaits() {
 
 #[test]
 fn async_blocks_and_closures_borrow_locals() {
-    assert_eq!(same_at_every_suspension(|| classic::async_blocks_borrow(3), || runtime::async_blocks_borrow(3)), Outcome::Value(44));
+    assert_eq!(
+        same_at_every_suspension(|| classic::async_blocks_borrow(3), || runtime::async_blocks_borrow(3)),
+        Outcome::Value(44)
+    );
     let outcome = same_at_every_suspension(
         || classic::async_fn_param(async |x: u32| later("f", x * 2).await),
         || runtime::async_fn_param(async |x: u32| later("f", x * 2).await),
@@ -342,6 +400,34 @@ fn scrutinee_read_in_arms() {
 }
 
 #[test]
+fn blocks_and_closures_move_locals_in_place() {
+    same_at_every_suspension(
+        || classic::async_block_moves_a_local(Loud::new("p3"), Loud::new("other")),
+        || runtime::async_block_moves_a_local(Loud::new("p3"), Loud::new("other")),
+    );
+}
+
+#[test]
+fn patterns_binding_in_place_and_not_drop_in_order() {
+    same_at_every_suspension(
+        || classic::pattern_binds_in_place_and_not(Loud::new("p1")),
+        || runtime::pattern_binds_in_place_and_not(Loud::new("p1")),
+    );
+}
+
+#[test]
+fn lets_that_hide_a_local_and_borrow() {
+    same_at_every_suspension(
+        || classic::reference_hides_what_it_borrows(1),
+        || runtime::reference_hides_what_it_borrows(1),
+    );
+    same_at_every_suspension(
+        || classic::reference_hides_another_local(2),
+        || runtime::reference_hides_another_local(2),
+    );
+}
+
+#[test]
 fn address_is_stable() {
     let outcome = same_at_every_suspension(classic::address_is_stable, runtime::address_is_stable);
     assert_eq!(outcome, Outcome::Value(true));
@@ -350,7 +436,10 @@ fn address_is_stable() {
 #[test]
 fn partial_moves() {
     same_at_every_suspension(classic::partial_move, runtime::partial_move);
-    same_at_every_suspension(|| classic::field_moved_before_await(labelled()), || runtime::field_moved_before_await(labelled()));
+    same_at_every_suspension(
+        || classic::field_moved_before_await(labelled()),
+        || runtime::field_moved_before_await(labelled()),
+    );
     for rounds in 0..4 {
         same_at_every_suspension(
             || classic::field_moved_in_a_loop(labelled(), rounds),
@@ -359,7 +448,10 @@ fn partial_moves() {
     }
     let triple = || (Loud::new("first"), Loud::new("second"), 2);
     same_at_every_suspension(|| classic::pattern_moves_part(triple()), || runtime::pattern_moves_part(triple()));
-    same_at_every_suspension(|| classic::field_moved_then_assigned(labelled()), || runtime::field_moved_then_assigned(labelled()));
+    same_at_every_suspension(
+        || classic::field_moved_then_assigned(labelled()),
+        || runtime::field_moved_then_assigned(labelled()),
+    );
 }
 
 #[test]
@@ -367,19 +459,13 @@ fn methods_on_mut_self_and_mut_params() {
     // Each run handles a connection of its own (leaked: the future borrows it).
     let outcome = same_at_every_suspension(
         || {
-            let connection = classic::Connection {
-                stream: classic::Source::new(b"hello world"),
-                buffer: [0; 4],
-                seen: Vec::new(),
-            };
+            let connection =
+                classic::Connection { stream: classic::Source::new(b"hello world"), buffer: [0; 4], seen: Vec::new() };
             Box::leak(Box::new(connection)).handle()
         },
         || {
-            let connection = runtime::Connection {
-                stream: runtime::Source::new(b"hello world"),
-                buffer: [0; 4],
-                seen: Vec::new(),
-            };
+            let connection =
+                runtime::Connection { stream: runtime::Source::new(b"hello world"), buffer: [0; 4], seen: Vec::new() };
             Box::leak(Box::new(connection)).handle()
         },
     );
@@ -395,4 +481,3 @@ fn methods_on_mut_self_and_mut_params() {
     };
     assert_eq!(run(true), run(false));
 }
-

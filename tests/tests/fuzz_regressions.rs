@@ -925,15 +925,15 @@ mod fourth_round {
 }
 
 /// Minimal cases of classic lowering bugs the fuzzer found once it generated the borrowing
-/// shapes, not fixed yet: each test is ignored until the lowering is fixed (then it passes
-/// with `-- --ignored`, and moves up with the others). The generator steers around these
-/// shapes unless `LOWERING_FUZZ_KNOWN_BUGS=1` (`fuzz/generate.rs`, `known_bugs`), so that a run
-/// finds what is not known yet. A case whose classic expansion does not compile is a file of
-/// its own in `tests/known_bugs/`, built apart (trybuild), so that this file still compiles.
-mod known_bugs {
+/// shapes (seed 7): those fixed run; those not fixed yet are ignored (they pass with
+/// `-- --ignored` once fixed), and the generator steers around their shapes unless
+/// `LOWERING_FUZZ_KNOWN_BUGS=1`.
+mod borrowing_shapes {
     use super::*;
 
-    /// Builds and runs `tests/known_bugs/NAME.rs`: both lowerings compile it and behave alike.
+    /// Builds and runs `tests/known_bugs/NAME.rs` (a case whose classic expansion does not
+    /// compile yet, built apart so that this file compiles): both lowerings compile it and
+    /// behave alike.
     /// One at a time: trybuild builds every case in the same scratch package.
     fn compiles_and_matches(name: &str) {
         static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -942,9 +942,8 @@ mod known_bugs {
     }
 
     differential! {
-        // A tuple pattern that hides a local kept in place (borrowed by `p2`) drops its
-        // bindings in declaration order instead of in reverse: `l17` before `l18`. Seed 7,
-        // program 211.
+        // A tuple pattern that hides a local kept in place (borrowed by `p2`) dropped its
+        // bindings in declaration order instead of in reverse: `l17` before `l18`. Program 211.
         pub async fn seed7_program211(p1: Loud) -> Result<u32, String> {
 
             {
@@ -954,6 +953,56 @@ mod known_bugs {
                 };
             };
             Ok::<u32, String>(0u32)
+        }
+
+
+        pub async fn seed7_program28() -> Result<u32, String> {
+
+            let mut v25 = 0u32;
+            let _ = { let mut k27 = 0u32; 'l26: loop { if k27 == 0 { break 'l26 (0u32, now("a29", 2u32).await, v25,).0; } k27 += 1;
+                v25 = 3u32;
+            } };
+            Ok::<u32, String>({ let mut k38 = 0u32; 'l37: loop { if k38 == 0 { break 'l37 weigh(&Loud::new("t39")); } k38 += 1;
+                let v40 = v25;
+            } })
+        }
+
+
+        pub async fn seed7_program176(p2: Result<u32, String>) -> Result<u32, String> {
+
+            {
+                (async {
+                    let v42 = p2;
+                    0u32
+                }.await);
+            };
+            Ok::<u32, String>(0u32)
+        }
+
+
+        pub async fn seed7_program221(p1: u32) -> Result<u32, String> {
+
+            match ({
+                let mut p1 = now("a4", 0u32).await;
+                let p1 = &p1;
+                5u32
+            }) {
+                v5 => 0u32,
+            };
+            check("c8", p1)
+        }
+
+
+        pub async fn seed7_program419(mut p1: u32) -> Result<u32, String> {
+
+            let v4 = Loud::new("z");
+            {
+                {
+                    now("a24", 0u32).await;
+                };
+                let v4 = &p1;
+                Ok::<u32, String>(0u32)
+            }
         }
 
         // A tuple pattern whose `_` leaves a `Loud` in the initializer and whose other part
@@ -976,7 +1025,6 @@ mod known_bugs {
     }
 
     #[test]
-    #[ignore = "classic lowering bug: a tuple pattern hiding a borrowed local drops its bindings in the wrong order"]
     fn seed7_program211() {
         same_at_every_suspension(
             || classic::seed7_program211(Loud::new("p1")),
@@ -984,28 +1032,31 @@ mod known_bugs {
         );
     }
 
+    /// Was E0425 (fixed): a local assigned in a loop whose `break` value (a tuple projection) reads it, then read in a later loop, is not found in the classic expansion. A shape the generator had before the borrowing ones.
     #[test]
-    #[ignore = "classic lowering bug: E0425, a local assigned in a loop whose break value reads it, read in a later loop"]
     fn seed7_program28() {
-        compiles_and_matches("seed7_program28");
+        same_at_every_suspension(|| classic::seed7_program28(), || runtime::seed7_program28());
     }
 
+    /// Was E0507 (fixed): an async block that moves a local it captures (here a parameter) does not compile: the classic lowering reaches the captured local through a raw pointer, and moves out of it.
     #[test]
-    #[ignore = "classic lowering bug: E0507, an async block that moves a local it captures"]
     fn seed7_program176() {
-        compiles_and_matches("seed7_program176");
+        same_at_every_suspension(
+            || classic::seed7_program176(Ok::<u32, String>(4u32)),
+            || runtime::seed7_program176(Ok::<u32, String>(4u32)),
+        );
     }
 
+    /// Was E0597 (fixed): a reference that hides the local it borrows (`let p1 = &p1;`), in a block, while a parameter of the same name is read after the block: the reference is stored in the state machine but its referent is not kept in place.
     #[test]
-    #[ignore = "classic lowering bug: E0597, a reference that hides the local it borrows (`let p1 = &p1;`)"]
     fn seed7_program221() {
-        compiles_and_matches("seed7_program221");
+        same_at_every_suspension(|| classic::seed7_program221(1u32), || runtime::seed7_program221(1u32));
     }
 
+    /// Was E0716 (fixed): a reference that hides another local's name (`let v4 = &p1;` where `v4` is a `Loud`), after an await in the same block: the reference is stored in the state machine, but the parameter it borrows is not kept in place.
     #[test]
-    #[ignore = "classic lowering bug: E0716, a reference that hides another local's name, borrowing a parameter"]
     fn seed7_program419() {
-        compiles_and_matches("seed7_program419");
+        same_at_every_suspension(|| classic::seed7_program419(1u32), || runtime::seed7_program419(1u32));
     }
 
     #[test]

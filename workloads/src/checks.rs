@@ -4,7 +4,6 @@
 //! check's own arithmetic, never from the other variant. Each check returns what it saw, so
 //! that a failure says what went wrong.
 
-use std::cell::Cell;
 use std::fmt::Write as _;
 use std::future::{Future, IntoFuture};
 use std::panic::{self, AssertUnwindSafe};
@@ -164,34 +163,7 @@ fn poll_once<F: Future + ?Sized>(future: Pin<&mut F>, waker: &Waker) -> Poll<F::
     future.poll(&mut Context::from_waker(waker))
 }
 
-thread_local! {
-    static DROPS: Cell<usize> = const { Cell::new(0) };
-}
-
-/// A resource held by a workload while it waits: counts its drops (C3).
-#[derive(Debug)]
-pub struct Tracked(&'static str);
-
-impl Tracked {
-    pub fn new(name: &'static str) -> Self {
-        Tracked(name)
-    }
-
-    pub fn name(&self) -> &'static str {
-        self.0
-    }
-
-    /// Drops of `Tracked` values on this thread so far.
-    pub fn drops() -> usize {
-        DROPS.with(Cell::get)
-    }
-}
-
-impl Drop for Tracked {
-    fn drop(&mut self) {
-        DROPS.with(|drops| drops.set(drops.get() + 1));
-    }
-}
+pub use crate::tracked::Tracked;
 
 const INPUTS: [u64; 3] = [0, 17, 123_456];
 

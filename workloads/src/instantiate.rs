@@ -69,11 +69,19 @@ macro_rules! keep {
     (@variant runtime) => { Variant::Runtime };
 }
 
-/// `both!(function(_), ...)`: the entry points of each function in both variants.
+/// `both!(function(_), ...)`: the entry points of each function in both variants, or in the
+/// one a `lowering_only` build keeps.
 macro_rules! both {
-    ($($function:ident($($arg:tt),*)),* $(,)?) => {
-        vec![$(keep!(classic, $function($($arg),*)), keep!(runtime, $function($($arg),*))),*]
-    };
+    ($($function:ident($($arg:tt),*)),* $(,)?) => {{
+        let mut points = Vec::new();
+        $(
+            #[cfg(not(lowering_only = "runtime"))]
+            points.push(keep!(classic, $function($($arg),*)));
+            #[cfg(not(lowering_only = "classic"))]
+            points.push(keep!(runtime, $function($($arg),*)));
+        )*
+        points
+    }};
 }
 
 /// Every shared function's entry points, both variants. Not inlined, so that the addresses

@@ -5,13 +5,25 @@
 //! The host (the benchmark harness, `inspect`, the tests) calls `classic::f` and
 //! `runtime::f` directly; [`for_each_variant!`] writes host code once for both modules.
 
+// `--cfg lowering_only="classic"` (or `"runtime"`) keeps one variant of the shared source
+// and drops the host code, which names both: `inspect` builds the crate so once per variant
+// to time what each lowering costs the compiler.
+#[cfg(not(any(lowering_only = "classic", lowering_only = "runtime")))]
 pub mod checks;
+#[cfg(not(any(lowering_only = "classic", lowering_only = "runtime")))]
 pub mod expected;
+pub mod floor;
 pub mod instantiate;
+pub mod opaque;
 pub mod probe;
 mod shared;
+pub mod source;
+pub mod tracked;
 
-pub use shared::{classic, runtime};
+#[cfg(not(lowering_only = "runtime"))]
+pub use shared::classic;
+#[cfg(not(lowering_only = "classic"))]
+pub use shared::runtime;
 
 /// The two variants of the shared source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -21,6 +21,23 @@ lowering::both! {
         x + 1000
     }
 
+    /// B16: a read loop into a local buffer, which each awaited read borrows. The classic
+    /// state machine keeps the buffer (and the source) in place: it is pinned in its heap task
+    /// from the start, one allocation even though every read completes at once.
+    pub async fn read_loop(len: u64) -> u64 {
+        let mut source = crate::source::Source::new(len);
+        let mut buf = [0u8; 16];
+        let mut total = 0u64;
+        loop {
+            let n = source.read(&mut buf).await;
+            if n == 0 {
+                break;
+            }
+            total += buf[..n].iter().map(|&byte| u64::from(byte)).sum::<u64>();
+        }
+        total + 1000
+    }
+
     /// Awaits an already-complete future (C#'s `await Task.FromResult(..)`) (B2, B11).
     pub async fn leaf_completed(x: u64) -> u64 {
         ready(x).await + 1000
@@ -277,13 +294,13 @@ lowering::both! {
 
     /// C3: the token is checked after the gate; the error carries it.
     pub async fn cancellable(gate: Gate<u64>, token: CancellationToken) -> Result<u64, Cancelled> {
-        let _resource = crate::checks::Tracked::new("cancellable");
+        let _resource = crate::tracked::Tracked::new("cancellable");
         gate_chain3(gate, token).await
     }
 
     /// C3: an operation that ends early when its token is cancelled while it waits.
     pub async fn watch_token(gate: Gate<u64>, token: CancellationToken) -> Result<u64, Cancelled> {
-        let _resource = crate::checks::Tracked::new("watch_token");
+        let _resource = crate::tracked::Tracked::new("watch_token");
         let value = with_cancellation(gate.wait(), &token).await?;
         Ok(value + 1000)
     }

@@ -41,6 +41,15 @@ fn completed_chain10_and_hot_path12() {
 }
 
 #[test]
+fn read_loop_borrows_its_buffer() {
+    // Classic: the buffer is borrowed by each awaited read, so the state machine is pinned in
+    // its heap task before it runs: one allocation, although every read completes at once.
+    assert_eq!(allocations(|| classic::read_loop(100)), 1);
+    // Runtime: the caller pins the whole future; nothing is allocated.
+    assert_eq!(allocations(|| runtime::read_loop(100)), 0);
+}
+
+#[test]
 fn value_task_chain10() {
     // Classic value tasks hand synchronous results back inline: nothing at all.
     assert_eq!(allocations(|| classic::vt_chain10(17)), 0);

@@ -23,7 +23,7 @@ use quote::{ToTokens, format_ident, quote};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 
-use crate::args::{Args, Mode};
+use crate::args::{Args, Context, Mode};
 use crate::func::{Function, ReceiverShape};
 use crate::record;
 
@@ -37,7 +37,15 @@ const MAX_ROUNDS: usize = 16;
 
 pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream> {
     check_signature(&function)?;
-    let body = lower::body(&function.block)?;
+    let (mut block, items) = parse::items::hoist(&function.block);
+    let errors = parse::awaiting_macros::rewrite(&mut block, &args.krate);
+    if let Some(errors) = errors.into_iter().reduce(|mut all, error| {
+        all.combine(error);
+        all
+    }) {
+        return Err(errors);
+    }
+    let body = lower::body(&block)?;
     let krate = &args.krate;
     let output = function.output();
     let receiver = function.receiver();
@@ -51,7 +59,15 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         self_ident: receiver.as_ref().map(|_| Ident::new(mentions::SELF_LOCAL, Span::mixed_site())),
         assumed: HashMap::new(),
         fields_used: Vec::new(),
-        in_place: loans::in_place(&function.block, &references(&function, false), &references(&function, true)),
+        in_place: loans::in_place(
+            &block,
+            &params.iter().map(|param| param.stub_name.to_string()).collect::<Vec<_>>(),
+            &references(&function, false),
+            &references(&function, true),
+        )
+        .into_iter()
+        .chain(pattern_params_in_place(&params))
+        .collect(),
         parts: HashMap::new(),
     };
     let mut rounds = 0;
@@ -161,17 +177,24 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         }
     }
     // `mut self` stays: the twin mutates `self` where the user's body does.
-    // (Not for a function that awaits itself: its inner calls would name its opaque task type
-    // with a lifetime of the body, which rustc rejects, E0792.)
+    // The task captures every lifetime of the signature (edition 2021 needs it said), and a
+    // pinned one a lifetime its borrows can have (`signature`). (Not for a function that
+    // awaits itself: its inner calls would name its opaque task type with a lifetime of the
+    // body, which rustc rejects, E0792; nor for a trait's method, whose signature is the
+    // trait's.)
     let recursive = walked.awaiters.iter().any(|awaiter| awaiter.recursive.is_some());
+    let mut lifetimes =
+        if args.context == Context::TraitDefinition { Vec::new() } else { signature::name_elided_lifetimes(&mut sig) };
     if pinned && !recursive && args.context.owns_signature(function.receiver().is_some()) {
-        signature::add_pinned_lifetime(&mut sig);
+        let pinned_lifetime = signature::add_pinned_lifetime(&mut sig, &lifetimes);
+        lifetimes.push(pinned_lifetime);
     }
+    let captures = signature::captures(krate, &lifetimes);
     let output_span = output.span();
     sig.output = if args.value_task {
-        syn::parse_quote_spanned!(output_span=> -> #krate::ValueTask<#output, impl #krate::StateMachine>)
+        syn::parse_quote_spanned!(output_span=> -> #krate::ValueTask<#output, impl #krate::StateMachine #captures>)
     } else {
-        syn::parse_quote_spanned!(output_span=> -> #krate::Task<#output, impl #krate::StateMachine>)
+        syn::parse_quote_spanned!(output_span=> -> #krate::Task<#output, impl #krate::StateMachine #captures>)
     };
     // A value task needs no cache: a synchronous result travels inline. A pinned state
     // machine goes to its heap task before it runs, so it needs none either.
@@ -219,16 +242,13 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
             }
         }
     };
-    let dispatch = if pinned {
-        quote!(#[allow(unused_unsafe)] unsafe { #dispatch })
-    } else {
-        dispatch
-    };
+    let dispatch = if pinned { quote!(#[allow(unused_unsafe)] unsafe { #dispatch }) } else { dispatch };
 
     Ok(quote! {
         #attrs
         #[allow(refining_impl_trait)]
         #vis #sig {
+            #(#items)*
             #twin
             #[doc = #doc]
             #[allow(non_camel_case_types, non_snake_case, dead_code)]
@@ -382,6 +402,22 @@ fn references(function: &Function, exclusive: bool) -> HashSet<String> {
         }
     }
     names
+}
+
+/// Pattern parameters whose pattern borrows from them (`ref mut x: D`): the hidden parameter
+/// the pattern binds from lives in place.
+fn pattern_params_in_place(params: &[crate::func::Param]) -> Vec<String> {
+    params
+        .iter()
+        .filter(|param| {
+            param.pattern.as_ref().is_some_and(|pattern| {
+                let mut bindings = Vec::new();
+                parse::bindings::pattern_bindings(pattern, &mut bindings);
+                bindings.iter().any(|binding| binding.by_ref)
+            })
+        })
+        .map(|param| param.stub_name.to_string())
+        .collect()
 }
 
 fn returns_option(output: &syn::Type) -> bool {

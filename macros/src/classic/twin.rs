@@ -20,19 +20,27 @@ pub(crate) fn emit(krate: &syn::Path, function: &Function, output: &syn::Type, p
     let bindings = params.iter().map(|param| {
         let stub_name = &param.stub_name;
         match (&param.pattern, param.mutable) {
-            (Some(pattern), _) => quote!(let #pattern = #stub_name;),
+            // Mutable: the pattern may bind `ref mut` parts of it.
+            (Some(pattern), _) => quote! {
+                #[allow(unused_mut)]
+                let mut #stub_name = #stub_name;
+                let #pattern = #stub_name;
+            },
             (None, true) => quote!(let mut #stub_name = #stub_name;),
             (None, false) => quote!(let #stub_name = #stub_name;),
         }
     });
     let mut block = function.block.clone();
     Recursion { function: &function.sig.ident, output }.visit_block_mut(&mut block);
+    // The body's statements, not its block: a block as the async block's tail would draw
+    // `unused_braces` at the user's braces.
+    let stmts = &block.stmts;
     quote! {
         #[allow(unreachable_code, clippy::diverging_sub_expression)]
         if false {
             #krate::__private::twin::<#output, _>(async move {
                 #(#bindings)*
-                #block
+                #(#stmts)*
             });
             loop {}
         }

@@ -16,20 +16,35 @@ struct Options {
     quick: bool,
     json: bool,
     instructions: bool,
+    /// Only these row ids (`--rows B2,B3`); every row when empty.
+    rows: Vec<String>,
 }
 
 impl Options {
     fn parse(args: &[String]) -> Result<Options, String> {
-        let mut options = Options { quick: false, json: false, instructions: true };
-        for arg in args {
+        let mut options = Options { quick: false, json: false, instructions: true, rows: Vec::new() };
+        let mut args = args.iter();
+        while let Some(arg) = args.next() {
             match arg.as_str() {
+                "--rows" => {
+                    let list = args.next().ok_or("--rows takes a list of row ids, such as B2,B3")?;
+                    options.rows = list.split(',').map(|id| id.trim().to_owned()).collect();
+                    if let Some(unknown) =
+                        options.rows.iter().find(|id| !SCENARIOS.iter().any(|scenario| scenario.id == id.as_str()))
+                    {
+                        return Err(format!("no row `{unknown}` (rows are B1-B15)"));
+                    }
+                }
                 "--quick" => options.quick = true,
                 "--json" => options.json = true,
                 "--no-instructions" => options.instructions = false,
                 // `cargo bench` passes `--bench` to every bench target.
                 "--bench" => {}
                 "--help" | "-h" => {
-                    return Err("usage: cargo bench -p lowering -- [--quick] [--json] [--no-instructions]".to_owned());
+                    return Err(
+                        "usage: cargo bench -p lowering -- [--quick] [--json] [--no-instructions] [--rows B2,B3,..]"
+                            .to_owned(),
+                    );
                 }
                 other => return Err(format!("unknown option `{other}` (try --help)")),
             }
@@ -49,6 +64,9 @@ pub fn child(args: &[String]) -> Result<(), String> {
     std::panic::set_hook(Box::new(|_| {}));
     if let Some(ops) = value_of("--count-instructions") {
         let ops: u64 = ops.parse().map_err(|_| "--count-instructions takes a number")?;
+        // As in the timed samples, the counting allocator is off: its atomics are not an
+        // operation's cost.
+        lowering::alloc::set_counting(false);
         // Once outside the region: first-use initialization is not an operation's cost.
         (scenario.run)(subject, ops);
         measure::lowering_lab_counted_region(scenario, subject, ops);
@@ -93,9 +111,40 @@ fn output_dir() -> Result<PathBuf, String> {
     Ok(dir)
 }
 
-fn subjects(scenario: &Scenario, timed: &[Variant]) -> Vec<Subject> {
-    if scenario.control {
+/// What the run measured: the commit, whether the working tree had changes, and when it was
+/// written, so that a reader of `summary.json` (`inspect --html`) can tell a stale summary.
+fn source() -> Value {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()
+            .filter(|output| output.status.success())
+            .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+    };
+    let written =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|since| since.as_secs()).unwrap_or(0);
+    json!({
+        "commit": git(&["rev-parse", "HEAD"]),
+        "dirty": git(&["status", "--porcelain"]).map(|status| !status.is_empty()),
+        "written_unix": written,
+    })
+}
+
+fn subjects(scenario: &Scenario, timed: &[Variant], rows: &[String]) -> Vec<Subject> {
+    if !rows.is_empty() && !rows.iter().any(|id| id == scenario.id) {
+        Vec::new()
+    } else if scenario.control {
         vec![Subject::Control]
+    } else if scenario.decomposed {
+        Subject::DECOMPOSITION
+            .into_iter()
+            .filter(|subject| match subject {
+                Subject::Variant(variant) => timed.contains(variant),
+                _ => true,
+            })
+            .collect()
     } else {
         timed.iter().map(|&variant| Subject::Variant(variant)).collect()
     }
@@ -124,7 +173,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut results: Vec<Vec<Value>> = vec![Vec::new(); SCENARIOS.len()];
     for round in 0..rounds {
         for (row, scenario) in SCENARIOS.iter().enumerate() {
-            let mut order = subjects(scenario, &timed);
+            let mut order = subjects(scenario, &timed, &options.rows);
             if round == 1 {
                 order.reverse();
             }
@@ -150,7 +199,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if valgrind.is_some() {
         let out_dir = output_dir()?;
         for (row, scenario) in SCENARIOS.iter().enumerate() {
-            for subject in subjects(scenario, &timed) {
+            for subject in subjects(scenario, &timed, &options.rows) {
                 eprint!(
                     "\r\x1b[Kcallgrind: {} {} {} ({:.0?})",
                     scenario.id,
@@ -178,7 +227,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     let machine = report::machine(valgrind.as_deref());
     let rows = report::rows(&results, &instructions);
-    let summary = json!({ "schema": 1, "machine": machine, "quick": options.quick, "rows": rows });
+    let summary = json!({ "schema": 1, "machine": machine, "source": source(), "quick": options.quick, "rows": rows });
     let raw = json!({
         "schema": 1,
         "machine": summary["machine"].clone(),

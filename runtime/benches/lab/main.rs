@@ -5,6 +5,7 @@
 //! cargo bench -p lowering                      # the full run: checks, two rounds, callgrind
 //! cargo bench -p lowering -- --quick           # every row once, few samples (a smoke test)
 //! cargo bench -p lowering -- --quick --json    # the summary as JSON on stdout
+//! cargo bench -p lowering -- --rows B3,B6      # only these rows
 //! ```
 //!
 //! The harness runs the behaviour checks first and refuses to time a variant that fails
@@ -13,6 +14,7 @@
 //! second. Raw samples and `summary.json` go to `target/lowering-bench/`.
 
 mod callgrind;
+mod counted;
 mod drive;
 mod harness;
 mod measure;

@@ -3,14 +3,17 @@
 //! 1. The first invocation (one operation, cold) is timed on its own.
 //! 2. Warm-up, which also sizes a sample so that it lasts about `sample_target`.
 //! 3. `samples` timed samples; each one's checksum is verified after its clock stops.
-//! 4. One counted pass for bytes and allocations per operation (process-wide counters, so
-//!    that work continued on another thread is counted too). The counting allocator is off
-//!    while the clock runs.
+//! 4. One counted pass for bytes and allocations per operation, counted around each
+//!    operation only (`counted`), so that the harness's own allocations stay out and a
+//!    model's 0 is exactly 0. The counting allocator is off while the clock runs.
 
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use lowering::alloc::AllocCounts;
+
+use crate::counted;
 use crate::scenarios::{Scenario, Subject};
 
 pub struct Protocol {
@@ -72,10 +75,7 @@ pub fn measure(scenario: &Scenario, subject: Subject, protocol: &Protocol) -> Re
         samples.push(elapsed.as_nanos() as f64 / units(scenario, ops) as f64);
     }
 
-    lowering::alloc::set_counting(true);
-    let before = lowering::alloc::process_counts();
-    timed(scenario, subject, ops)?;
-    let counts = lowering::alloc::process_counts().since(before);
+    let counts = count_allocations(scenario, subject, ops)?;
     let units = units(scenario, ops) as f64;
 
     Ok(json!({
@@ -92,6 +92,16 @@ pub fn measure(scenario: &Scenario, subject: Subject, protocol: &Protocol) -> Re
     }))
 }
 
+/// What `ops` operations of `scenario` allocate, the harness's own allocations left out.
+pub fn count_allocations(scenario: &Scenario, subject: Subject, ops: u64) -> Result<AllocCounts, String> {
+    let was_on = lowering::alloc::set_counting(true);
+    counted::begin();
+    let result = timed(scenario, subject, ops);
+    let counts = counted::end();
+    lowering::alloc::set_counting(was_on);
+    result.map(|_| counts)
+}
+
 /// Operations in the unit the row reports (a ping-pong run sends whole hops).
 pub fn units(scenario: &Scenario, ops: u64) -> u64 {
     if scenario.unit == "message" { crate::scenarios::ping_pong_messages(ops) } else { ops }
@@ -101,7 +111,10 @@ pub fn units(scenario: &Scenario, ops: u64) -> u64 {
 /// (not what the harness was told).
 pub fn lowering_measured(scenario: &Scenario, subject: Subject) -> Value {
     match (subject, scenario.top) {
-        (Subject::Control, _) | (_, None) => Value::String("none (no async)".to_owned()),
+        (Subject::Control | Subject::Direct, _) | (_, None) => Value::String("none (no async)".to_owned()),
+        (Subject::RuntimeOpaque | Subject::ModelFloor | Subject::ModelFloorPanic, _) => {
+            Value::String("none (hand-written control)".to_owned())
+        }
         (Subject::Variant(variant), Some(top)) => match variant.measured_lowering(top) {
             Some(lowering::Lowering::Classic) => Value::String("classic".to_owned()),
             Some(lowering::Lowering::Runtime) => Value::String("runtime".to_owned()),

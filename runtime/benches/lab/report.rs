@@ -64,6 +64,7 @@ pub fn rows(results: &[Vec<Value>], instructions: &[Vec<(Subject, u64, u64, f64)
                 "name": SCENARIOS[row].name,
                 "unit": SCENARIOS[row].unit,
                 "variant": subject,
+                "control": Subject::parse(subject).is_none_or(Subject::is_control),
                 "lowering_measured": first["lowering_measured"],
                 "ns_per_op": { "median": median(&samples), "min": samples[0], "max": samples[samples.len() - 1] },
                 "bytes_per_op": first["bytes_per_op"],
@@ -123,6 +124,11 @@ pub fn table(summary: &Value) -> String {
         seen.push(key.clone());
         let label = format!("{} ({})", row["name"].as_str().unwrap_or("?"), row["unit"].as_str().unwrap_or("?"));
         let id = row["id"].as_str().unwrap_or("?");
+        if row["variant"] != "control" && row["control"] == true {
+            // A decomposition control: listed in the decomposition table below.
+            seen.pop();
+            continue;
+        }
         if row["variant"] == "control" {
             let _ = writeln!(
                 out,
@@ -160,10 +166,11 @@ pub fn table(summary: &Value) -> String {
     }
     let measured: Vec<String> = rows
         .iter()
-        .filter(|row| row["variant"] != "control")
+        .filter(|row| row["control"] != true)
         .filter(|row| row["lowering_measured"] != row["variant"])
         .map(|row| format!("{} {} {}: {}", row["id"], row["name"], row["variant"], row["lowering_measured"]))
         .collect();
+    decomposition(&rows, &mut out);
     if measured.is_empty() {
         let _ = writeln!(out, "lowering measured (from each row's lowering record): as labelled in every row");
     } else {
@@ -171,4 +178,51 @@ pub fn table(summary: &Value) -> String {
             writeln!(out, "WARNING: rows whose lowering record disagrees with their label: {}", measured.join("; "));
     }
     out
+}
+
+/// The decomposition rows (B2, B3, B4, B6): every subject of a row on a line of its own, in
+/// the order of [`Subject::DECOMPOSITION`], with its instructions against `model-floor-panic`.
+fn decomposition(rows: &[Value], out: &mut String) {
+    let mut keys: Vec<(Value, Value)> = Vec::new();
+    for row in rows.iter().filter(|row| row["variant"] == "model-floor") {
+        keys.push((row["id"].clone(), row["name"].clone()));
+    }
+    if keys.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\ndecomposition (controls: direct, runtime-opaque, model-floor, model-floor-panic; instr/floor = instructions against model-floor-panic)"
+    );
+    let _ = writeln!(
+        out,
+        "{:<4} {:<24} {:<18} {:>22} {:>10} {:>10} {:>10} {:>12}",
+        "row", "scenario", "variant", "ns/op", "bytes/op", "allocs/op", "instr/op", "instr/floor"
+    );
+    for (id, name) in keys {
+        let of_row: Vec<&Value> = rows.iter().filter(|row| row["id"] == id && row["name"] == name).collect();
+        let floor = of_row
+            .iter()
+            .find(|row| row["variant"] == "model-floor-panic")
+            .and_then(|row| row["instructions_per_op"].as_f64());
+        for subject in Subject::DECOMPOSITION {
+            let Some(row) = of_row.iter().find(|row| row["variant"] == subject.name()) else { continue };
+            let ratio = match (row["instructions_per_op"].as_f64(), floor) {
+                (Some(instructions), Some(floor)) if floor > 0.0 => format!("{:.2}x", instructions / floor),
+                _ => "-".to_owned(),
+            };
+            let _ = writeln!(
+                out,
+                "{:<4} {:<24} {:<18} {:>22} {:>10} {:>10} {:>10} {:>12}",
+                id.as_str().unwrap_or("?"),
+                name.as_str().unwrap_or("?"),
+                subject.name(),
+                ns(&row["ns_per_op"]),
+                per_op(&row["bytes_per_op"]),
+                per_op(&row["allocs_per_op"]),
+                per_op(&row["instructions_per_op"]),
+                ratio,
+            );
+        }
+    }
 }

@@ -1,4 +1,5 @@
-//! The benchmark rows (B1-B15 in `LAB.md`): what one operation is, for each variant.
+//! The benchmark rows (B1-B15 in `LAB.md`, and B16, the borrowing read loop): what one
+//! operation is, for each variant.
 //!
 //! Every row runs the shared workloads through direct calls (`for_each_variant!` expands the
 //! loop once per variant module); inputs vary with the operation index so that nothing folds
@@ -13,26 +14,60 @@ use futures::FutureExt as _;
 use lowering::leaf::{CancellationToken, Gate, channel};
 use workloads::{Variant, for_each_variant};
 
+use crate::counted;
 use crate::drive::Driver;
 
-/// What a row runs: a variant of the workloads, or the control code without async.
+/// What a row runs: a variant of the workloads, or control code.
+///
+/// The decomposition rows (B2, B3, B4, B6) run four controls beside the two variants, in
+/// this order: `direct` (B1's synchronous call), `runtime`, `runtime-opaque` (the plain
+/// chain with a non-inlined call per level, `workloads::opaque`), `model-floor` (the classic
+/// model written by hand, `workloads::floor`), `model-floor-panic` (the same with a panic
+/// caught per level), `classic`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Subject {
     Control,
+    Direct,
+    RuntimeOpaque,
+    ModelFloor,
+    ModelFloorPanic,
     Variant(Variant),
 }
 
 impl Subject {
+    /// The subjects of a decomposition row, in table order.
+    pub const DECOMPOSITION: [Subject; 6] = [
+        Subject::Direct,
+        Subject::Variant(Variant::Runtime),
+        Subject::RuntimeOpaque,
+        Subject::ModelFloor,
+        Subject::ModelFloorPanic,
+        Subject::Variant(Variant::Classic),
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Subject::Control => "control",
+            Subject::Direct => "direct",
+            Subject::RuntimeOpaque => "runtime-opaque",
+            Subject::ModelFloor => "model-floor",
+            Subject::ModelFloorPanic => "model-floor-panic",
             Subject::Variant(variant) => variant.name(),
         }
+    }
+
+    /// Hand-written code rather than one of the two lowerings.
+    pub fn is_control(self) -> bool {
+        !matches!(self, Subject::Variant(_))
     }
 
     pub fn parse(text: &str) -> Option<Subject> {
         match text {
             "control" => Some(Subject::Control),
+            "direct" => Some(Subject::Direct),
+            "runtime-opaque" => Some(Subject::RuntimeOpaque),
+            "model-floor" => Some(Subject::ModelFloor),
+            "model-floor-panic" => Some(Subject::ModelFloorPanic),
             "classic" => Some(Subject::Variant(Variant::Classic)),
             "runtime" => Some(Subject::Variant(Variant::Runtime)),
             _ => None,
@@ -49,6 +84,8 @@ pub struct Scenario {
     pub top: Option<&'static str>,
     /// Control rows run without async and have no variants.
     pub control: bool,
+    /// Decomposition rows run the controls of [`Subject::DECOMPOSITION`] beside the variants.
+    pub decomposed: bool,
     /// Operations per sample before calibration (a rough size, not a figure).
     pub base_ops: u64,
     /// Run `ops` operations; returns a checksum.
@@ -63,6 +100,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "DirectSyncControl",
         unit: "call",
         top: None,
+        decomposed: false,
         control: true,
         base_ops: 1 << 20,
         run: b1_control,
@@ -73,6 +111,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "CompletedChain10",
         unit: "call",
         top: Some("completed_chain10"),
+        decomposed: true,
         control: false,
         base_ops: 1 << 14,
         run: b2_completed_chain10,
@@ -83,6 +122,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "ValueChain10",
         unit: "call",
         top: Some("value_chain10"),
+        decomposed: true,
         control: false,
         base_ops: 1 << 14,
         run: b3_value_chain10,
@@ -93,6 +133,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "ValueTaskChain10",
         unit: "call",
         top: Some("vt_chain10"),
+        decomposed: true,
         control: false,
         base_ops: 1 << 14,
         run: b4_value_task_chain10,
@@ -103,6 +144,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "CacheHitLoop",
         unit: "call (100 awaits)",
         top: Some("cache_hit_loop"),
+        decomposed: false,
         control: false,
         base_ops: 1 << 8,
         run: b5_cache_hit_loop,
@@ -113,6 +155,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "YieldAtBottomChain10",
         unit: "call",
         top: Some("yield_chain10"),
+        decomposed: true,
         control: false,
         base_ops: 1 << 12,
         run: b6_yield_chain10,
@@ -123,6 +166,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "TenYieldsInOneMethod",
         unit: "call",
         top: Some("ten_yields"),
+        decomposed: false,
         control: false,
         base_ops: 1 << 12,
         run: b7_ten_yields,
@@ -133,6 +177,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "PanicThroughChain10",
         unit: "call",
         top: Some("panic_chain10"),
+        decomposed: false,
         control: false,
         base_ops: 1 << 8,
         run: b8_panic_chain10,
@@ -143,6 +188,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "ErrThroughChain10",
         unit: "call",
         top: Some("err_chain10"),
+        decomposed: false,
         control: false,
         base_ops: 1 << 12,
         run: b8_err_chain10,
@@ -153,6 +199,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "HotPath12",
         unit: "call",
         top: Some("hot_path12"),
+        decomposed: false,
         control: false,
         base_ops: 1 << 14,
         run: b9_hot_path12,
@@ -163,6 +210,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "SuspendPingPong (56 pairs, chain of 12)",
         unit: "message",
         top: Some("ping_pong_side"),
+        decomposed: false,
         control: false,
         base_ops: 1 << 12,
         run: b10_ping_pong,
@@ -173,6 +221,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "SuspendPingPong (56 pairs, no chain)",
         unit: "message",
         top: Some("ping_pong_side_direct"),
+        decomposed: false,
         control: false,
         base_ops: 1 << 12,
         run: b10_ping_pong_direct,
@@ -183,6 +232,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "Chain3",
         unit: "call",
         top: Some("chain3"),
+        decomposed: false,
         control: false,
         base_ops: 1 << 15,
         run: b11_chain3,
@@ -193,6 +243,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "Leaf",
         unit: "call",
         top: Some("leaf_value"),
+        decomposed: false,
         control: false,
         base_ops: 1 << 16,
         run: b11_leaf,
@@ -203,6 +254,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "GateChain3",
         unit: "call",
         top: Some("gate_chain3"),
+        decomposed: false,
         control: false,
         base_ops: 1 << 12,
         run: b12_gate_chain3,
@@ -213,6 +265,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "RetainedTask (ring of 64)",
         unit: "call",
         top: Some("retained"),
+        decomposed: false,
         control: false,
         base_ops: 1 << 14,
         run: b13_retained,
@@ -223,6 +276,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "SuspendOnceLoop (task)",
         unit: "call",
         top: Some("suspend_once"),
+        decomposed: false,
         control: false,
         base_ops: 1 << 13,
         run: b14_suspend_once,
@@ -233,6 +287,7 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "SuspendOnceLoop (value task)",
         unit: "call",
         top: Some("suspend_once_value"),
+        decomposed: false,
         control: false,
         base_ops: 1 << 13,
         run: b14_suspend_once_value,
@@ -243,25 +298,44 @@ pub const SCENARIOS: &[Scenario] = &[
         name: "SyncLoop",
         unit: "await",
         top: Some("sync_loop"),
+        decomposed: false,
         control: false,
         base_ops: 1 << 20,
         run: b15_sync_loop,
         expected: sync_loop_sum,
+    },
+    Scenario {
+        id: "B16",
+        name: "ReadLoopLocalBuffer",
+        unit: "call (5 reads of 16 bytes)",
+        top: Some("read_loop"),
+        decomposed: false,
+        control: false,
+        base_ops: 1 << 12,
+        run: b16_read_loop,
+        expected: read_loop_sum,
     },
 ];
 
 fn variant(subject: Subject) -> Variant {
     match subject {
         Subject::Variant(variant) => variant,
-        Subject::Control => unreachable!("only control rows run the control subject"),
+        _ => unreachable!("controls run only in their own rows"),
     }
 }
 
-/// Run `f(i)` for each operation and sum the results (wrapping).
+/// Run `f(i)` for each operation and sum the results (wrapping). In a counting pass each
+/// operation is counted on its own (`counted::op`).
 fn sum(ops: u64, mut f: impl FnMut(u64) -> u64) -> u64 {
     let mut total = 0u64;
-    for i in 0..ops {
-        total = total.wrapping_add(f(black_box(i)));
+    if counted::active() {
+        for i in 0..ops {
+            total = total.wrapping_add(counted::op(|| f(black_box(i))));
+        }
+    } else {
+        for i in 0..ops {
+            total = total.wrapping_add(f(black_box(i)));
+        }
     }
     total
 }
@@ -304,34 +378,54 @@ fn retained_sum(ops: u64) -> u64 {
     (0..ops).map(|i| i + 1002).fold(0, u64::wrapping_add)
 }
 
+/// B16 reads 64 bytes, 1 to 64, per call: their sum plus 1000.
+const READ_LOOP_BYTES: u64 = 64;
+
+fn read_loop_sum(ops: u64) -> u64 {
+    ops.wrapping_mul((1..=READ_LOOP_BYTES).sum::<u64>() + 1000)
+}
+
 fn sync_loop_sum(ops: u64) -> u64 {
     workloads::expected::sync_loop(ops)
 }
 
 // ---- Rows ----------------------------------------------------------------------------------
 
+/// The arithmetic of ValueChain10 (leaf + 1000, nine levels + 1), with no async.
+#[inline(never)]
+fn direct(x: u64) -> u64 {
+    black_box(x) + 1000 + 9
+}
+
 fn b1_control(_: Subject, ops: u64) -> u64 {
-    // The arithmetic of ValueChain10 (leaf + 1000, nine levels + 1), with no async.
-    #[inline(never)]
-    fn direct(x: u64) -> u64 {
-        black_box(x) + 1000 + 9
-    }
     sum(ops, direct)
 }
 
+/// A decomposition row: `$opaque`, `$floor` and the variant modules' `$function`.
+macro_rules! decomposed {
+    ($subject:expr, $ops:expr, $opaque:path, $floor:ident, $function:ident) => {{
+        let driver = Driver::new();
+        match $subject {
+            Subject::Direct => sum($ops, direct),
+            Subject::RuntimeOpaque => sum($ops, |i| driver.run($opaque(i))),
+            Subject::ModelFloor => sum($ops, |i| driver.run(workloads::floor::$floor::<false>(i))),
+            Subject::ModelFloorPanic => sum($ops, |i| driver.run(workloads::floor::$floor::<true>(i))),
+            subject => for_each_variant!(variant(subject), m => sum($ops, |i| driver.run(m::$function(i)))),
+        }
+    }};
+}
+
 fn b2_completed_chain10(subject: Subject, ops: u64) -> u64 {
-    let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::completed_chain10(i))))
+    decomposed!(subject, ops, workloads::opaque::completed_chain10, completed_chain10, completed_chain10)
 }
 
 fn b3_value_chain10(subject: Subject, ops: u64) -> u64 {
-    let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::value_chain10(i))))
+    decomposed!(subject, ops, workloads::opaque::value_chain10, value_chain10, value_chain10)
 }
 
 fn b4_value_task_chain10(subject: Subject, ops: u64) -> u64 {
-    let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::vt_chain10(i))))
+    // The runtime lowering ignores `value_task`: its opaque control is B3's.
+    decomposed!(subject, ops, workloads::opaque::value_chain10, vt_chain10, vt_chain10)
 }
 
 fn b5_cache_hit_loop(subject: Subject, ops: u64) -> u64 {
@@ -340,8 +434,7 @@ fn b5_cache_hit_loop(subject: Subject, ops: u64) -> u64 {
 }
 
 fn b6_yield_chain10(subject: Subject, ops: u64) -> u64 {
-    let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::yield_chain10(i))))
+    decomposed!(subject, ops, workloads::opaque::yield_chain10, yield_chain10, yield_chain10)
 }
 
 fn b7_ten_yields(subject: Subject, ops: u64) -> u64 {
@@ -390,7 +483,8 @@ fn ping_pong(subject: Subject, ops: u64, chained: bool) -> u64 {
             })
         })
         .collect();
-    let lasts = Driver::new().run(futures::future::join_all(sides));
+    let driver = Driver::new();
+    let lasts = counted::op(|| driver.run(futures::future::join_all(sides)));
     drop(channels);
     lasts.into_iter().fold(0, u64::wrapping_add)
 }
@@ -486,5 +580,13 @@ fn b14_suspend_once_value(subject: Subject, ops: u64) -> u64 {
 
 fn b15_sync_loop(subject: Subject, ops: u64) -> u64 {
     let driver = Driver::new();
-    for_each_variant!(variant(subject), m => driver.run(m::sync_loop(black_box(ops))))
+    for_each_variant!(variant(subject), m => counted::op(|| driver.run(m::sync_loop(black_box(ops)))))
+}
+
+/// A read loop into a local buffer that every awaited read borrows: the classic state machine
+/// is pinned (its buffer lives in place), so each call allocates its task although every read
+/// completes at once; the plain `async fn` allocates nothing.
+fn b16_read_loop(subject: Subject, ops: u64) -> u64 {
+    let driver = Driver::new();
+    for_each_variant!(variant(subject), m => sum(ops, |_| driver.run(m::read_loop(black_box(READ_LOOP_BYTES)))))
 }

@@ -31,11 +31,12 @@ impl<T: Copy + 'static> CachedResult<T> {
 
 /// A task's pointer to its cached completed task.
 ///
-/// The table's result types are `'static`, but a `Task<T>` is generic over any `T` (including
-/// borrowed results), so the pointer is kept untyped together with a reader for its type.
-pub(crate) struct CachedRef<T> {
-    cell: NonNull<()>,
-    read: unsafe fn(NonNull<()>) -> T,
+/// The table's result types are `'static` and `Copy`, but a `Task<T>` is generic over any
+/// `T` (including borrowed results): the pointer is made only for a `T: Cacheable`
+/// ([`CachedRef::new`]), which lets [`CachedRef::value`] copy the value without the bound.
+#[doc(hidden)]
+pub struct CachedRef<T> {
+    cell: NonNull<T>,
 }
 
 // SAFETY: the cell is an immutable static of a `Send + Sync` type (see `Cacheable`).
@@ -44,27 +45,24 @@ unsafe impl<T> Sync for CachedRef<T> {}
 
 impl<T> Clone for CachedRef<T> {
     fn clone(&self) -> Self {
-        CachedRef { cell: self.cell, read: self.read }
+        CachedRef { cell: self.cell }
     }
 }
 
 impl<T> CachedRef<T> {
     /// The cached value; every awaiter gets a copy.
+    #[inline]
     pub(crate) fn value(&self) -> T {
-        // SAFETY: `cell` and `read` were built together by `CachedRef::new` for this `T`.
-        unsafe { (self.read)(self.cell) }
+        // SAFETY: `cell` points to the value of a static `CachedResult<T>` of a `Cacheable`
+        // (hence `Copy`) `T` (`CachedRef::new`): a bitwise copy is a valid copy.
+        unsafe { self.cell.as_ptr().read() }
     }
 }
 
 impl<T: Cacheable> CachedRef<T> {
     fn new(cell: &'static CachedResult<T>) -> Self {
-        CachedRef { cell: NonNull::from(cell).cast(), read: read_cell::<T> }
+        CachedRef { cell: NonNull::from(&cell.value) }
     }
-}
-
-unsafe fn read_cell<T: Cacheable>(cell: NonNull<()>) -> T {
-    // SAFETY: the caller passes a pointer made by `CachedRef::new` for this `T`.
-    unsafe { cell.cast::<CachedResult<T>>().as_ref().value }
 }
 
 /// A result type with a table of cached completed tasks.
@@ -111,6 +109,7 @@ impl Cacheable for i32 {
 macro_rules! cache_default_only {
     ($($int:ty),*) => {$(
         impl Cacheable for $int {
+            #[inline]
             fn cached(value: $int) -> Result<&'static CachedResult<$int>, $int> {
                 static ZERO: CachedResult<$int> = CachedResult::new(0);
                 if value == 0 { Ok(&ZERO) } else { Err(value) }
@@ -121,22 +120,36 @@ macro_rules! cache_default_only {
 
 cache_default_only!(i8, i16, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
-/// Which results of one function are served from the cache: the macro picks it with
-/// [`crate::__private::CacheProbe`] from the function's declared return type.
-pub struct CachePolicy<T>(pub(crate) Option<fn(T) -> Result<CachedRef<T>, T>>);
-
-impl<T> CachePolicy<T> {
-    /// No result of this type is cached.
-    pub const NONE: Self = CachePolicy(None);
+/// Which results of one function are served from the cache: the macro picks [`Table`] or
+/// [`NoTable`] with [`crate::__private::CacheProbe`] from the function's declared return
+/// type. A type rather than a value, so that the builder's check is a comparison inlined
+/// into it (for a `u64`, `value == 0`), not a call through a pointer on every completion.
+pub trait CachePolicy<T>: Copy {
+    /// The cached task for `value`, or `value` back.
+    #[doc(hidden)]
+    fn lookup(self, value: T) -> Result<CachedRef<T>, T>;
 }
 
-impl<T: Cacheable> CachePolicy<T> {
-    /// Results of this type are looked up in its table.
-    pub const TABLE: Self = CachePolicy(Some(lookup::<T>));
+/// Results of this type are looked up in its table.
+#[derive(Clone, Copy, Debug)]
+pub struct Table;
+
+/// No result of this type is cached.
+#[derive(Clone, Copy, Debug)]
+pub struct NoTable;
+
+impl<T: Cacheable> CachePolicy<T> for Table {
+    #[inline(always)]
+    fn lookup(self, value: T) -> Result<CachedRef<T>, T> {
+        T::cached(value).map(CachedRef::new)
+    }
 }
 
-fn lookup<T: Cacheable>(value: T) -> Result<CachedRef<T>, T> {
-    T::cached(value).map(CachedRef::new)
+impl<T> CachePolicy<T> for NoTable {
+    #[inline(always)]
+    fn lookup(self, value: T) -> Result<CachedRef<T>, T> {
+        Err(value)
+    }
 }
 
 #[cfg(test)]

@@ -42,14 +42,15 @@ use self::outcome::{Outcome, PanicPayload};
 #[must_use = "a classic call has already run up to its first suspension; dropping the task cancels the rest"]
 pub struct Task<T, S = ()> {
     repr: Repr<T, S>,
-    /// The waiter this handle registered, withdrawn when the handle is dropped.
-    key: Option<u32>,
 }
 
+// Two words: the synchronous paths move tasks in and out of awaiter slots on every level.
 enum Repr<T, S> {
     Cached(CachedRef<T>),
     Completed(Arc<Completed<T>>),
-    Suspended(Arc<Core<T, S>>),
+    /// The heap task, and the waiter this handle registered there (withdrawn when the handle
+    /// is dropped).
+    Suspended(Arc<Core<T, S>>, Option<u32>),
     /// Polled to completion as a future; nothing left.
     Consumed,
 }
@@ -63,31 +64,29 @@ impl StateMachine for () {}
 impl<T, S> Task<T, S> {
     /// A call that completed synchronously with `value`: a cached task when the policy has
     /// one for it, otherwise one allocation.
-    pub(crate) fn from_value(value: T, cache: CachePolicy<T>) -> Self {
-        let value = match cache.0 {
-            Some(lookup) => match lookup(value) {
-                Ok(cached) => return Task { repr: Repr::Cached(cached), key: None },
-                Err(value) => value,
-            },
-            None => value,
+    #[inline]
+    pub(crate) fn from_value(value: T, cache: impl CachePolicy<T>) -> Self {
+        let value = match cache.lookup(value) {
+            Ok(cached) => return Task { repr: Repr::Cached(cached) },
+            Err(value) => value,
         };
-        Task { repr: Repr::Completed(Completed::new(Outcome::Value(value))), key: None }
+        Task { repr: Repr::Completed(Completed::new(Outcome::Value(value))) }
     }
 
     /// A call whose `move_next` panicked before its first suspension.
     pub(crate) fn from_panic(payload: PanicPayload) -> Self {
-        Task { repr: Repr::Completed(Completed::new(Outcome::Panic(payload))), key: None }
+        Task { repr: Repr::Completed(Completed::new(Outcome::Panic(payload))) }
     }
 
     pub(crate) fn from_core(core: Arc<Core<T, S>>) -> Self {
-        Task { repr: Repr::Suspended(core), key: None }
+        Task { repr: Repr::Suspended(core, None) }
     }
 
     /// Has the call finished (with a value or a panic)?
     pub fn is_completed(&self) -> bool {
         match &self.repr {
             Repr::Cached(_) | Repr::Completed(_) | Repr::Consumed => true,
-            Repr::Suspended(core) => core.is_completed(),
+            Repr::Suspended(core, _) => core.is_completed(),
         }
     }
 
@@ -98,34 +97,36 @@ impl<T, S> Task<T, S> {
 
     /// Did the call suspend at least once (so that its state machine was moved to the heap)?
     pub fn has_suspended(&self) -> bool {
-        matches!(self.repr, Repr::Suspended(_))
+        matches!(self.repr, Repr::Suspended(..))
     }
 
-    /// Poll from a classic state machine (the awaiter side; see `crate::awaiter`).
+    /// Poll from a classic state machine (the awaiter side; see `crate::awaiter`). The
+    /// synchronous shapes are inlined into the awaiting `move_next`; a suspended task's
+    /// protocol is a call of its own.
+    #[inline]
     pub(crate) fn poll_from_state_machine(&mut self, ctx: &mut crate::builder::Ctx<'_>) -> Poll<T> {
-        let outcome = match &mut self.repr {
-            Repr::Cached(cached) => return Poll::Ready(cached.value()),
-            Repr::Completed(_) => self.take_completed(),
-            Repr::Suspended(core) => {
-                let polled = match ctx.this() {
-                    // Still on the caller's stack: only a completed task can be consumed;
-                    // otherwise the builder must box the awaiting state machine first.
-                    None => match core.try_claim() {
-                        Some(outcome) => Poll::Ready(outcome),
-                        None => Poll::Pending,
-                    },
-                    Some(parent) => core.poll_from_parent(&mut self.key, parent),
-                };
-                match polled {
-                    Poll::Ready(outcome) => outcome,
-                    Poll::Pending => return Poll::Pending,
-                }
-            }
-            Repr::Consumed => panic!("`Task` polled after it completed"),
-        };
-        Poll::Ready(outcome.into_value())
+        match &self.repr {
+            Repr::Cached(cached) => Poll::Ready(cached.value()),
+            Repr::Completed(_) => Poll::Ready(self.take_completed().into_value()),
+            Repr::Suspended(..) | Repr::Consumed => self.poll_suspended_from_state_machine(ctx),
+        }
     }
 
+    fn poll_suspended_from_state_machine(&mut self, ctx: &mut crate::builder::Ctx<'_>) -> Poll<T> {
+        let Repr::Suspended(core, key) = &mut self.repr else { panic!("`Task` polled after it completed") };
+        let polled = match ctx.this() {
+            // Still on the caller's stack: only a completed task can be consumed;
+            // otherwise the builder must box the awaiting state machine first.
+            None => match core.try_claim() {
+                Some(outcome) => Poll::Ready(outcome),
+                None => Poll::Pending,
+            },
+            Some(parent) => core.poll_from_parent(key, parent),
+        };
+        polled.map(Outcome::into_value)
+    }
+
+    #[inline]
     fn take_completed(&mut self) -> Outcome<T> {
         let Repr::Completed(completed) = std::mem::replace(&mut self.repr, Repr::Consumed) else {
             unreachable!("called on a completed task")
@@ -146,7 +147,7 @@ impl<T, S> Future for Task<T, S> {
                 return Poll::Ready(value);
             }
             Repr::Completed(_) => this.take_completed(),
-            Repr::Suspended(core) => match core.poll_as_future(&mut this.key, cx) {
+            Repr::Suspended(core, key) => match core.poll_as_future(key, cx) {
                 Poll::Ready(outcome) => {
                     this.release();
                     outcome
@@ -161,9 +162,18 @@ impl<T, S> Future for Task<T, S> {
 
 impl<T, S> Task<T, S> {
     /// Give up this handle's share of a suspended task (its waiter and its count).
+    #[inline]
     fn release(&mut self) {
-        if let Repr::Suspended(core) = std::mem::replace(&mut self.repr, Repr::Consumed) {
-            if let Some(key) = self.key.take() {
+        // Only a suspended task has a share to give up; the others drop their `Arc` as fields.
+        if matches!(self.repr, Repr::Suspended(..)) {
+            self.release_suspended();
+        }
+    }
+
+    #[cold]
+    fn release_suspended(&mut self) {
+        if let Repr::Suspended(core, key) = std::mem::replace(&mut self.repr, Repr::Consumed) {
+            if let Some(key) = key {
                 core.withdraw(key);
             }
             core.drop_handle();
@@ -172,6 +182,7 @@ impl<T, S> Task<T, S> {
 }
 
 impl<T, S> Drop for Task<T, S> {
+    #[inline]
     fn drop(&mut self) {
         self.release();
     }
@@ -186,13 +197,13 @@ impl<T: Clone, S> Clone for Task<T, S> {
                 completed.allow_sharing(T::clone);
                 Repr::Completed(Arc::clone(completed))
             }
-            Repr::Suspended(core) => {
+            Repr::Suspended(core, _) => {
                 core.add_handle(T::clone);
-                Repr::Suspended(Arc::clone(core))
+                Repr::Suspended(Arc::clone(core), None)
             }
             Repr::Consumed => Repr::Consumed,
         };
-        Task { repr, key: None }
+        Task { repr }
     }
 }
 
@@ -201,8 +212,8 @@ impl<T, S> fmt::Debug for Task<T, S> {
         let shape = match &self.repr {
             Repr::Cached(_) => "cached",
             Repr::Completed(_) => "completed",
-            Repr::Suspended(core) if core.is_completed() => "suspended, now completed",
-            Repr::Suspended(_) => "suspended",
+            Repr::Suspended(core, _) if core.is_completed() => "suspended, now completed",
+            Repr::Suspended(..) => "suspended",
             Repr::Consumed => "consumed",
         };
         f.debug_struct("Task").field("shape", &shape).finish()

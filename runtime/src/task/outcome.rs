@@ -18,10 +18,11 @@ pub(crate) enum Outcome<T> {
 impl<T> Outcome<T> {
     /// Deliver the outcome in the awaiter's frame: the value, or the stored panic raised again
     /// with its original payload (`resume_unwind` does not run the panic hook a second time).
+    #[inline]
     pub(crate) fn into_value(self) -> T {
         match self {
             Outcome::Value(value) => value,
-            Outcome::Panic(payload) => panic::resume_unwind(payload),
+            Outcome::Panic(payload) => raise(payload),
         }
     }
 
@@ -43,6 +44,11 @@ impl<T> Outcome<T> {
             Outcome::Panic(payload) => Outcome::Panic(copy_payload(payload)),
         }
     }
+}
+
+#[cold]
+fn raise(payload: PanicPayload) -> ! {
+    panic::resume_unwind(payload)
 }
 
 fn copy_payload(payload: &PanicPayload) -> PanicPayload {

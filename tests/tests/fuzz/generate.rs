@@ -16,8 +16,9 @@ pub fn program(seed: u64, index: usize) -> Program {
 }
 
 /// `LOWERING_FUZZ_KNOWN_BUGS=1`: also draw the shapes that the classic lowering is known to get
-/// wrong (each has an ignored minimal case in `tests/fuzz_regressions.rs`), to check a fix.
-/// Without it, the generator steers around them, so that a run finds what is not known yet.
+/// wrong (each has an ignored minimal case in `tests/fuzz_regressions.rs`: seed 7's programs
+/// 20, 225 and 360), to check a fix. Without it, the generator steers around them, so that a
+/// run finds what is not known yet.
 pub fn known_bugs() -> bool {
     std::env::var("LOWERING_FUZZ_KNOWN_BUGS").is_ok_and(|value| value == "1")
 }
@@ -237,11 +238,8 @@ impl<'r> Generator<'r> {
     fn borrowing_stmt(&mut self) -> Stmt {
         match self.below(13) {
             0 | 1 => match self.pick_var(|var| matches!(var.ty, Ty::U32 | Ty::Loud) && var.borrowable) {
-                // Known bug (`fuzz_regressions::known_bugs::seed7_program221`): a reference
-                // that hides another local's name (its referent's, say) is not compiled right.
-                Some(name) if !self.known_bugs => {
-                    Stmt::Let(Pat::Bind(Binding { name: self.fresh("v"), mutable: false }), Expr::Borrow(name))
-                }
+                // A reference may hide another local's name (its referent's, say): once a bug,
+                // `fuzz_regressions::borrowing_shapes::seed7_program221`.
                 Some(name) => Stmt::Let(Pat::Bind(self.binding(false)), Expr::Borrow(name)),
                 None => self.let_stmt(),
             },
@@ -317,7 +315,7 @@ impl<'r> Generator<'r> {
                 let label = self.fresh("b");
                 Some(Expr::FillNew(label, Box::new(self.expr(&Ty::U32, sub))))
             }
-            // Known bug (`fuzz_regressions::known_bugs::seed7_program20`): an async block
+            // Known bug (`fuzz_regressions::borrowing_shapes::seed7_program20`): an async block
             // awaited as an operand (`mix(async { .. }.await, ..)`) that captures locals.
             _ if self.block_depth < MAX_BLOCK_DEPTH && (statement || self.known_bugs) => Some(self.async_block()),
             _ => None,
@@ -405,14 +403,13 @@ impl<'r> Generator<'r> {
         if self.chance(25) {
             let counters = self.counters.clone();
             // Never a field of `self`.
-            // Known bug (`fuzz_regressions::known_bugs::seed7_program211`): a tuple pattern that
-            // hides a borrowed local drops its bindings in the wrong order.
+            // A pattern may hide a borrowed local (once a bug, `seed7_program211`).
             let known_bugs = self.known_bugs;
             let visible: Vec<String> = self
                 .visible()
                 .into_iter()
                 // Nor (`seed7_program20`) a `let` in an async block that hides a captured local.
-                .filter(|var| known_bugs || (!var.frozen && !var.captured))
+                .filter(|var| known_bugs || !var.captured)
                 .map(|var| var.name)
                 .filter(|name| !counters.contains(name) && !name.contains('.'))
                 .collect();
@@ -438,21 +435,14 @@ impl<'r> Generator<'r> {
         (!candidates.is_empty()).then(|| candidates[self.below(candidates.len())].clone())
     }
 
-    /// What is in scope, as the generator may use it: without the known bugs, an async block
-    /// moves none of the locals it captures (`fuzz_regressions::known_bugs::seed7_program176`:
-    /// E0507, a move out of the raw pointer the classic lowering reaches the local through).
+    /// What is in scope, as the generator may use it (without the known bugs, an async block
+    /// captures no field of `self`).
     fn visible(&self) -> Vec<check::Visible> {
         let mut visible = self.env.visible();
         if !self.known_bugs {
-            // Known bug (`fuzz_regressions::known_bugs::seed7_program360`): an async block
+            // Known bug (`fuzz_regressions::borrowing_shapes::seed7_program360`): an async block
             // that captures a field of `self` (E0716).
             visible.retain(|var| !(var.captured && var.name.starts_with("self.")));
-            for var in &mut visible {
-                if var.captured && !var.ty.is_copy() {
-                    var.movable = false;
-                    var.in_this_loop = false;
-                }
-            }
         }
         visible
     }

@@ -21,18 +21,19 @@ use crate::classic::parse::lower::HOISTED_PREFIX;
 
 /// A temporary the lowering hoisted out of a statement that awaits: it lives in place.
 pub(crate) fn is_hoisted_temporary(name: &str) -> bool {
-    name.strip_prefix("__").and_then(|rest| rest.strip_prefix(HOISTED_PREFIX)).is_some_and(|index| {
-        !index.is_empty() && index.chars().all(|c| c.is_ascii_digit())
-    })
+    name.strip_prefix("__")
+        .and_then(|rest| rest.strip_prefix(HOISTED_PREFIX))
+        .is_some_and(|index| !index.is_empty() && index.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// The names of the locals (and `self`) that live in place.
 pub(crate) fn in_place(
     block: &syn::Block,
+    params: &[String],
     shared_refs: &HashSet<String>,
     exclusive_refs: &HashSet<String>,
 ) -> HashSet<String> {
-    let mut finder = Finder { found: HashSet::new(), exclusive_refs };
+    let mut finder = Finder { found: HashSet::new(), exclusive_refs, rebound: rebound_names(block, params) };
     finder.stmts(&block.stmts, false);
     finder.found.retain(|name| !shared_refs.contains(name));
     finder.found
@@ -42,6 +43,9 @@ struct Finder<'r> {
     found: HashSet<String>,
     /// `&mut` parameters (and `&mut self`): passed along, they are reborrowed.
     exclusive_refs: &'r HashSet<String>,
+    /// The names that more than one `let` (or a `let` and a parameter) binds: such a `let` may
+    /// hide a live local, which begins a state of its own (`emit::shadowing`).
+    rebound: HashSet<String>,
 }
 
 impl Finder<'_> {
@@ -58,6 +62,12 @@ impl Finder<'_> {
     fn stmt(&mut self, stmt: &syn::Stmt, held: bool) {
         match stmt {
             syn::Stmt::Local(local) => {
+                let mut bindings = Vec::new();
+                crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
+                // A `let` that hides a local of the same name may end a state right after its
+                // initializer, which then must not borrow anything that moves there.
+                let hides = bindings.iter().any(|binding| self.rebound.contains(&binding.ident.to_string()));
+                let held = held || hides;
                 if let Some(init) = &local.init {
                     if held {
                         holding_roots(&init.expr, &mut self.found);
@@ -238,6 +248,25 @@ fn holding_roots(expr: &syn::Expr, out: &mut HashSet<String>) {
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
     Roots(out).visit_expr(expr);
+}
+
+/// The names bound more than once in the body (by `let`s, or by a `let` and a parameter).
+fn rebound_names(block: &syn::Block, params: &[String]) -> HashSet<String> {
+    struct Lets(std::collections::HashMap<String, usize>);
+    impl<'ast> Visit<'ast> for Lets {
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            let mut bindings = Vec::new();
+            crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
+            for binding in bindings {
+                *self.0.entry(binding.ident.to_string()).or_insert(0) += 1;
+            }
+            visit::visit_local(self, local);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut lets = Lets(params.iter().map(|param| (param.clone(), 1)).collect());
+    lets.visit_block(block);
+    lets.0.into_iter().filter(|(_, count)| *count > 1).map(|(name, _)| name).collect()
 }
 
 /// In an awaited operand: a local called (`f(1).await` borrows the closure `f`) and `&mut`

@@ -68,14 +68,14 @@ pub(crate) struct Places<'a> {
     pub others: &'a HashSet<String>,
     /// Names bound inside the code being rewritten, innermost last.
     bound: Vec<String>,
-    /// Inside a closure or async block: uses there may run any number of times, later.
-    deferred: usize,
     /// The fields each local (by state-machine field) has moved out of it anywhere in the
     /// function, as known so far (`parts`, then those found here): a field's index is its bit
     /// in the local's `Slot`.
     pub parts: &'a HashMap<String, Vec<String>>,
     pub found_parts: Vec<(String, String)>,
     krate: &'a syn::Path,
+    /// The visible locals used by value so far (whole, not a field of them).
+    used_by_value: Vec<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -91,15 +91,7 @@ impl<'a> Places<'a> {
         parts: &'a HashMap<String, Vec<String>>,
         krate: &'a syn::Path,
     ) -> Self {
-        Places {
-            visible,
-            others,
-            bound: Vec::new(),
-            deferred: 0,
-            parts,
-            found_parts: Vec::new(),
-            krate,
-        }
+        Places { visible, others, bound: Vec::new(), parts, found_parts: Vec::new(), krate, used_by_value: Vec::new() }
     }
 
     /// `v.a.b` (fields only) with `v` a visible local: that local and the path (`a.b`).
@@ -152,7 +144,8 @@ impl<'a> Places<'a> {
     /// What drops the rest of `local` when fields were moved out of it: every field but
     /// the moved ones, as Rust drops a partly moved value.
     fn rest_dropper(&self, local: &InPlace) -> TokenStream {
-        let mut paths: Vec<&String> = self.parts.get(&local.field).map(|known| known.iter().collect()).unwrap_or_default();
+        let mut paths: Vec<&String> =
+            self.parts.get(&local.field).map(|known| known.iter().collect()).unwrap_or_default();
         paths.extend(self.found_parts.iter().filter(|(field, _)| *field == local.field).map(|(_, path)| path));
         let whole = Ident::new("__whole", Span::mixed_site());
         let moved = Ident::new("__moved", Span::mixed_site());
@@ -210,11 +203,11 @@ impl<'a> Places<'a> {
 
     fn path_name(expr: &syn::Expr) -> Option<String> {
         match expr {
-            syn::Expr::Path(path) if path.qself.is_none() && path.attrs.is_empty() => {
-                path.path.get_ident().map(|ident| ident.to_string()).or_else(|| {
-                    path.path.is_ident("self").then(|| "self".to_owned())
-                })
-            }
+            syn::Expr::Path(path) if path.qself.is_none() && path.attrs.is_empty() => path
+                .path
+                .get_ident()
+                .map(|ident| ident.to_string())
+                .or_else(|| path.path.is_ident("self").then(|| "self".to_owned())),
             _ => None,
         }
     }
@@ -232,7 +225,9 @@ impl<'a> Places<'a> {
     }
 
     fn rewrite(&mut self, expr: &mut syn::Expr, usage: Use) {
-        if usage == Use::Value && self.deferred == 0 {
+        // (Inside a closure or an async block too: the value moves when that code runs, where
+        // Rust moves it into the closure when it is made; the same for one that runs at once.)
+        if usage == Use::Value {
             if let Some((local, members)) = self.field_path(expr) {
                 // A field used by value: moved out (or copied; the same either way).
                 let path = members_text(&members);
@@ -248,7 +243,8 @@ impl<'a> Places<'a> {
             if let Some(local) = self.lookup(&name) {
                 let span = expr.span();
                 let ident = with_span(&local.ident, span);
-                *expr = if usage == Use::Value && self.deferred == 0 {
+                *expr = if usage == Use::Value {
+                    self.used_by_value.push(name.clone());
                     self.by_value(&ident, span)
                 } else {
                     syn::parse_quote_spanned!(span=> (*#ident.get()))
@@ -264,7 +260,9 @@ impl<'a> Places<'a> {
                 self.rewrite(&mut node.expr, Use::Place);
                 self.value(&mut node.index);
             }
-            syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => self.rewrite(&mut node.expr, Use::Place),
+            syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => {
+                self.rewrite(&mut node.expr, Use::Place)
+            }
             syn::Expr::Paren(node) => self.rewrite(&mut node.expr, usage),
             syn::Expr::Group(node) => self.rewrite(&mut node.expr, usage),
             syn::Expr::MethodCall(node) => {
@@ -338,22 +336,16 @@ impl<'a> Places<'a> {
             }
             syn::Expr::While(node) => {
                 let names = let_names(&node.cond);
-                self.deferred += 1;
                 self.value(&mut node.cond);
                 self.with_bound(names, |this| this.block(&mut node.body));
-                self.deferred -= 1;
             }
             syn::Expr::Loop(node) => {
-                self.deferred += 1;
                 self.block(&mut node.body);
-                self.deferred -= 1;
             }
             syn::Expr::ForLoop(node) => {
                 self.value(&mut node.expr);
                 let names = binding_names(&node.pat);
-                self.deferred += 1;
                 self.with_bound(names, |this| this.block(&mut node.body));
-                self.deferred -= 1;
             }
             syn::Expr::Block(node) => self.block(&mut node.block),
             syn::Expr::Unsafe(node) => self.block(&mut node.block),
@@ -364,7 +356,15 @@ impl<'a> Places<'a> {
                     if node.capture.is_some() {
                         self.moved_into(expr, &captured);
                     } else {
-                        self.closure(node, others);
+                        let original = node.clone();
+                        let moved = self.moves_inside(|this| this.closure(node, others));
+                        if !moved.is_empty() && !others {
+                            // What it uses by value, it takes when it is made, as Rust's closure
+                            // captures it; the rest it reaches through places.
+                            *node = original;
+                            self.with_bound(moved.clone(), |this| this.closure(node, false));
+                            self.taken_first(expr, &moved);
+                        }
                     }
                 }
             }
@@ -374,7 +374,13 @@ impl<'a> Places<'a> {
                     if node.capture.is_some() {
                         self.moved_into(expr, &captured);
                     } else {
-                        self.async_block(node, others);
+                        let original = node.clone();
+                        let moved = self.moves_inside(|this| this.async_block(node, others));
+                        if !moved.is_empty() && !others {
+                            *node = original;
+                            self.with_bound(moved.clone(), |this| this.async_block(node, false));
+                            self.taken_first(expr, &moved);
+                        }
                     }
                 }
             }
@@ -451,11 +457,26 @@ impl<'a> Places<'a> {
         *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #prelude #expr }));
     }
 
+    /// The visible locals that code rewritten by `f` uses by value (whole).
+    fn moves_inside(&mut self, f: impl FnOnce(&mut Self)) -> Vec<String> {
+        let mark = self.used_by_value.len();
+        f(self);
+        let mut moved: Vec<String> = self.used_by_value.drain(mark..).collect();
+        moved.sort();
+        moved.dedup();
+        moved
+    }
+
+    /// `{ let v = <v by value>; <expr> }` for the locals in `moved`.
+    fn taken_first(&self, expr: &mut syn::Expr, moved: &[String]) {
+        let prelude = self.capture_values(moved);
+        let span = expr.span();
+        *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #prelude #expr }));
+    }
+
     fn closure(&mut self, node: &mut syn::ExprClosure, others: bool) {
         let names: Vec<String> = node.inputs.iter().flat_map(binding_names).collect();
-        self.deferred += 1;
         self.with_bound(names, |this| this.value(&mut node.body));
-        self.deferred -= 1;
         if !others {
             // It captures places only, which are `Copy`: by value, so that it does not borrow
             // the code of the state that made it (it may be kept across an await).
@@ -464,9 +485,7 @@ impl<'a> Places<'a> {
     }
 
     fn async_block(&mut self, node: &mut syn::ExprAsync, others: bool) {
-        self.deferred += 1;
         self.block(&mut node.block);
-        self.deferred -= 1;
         if !others {
             node.capture = Some(Default::default());
         }
@@ -483,7 +502,6 @@ impl<'a> Places<'a> {
             })
             .collect()
     }
-
 }
 
 impl VisitMut for Places<'_> {

@@ -95,7 +95,6 @@ pub(crate) fn names_bound_in(expr: &syn::Expr) -> Vec<String> {
     finder.0.into_iter().map(|binding| binding.ident.to_string()).collect()
 }
 
-
 /// The patterns of the `let`s in an `if` condition (`let P = e`, or a `&&` chain of them).
 pub(crate) fn let_patterns(cond: &syn::Expr) -> Vec<&syn::Pat> {
     match cond {

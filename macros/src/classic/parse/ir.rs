@@ -88,6 +88,8 @@ pub(crate) struct Loop {
     pub label: Option<Label>,
     pub body: Block,
     pub source: Option<syn::Expr>,
+    /// Its value is `()`: a `while`, a `for`, or a `loop` without a `break value`.
+    pub unit: bool,
 }
 
 impl Block {

@@ -518,7 +518,8 @@ impl Lower {
                 Expr::Match(Box::new(Match { scrutinee, arms, source }))
             }
             syn::Expr::Loop(node) => {
-                Expr::Loop(Box::new(Loop { label: node.label.clone(), body: self.block(&node.body), source }))
+                let unit = !breaks_with_value(node);
+                Expr::Loop(Box::new(Loop { label: node.label.clone(), body: self.block(&node.body), source, unit }))
             }
             syn::Expr::While(node) => {
                 // `while c { b }` is `loop { if c { b } else { break } }`.
@@ -531,7 +532,7 @@ impl Lower {
                     Expr::If(Box::new(If { cond, then_branch, else_branch: Some(else_branch), source: None })),
                     false,
                 ));
-                Expr::Loop(Box::new(Loop { label: node.label.clone(), body: Block::plain(body), source }))
+                Expr::Loop(Box::new(Loop { label: node.label.clone(), body: Block::plain(body), source, unit: true }))
             }
             syn::Expr::ForLoop(node) if awaits || changes_anything(expr) => {
                 // `for p in e { b }` is
@@ -580,7 +581,10 @@ impl Lower {
                         }
                     }
                 });
-                stmts.push(Stmt::Expr(Expr::Loop(Box::new(Loop { label: node.label.clone(), body, source })), false));
+                stmts.push(Stmt::Expr(
+                    Expr::Loop(Box::new(Loop { label: node.label.clone(), body, source, unit: true })),
+                    false,
+                ));
                 Expr::Block(Box::new(Block::plain(stmts)))
             }
             syn::Expr::Block(node) if awaits || changes_on_a_path(expr) => {
@@ -1149,6 +1153,46 @@ fn changes_anything(expr: &syn::Expr) -> bool {
 /// (`len_of(&String::from("x")).await`): an await may hold a borrow of one, so they live in
 /// place (`analyse::loans::is_hoisted_temporary`): `__h0`, `__h1`, ...
 pub(crate) const HOISTED_PREFIX: &str = "h";
+
+/// Does a `loop` have a `break value` aimed at it (so that its value is not `()`)?
+fn breaks_with_value(source: &syn::ExprLoop) -> bool {
+    struct Finder<'l> {
+        label: Option<&'l syn::Lifetime>,
+        depth: usize,
+        found: bool,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
+        fn visit_expr_break(&mut self, node: &'ast syn::ExprBreak) {
+            let aimed = match &node.label {
+                Some(label) => self.label == Some(label),
+                None => self.depth == 0,
+            };
+            self.found |= aimed && node.expr.is_some();
+            syn::visit::visit_expr_break(self, node);
+        }
+        fn visit_expr_loop(&mut self, node: &'ast syn::ExprLoop) {
+            self.depth += 1;
+            syn::visit::visit_expr_loop(self, node);
+            self.depth -= 1;
+        }
+        fn visit_expr_while(&mut self, node: &'ast syn::ExprWhile) {
+            self.depth += 1;
+            syn::visit::visit_expr_while(self, node);
+            self.depth -= 1;
+        }
+        fn visit_expr_for_loop(&mut self, node: &'ast syn::ExprForLoop) {
+            self.depth += 1;
+            syn::visit::visit_expr_for_loop(self, node);
+            self.depth -= 1;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Finder { label: source.label.as_ref().map(|label| &label.name), depth: 0, found: false };
+    syn::visit::Visit::visit_block(&mut finder, &source.body);
+    finder.found
+}
 
 fn is_temporary(expr: &syn::Expr) -> bool {
     match expr {

@@ -2,8 +2,10 @@
 //! in Rust's evaluation order (`lower`), the standard macros taken apart (`std_macros`), and
 //! the awaits (`awaits`) and pattern bindings (`bindings`) found where they hide.
 
+pub(crate) mod awaiting_macros;
 pub(crate) mod awaits;
 pub(crate) mod bindings;
 pub(crate) mod ir;
+pub(crate) mod items;
 pub(crate) mod lower;
 pub(crate) mod std_macros;

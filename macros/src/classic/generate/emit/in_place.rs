@@ -21,7 +21,9 @@ impl Emitter<'_> {
         if loans::is_hoisted_temporary(name) {
             return true;
         }
-        !name.starts_with("__") && self.config.in_place.contains(name.trim_start_matches("r#"))
+        // A hidden local of the lowering's own is in the set only when the walk put it there
+        // (a pattern parameter partly moved, `Config::in_place`).
+        self.config.in_place.contains(name.trim_start_matches("r#"))
     }
 
     /// `let v = Place::of(..);` and its drop guard: how a state's code names a local that lives
@@ -45,9 +47,13 @@ impl Emitter<'_> {
     pub(super) fn place_temps(&self, pat: &syn::Pat) -> (syn::Pat, Vec<(String, Ident)>) {
         let mut bindings = Vec::new();
         pattern_bindings(pat, &mut bindings);
+        // All of them, if one lives in place: the locals are then declared one after the other,
+        // in the pattern's order, so that they drop in the reverse of it, as Rust drops them.
+        if !bindings.iter().any(|binding| self.wants_in_place(&binding.ident.to_string())) {
+            return (pat.clone(), Vec::new());
+        }
         let temps: Vec<(String, Ident)> = bindings
             .iter()
-            .filter(|binding| self.wants_in_place(&binding.ident.to_string()))
             .map(|binding| {
                 let name = binding.ident.to_string();
                 let temp = format_ident!("__place_{}", name.trim_start_matches("r#"), span = Span::mixed_site());
@@ -60,7 +66,10 @@ impl Emitter<'_> {
                 .iter()
                 .filter_map(|binding| {
                     let name = binding.ident.to_string();
-                    temps.iter().find(|(known, _)| *known == name).map(|(_, temp)| (binding.ident.clone(), temp.clone()))
+                    temps
+                        .iter()
+                        .find(|(known, _)| *known == name)
+                        .map(|(_, temp)| (binding.ident.clone(), temp.clone()))
                 })
                 .collect();
             crate::classic::parse::bindings::rename_bindings(&mut pat, &renames);
@@ -72,10 +81,15 @@ impl Emitter<'_> {
     /// pattern bound to temporaries (`place_temps`).
     pub(super) fn bind_places(&mut self, ids: &[VarId], temps: &[(String, Ident)]) {
         for &id in ids {
+            let name = self.vars[id].name.to_string();
             if !self.vars[id].in_place {
+                if let Some((_, temp)) = temps.iter().find(|(known, _)| *known == name) {
+                    let var = &self.vars[id];
+                    let (ident, mutability) = (&var.name, if var.mutable { quote!(mut) } else { quote!() });
+                    self.emit(quote!(#[allow(unused_mut, unused_variables)] let #mutability #ident = #temp;));
+                }
                 continue;
             }
-            let name = self.vars[id].name.to_string();
             let binding = self.place_binding(id);
             let ident = self.vars[id].name.clone();
             let value = temps.iter().find(|(known, _)| *known == name).map(|(_, temp)| quote!(#ident.assign(#temp);));
@@ -99,7 +113,9 @@ impl Emitter<'_> {
             return None;
         }
         let mut places = Vec::new();
-        if !mentions::parts_bound(pat, init, mentions::Patterns::Irrefutable, &mut places) || places.len() != bindings.len() {
+        if !mentions::parts_bound(pat, init, mentions::Patterns::Irrefutable, &mut places)
+            || places.len() != bindings.len()
+        {
             return None;
         }
         let names = bindings.iter().map(|binding| {

@@ -42,7 +42,8 @@ impl Emitter<'_> {
             // A reference: only a `Copy` field can be used by value through it.
             return;
         }
-        if var.name.to_string().starts_with("__") && var.name != mentions::SELF_LOCAL {
+        // A hidden parameter (`(a, _): (D, D)`) keeps what the pattern leaves, as Rust keeps it.
+        if var.name.to_string().starts_with("__") && var.name != mentions::SELF_LOCAL && !var.param {
             if !self.mentioned_later(&mention.name) {
                 self.init[id] = Init::No;
             }

@@ -32,6 +32,17 @@ impl<'a> Emitter<'a> {
         liveness::read_later(rest, name, &rebound)
     }
 
+    /// `mentioned_later`, for a jump that leaves the code after `rest[rest_len..]` (a `break`:
+    /// what follows is the code after the loop or block, not the rest of its body).
+    pub(super) fn mentioned_after_leaving(&self, name: &str, rest_len: usize) -> bool {
+        let Some(id) = self.lookup(name) else { return false };
+        let (rest, rebound) = self.rest_seen_by(id, name);
+        let skipped = self.rest.len() - rest.len();
+        let kept = rest_len.saturating_sub(skipped).min(rest.len());
+        let rebound: Vec<usize> = rebound.into_iter().filter(|&index| index < kept).collect();
+        liveness::read_later(&rest[..kept], name, &rebound)
+    }
+
     /// The entries of `rest` where `name` means a binding of a `let` being initialized.
     pub(super) fn rebound(&self, name: &str) -> Vec<usize> {
         self.initializing

@@ -30,9 +30,9 @@ use syn::spanned::Spanned;
 
 use super::places::Places;
 use super::rewrite::{Jump, JumpTarget, Rewriter, Sink};
-use crate::classic::analyse::loans::borrow_root;
 use crate::classic::analyse::jumps;
 use crate::classic::analyse::liveness::{Path, Rest};
+use crate::classic::analyse::loans::borrow_root;
 use crate::classic::analyse::mentions::{self, Kind};
 use crate::classic::parse::bindings::{let_patterns, names_bound_in, pattern_bindings};
 use crate::classic::parse::ir::{self, Block, Expr, Stmt};
@@ -127,6 +127,8 @@ struct TargetInfo {
     head: Option<StateId>,
     exit: StateId,
     depth: usize,
+    /// How much of `rest` is the code after the loop or block (a `break` continues there).
+    rest_len: usize,
 }
 
 pub(crate) enum Param {
@@ -433,7 +435,7 @@ impl<'a> Emitter<'a> {
                         // A field may have moved out: it lives in place in the next walk.
                         let name = var.name.to_string();
                         let name = if name == mentions::SELF_LOCAL { "self".to_owned() } else { name };
-                        if !var.hidden && !name.starts_with("__") || name == "self" {
+                        if !var.hidden && (!name.starts_with("__") || var.param) || name == "self" {
                             self.wants_in_place.insert(name);
                         }
                     }
@@ -603,10 +605,14 @@ impl<'a> Emitter<'a> {
                 let before = sink.map(|var| std::mem::replace(&mut self.init[var], Init::InSlot));
                 // What the value moves is gone when the jump saves (unless it was a copy, which
                 // a later read tells).
+                let after = if jump.is_continue { None } else { Some(info.rest_len) };
                 let moved: Vec<VarId> = jump
                     .moves
                     .iter()
-                    .filter(|name| !self.mentioned_later(name))
+                    .filter(|name| match after {
+                        Some(rest_len) => !self.mentioned_after_leaving(name, rest_len),
+                        None => !self.mentioned_later(name),
+                    })
                     .filter_map(|name| self.lookup(name))
                     .collect();
                 let moved: Vec<(VarId, Init)> =
@@ -657,7 +663,8 @@ impl<'a> Emitter<'a> {
                     self.restore_param(id);
                 }
                 Param::Pattern { pat, hidden } => {
-                    let id = self.declare(hidden.clone(), false, Init::Yes);
+                    // Mutable: the pattern may bind `ref mut` parts of it.
+                    let id = self.declare(hidden.clone(), true, Init::Yes);
                     self.restore_param(id);
                     let init: syn::Expr = syn::parse_quote!(#hidden);
                     self.bind_let(&[], &pat, &init, None, pat.span());
@@ -1108,7 +1115,8 @@ impl<'a> Emitter<'a> {
         let exit = self.new_state();
         let label = block.label.as_ref().map(|label| label.name.ident.to_string());
         self.targets.push(JumpTarget { label, is_loop: false, sink: sink.clone() });
-        self.target_info.push(TargetInfo { head: None, exit, depth });
+        let rest_len = self.rest.len();
+        self.target_info.push(TargetInfo { head: None, exit, depth, rest_len });
         let origin = self.segment.state;
         let level_depth = self.segment.levels.len();
         self.pinned.push(origin);
@@ -1228,7 +1236,8 @@ impl<'a> Emitter<'a> {
         let exit = self.new_state();
         let label = node.label.as_ref().map(|label| label.name.ident.to_string());
         self.targets.push(JumpTarget { label, is_loop: true, sink: sink.clone() });
-        self.target_info.push(TargetInfo { head: Some(head), exit, depth });
+        let rest_len = self.rest.len();
+        self.target_info.push(TargetInfo { head: Some(head), exit, depth, rest_len });
         self.push_rest(Rest::LoopBody(&node.body, node.label.as_ref()));
         self.jump(head, None);
         if self.begin(head, TokenStream::new(), true) {
@@ -1244,7 +1253,18 @@ impl<'a> Emitter<'a> {
         self.pop_rest();
         self.targets.pop();
         self.target_info.pop();
-        self.begin(exit, TokenStream::new(), false);
+        if self.begin(exit, TokenStream::new(), false) && node.unit {
+            // Left by `break`s without a value (a `while` or `for` that ends, say): the loop's
+            // value is `()`. (A loop with a `break value` delivers it there: a return, or the
+            // sink's slot.)
+            match &sink {
+                Sink::Return => self.deliver(quote!(()), &sink, Span::call_site()),
+                Sink::Assign(var, _) if self.init[*var] == Init::No => {
+                    self.deliver(quote!(()), &sink, Span::call_site())
+                }
+                _ => {}
+            }
+        }
     }
 }
 

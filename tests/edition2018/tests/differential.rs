@@ -1,0 +1,31 @@
+//! The edition 2024 differential tests, compiled as edition 2018 code (the files are the same),
+//! except those whose expected values depend on the edition themselves: `panic!("{x}")` with
+//! no arguments does not format in 2018 (`tasks.rs`, `macros_and_closures.rs`); both lowerings
+//! agree there as well, which the 2018 crate's own run would show, but the tests' literals
+//! are 2021's.
+
+// The files are formatted as the workspace formats them (edition 2024).
+#[rustfmt::skip]
+#[path = "../../tests/borrows_across_awaits.rs"]
+mod borrows_across_awaits;
+#[rustfmt::skip]
+#[path = "../../tests/control_flow.rs"]
+mod control_flow;
+#[rustfmt::skip]
+#[path = "../../tests/drops_and_patterns.rs"]
+mod drops_and_patterns;
+#[rustfmt::skip]
+#[path = "../../tests/everyday.rs"]
+mod everyday;
+#[rustfmt::skip]
+#[path = "../../tests/operands.rs"]
+mod operands;
+#[rustfmt::skip]
+#[path = "../../tests/runtime_is_plain.rs"]
+mod runtime_is_plain;
+#[rustfmt::skip]
+#[path = "../../tests/scopes_and_assignments.rs"]
+mod scopes_and_assignments;
+#[rustfmt::skip]
+#[path = "../../tests/signatures.rs"]
+mod signatures;
