@@ -32,7 +32,6 @@ const SHRINK_SECONDS: u64 = 600;
 const KNOWN_FAILURES: &[(u64, usize, &str)] = &[
     (7, 48, "E0425: a loop counter declared in a block inside an index operand, of a loop that awaits and continues"),
     (7, 190, "the classic program hangs: a `continue` in the break value of a labelled loop that awaits"),
-    (7, 225, "drop order: a tuple pattern's `_` part drops after a temporary of its statement"),
 ];
 
 fn setting(name: &str, default: u64) -> u64 {

@@ -931,16 +931,6 @@ mod fourth_round {
 mod borrowing_shapes {
     use super::*;
 
-    /// Builds and runs `tests/known_bugs/NAME.rs` (a case whose classic expansion does not
-    /// compile yet, built apart so that this file compiles): both lowerings compile it and
-    /// behave alike.
-    /// One at a time: trybuild builds every case in the same scratch package.
-    fn compiles_and_matches(name: &str) {
-        static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-        let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        trybuild::TestCases::new().pass(format!("tests/known_bugs/{name}.rs"));
-    }
-
     differential! {
         // A tuple pattern that hides a local kept in place (borrowed by `p2`) dropped its
         // bindings in declaration order instead of in reverse: `l17` before `l18`. Program 211.
@@ -1016,7 +1006,54 @@ mod borrowing_shapes {
             later("a38", 0u32).await;
             check("c109", 2u32)
         }
+
+        // Was E0597 (fixed): an async block awaited as an operand, capturing `v60`, whose own
+        // `let v47` hid an outer local: the `let` counted as a capture of `v47`, so the block
+        // was not made `move` over the places it captures and borrowed the state's code.
+    pub async fn seed7_program20(mut p2: u32, mut p3: u32) -> Result<u32, String> {
+
+        let v47 = p2;
+        let mut v60 = 0u32;
+        Ok::<u32, String>((async {
+            { let mut k80 = 0u32; 'l79: loop { if k80 == 1 { break 'l79 v60; } k80 += 1;
+                let v47 = 0u32;
+            } }
+        }.await))
     }
+
+        // Was E0597 (fixed), the same cause: an async block awaited as an operand that borrows
+        // parameters, whose own `let mut i9` hides the `for` loop's binding.
+    pub async fn seed7_program368(p1: Result<u32, String>, p2: Loud, p3: u32) -> Result<u32, String> {
+
+        if ((now("a4", 3u32).await == later("a5", 0u32).await) || later("a6", false).await) {
+            return Err::<u32, String>(String::from("x7"));
+        };
+        'l8: for i9 in now("a13", [Loud::new("l10"), Loud::new("l11"), Loud::new("l12")]).await {
+            let v24 = mix((async {
+                let v17 = ev("e14", now("a15", 4u32).await < now("a16", 4u32).await);
+                let mut i9 = consume(now("a18", Loud::new("l19")).await);
+                [p3, later("a20", 7u32).await, weigh(&p2)][(ev("e21", 3u32) % 3) as usize] + mix(weigh(&p2), weigh(&Loud::new("t22")))
+            }.await), later("a23", p3).await);
+        };
+        Ok::<u32, String>(now("a38", 7u32).await)
+    }
+
+        // Was E0716 (fixed), the same cause: an async block in a `&mut self` method that reads a
+        // field of `self` and whose own `let` hides a parameter.
+    pub struct Seed7Program360Machine { pub buf: Buf, pub label: Loud, pub count: u32 }
+
+    impl Seed7Program360Machine {
+        pub async fn seed7_program360(&mut self, p1: u32) -> Result<u32, String> {
+
+            (async {
+                {
+                    let mut p1 = self.buf.total();
+                    0u32
+                }
+            }.await);
+            Ok::<u32, String>(0u32)
+        }
+    }    }
 
     #[test]
     #[ignore = "classic lowering bug: a tuple pattern's unbound part drops after a temporary of its statement"]
@@ -1060,20 +1097,41 @@ mod borrowing_shapes {
     }
 
     #[test]
-    #[ignore = "classic lowering bug: E0597, an async block awaited as an operand that captures a local"]
     fn seed7_program20() {
-        compiles_and_matches("seed7_program20");
+        same_at_every_suspension(|| classic::seed7_program20(2u32, 5u32), || runtime::seed7_program20(2u32, 5u32));
     }
 
     #[test]
-    #[ignore = "classic lowering bug: E0716, an async block in a method that reads a field of self"]
     fn seed7_program360() {
-        compiles_and_matches("seed7_program360");
+        same_at_every_suspension(
+            || {
+                call_method(
+                    classic::Seed7Program360Machine {
+                        buf: Buf::new("self.buf"),
+                        label: Loud::new("self.label"),
+                        count: 2,
+                    },
+                    |receiver| receiver.seed7_program360(4u32),
+                )
+            },
+            || {
+                call_method(
+                    runtime::Seed7Program360Machine {
+                        buf: Buf::new("self.buf"),
+                        label: Loud::new("self.label"),
+                        count: 2,
+                    },
+                    |receiver| receiver.seed7_program360(4u32),
+                )
+            },
+        );
     }
 
     #[test]
-    #[ignore = "classic lowering bug: E0597, an async block awaited as an operand that borrows parameters"]
     fn seed7_program368() {
-        compiles_and_matches("seed7_program368");
+        same_at_every_suspension(
+            || classic::seed7_program368(Err::<u32, String>(String::from("p1")), Loud::new("p2"), 6u32),
+            || runtime::seed7_program368(Err::<u32, String>(String::from("p1")), Loud::new("p2"), 6u32),
+        );
     }
 }

@@ -61,8 +61,6 @@ pub(super) struct Visible {
     pub in_this_loop: bool,
     /// Neither moved whole nor borrowed mutably (its fields may be moved).
     pub present: bool,
-    /// Declared outside the innermost async block being generated.
-    pub captured: bool,
 }
 
 /// Where a `break` or `continue` can go.
@@ -114,14 +112,7 @@ impl Checker {
     /// The variables code here can name (not hidden by a later one of the same name).
     pub(super) fn visible(&self) -> Vec<Visible> {
         let mut seen: Vec<Visible> = Vec::new();
-        let outside = self.async_scopes.last().copied().unwrap_or(0);
-        for (scope, var) in self
-            .scopes
-            .iter()
-            .enumerate()
-            .rev()
-            .flat_map(|(index, scope)| scope.iter().rev().map(move |var| (index, var)))
-        {
+        for var in self.scopes.iter().rev().flat_map(|scope| scope.iter().rev()) {
             if seen.iter().any(|visible| visible.name == var.name) {
                 continue;
             }
@@ -145,7 +136,6 @@ impl Checker {
                 parts: var.parts,
                 in_this_loop: var.loop_depth == self.loop_depth && !var.locked,
                 present: !var.moved && !var.locked,
-                captured: scope < outside,
             });
         }
         seen

@@ -262,7 +262,7 @@ impl<'r> Generator<'r> {
                 }
                 None => self.let_stmt(),
             },
-            _ => match self.borrowing_u32(MAX_EXPR_DEPTH - 1, true) {
+            _ => match self.borrowing_u32(MAX_EXPR_DEPTH - 1) {
                 Some(value) => Stmt::Expr(value),
                 None => self.let_stmt(),
             },
@@ -291,8 +291,7 @@ impl<'r> Generator<'r> {
     }
 
     /// A `u32` from the borrowing shapes, if one applies here.
-    /// `statement`: the expression is a whole statement (not an operand of another).
-    fn borrowing_u32(&mut self, sub: u32, statement: bool) -> Option<Expr> {
+    fn borrowing_u32(&mut self, sub: u32) -> Option<Expr> {
         match self.below(10) {
             0 => self.pick_var(|var| var.ty == Ty::Ref(Box::new(Ty::U32))).map(Expr::Deref),
             1 => {
@@ -315,9 +314,9 @@ impl<'r> Generator<'r> {
                 let label = self.fresh("b");
                 Some(Expr::FillNew(label, Box::new(self.expr(&Ty::U32, sub))))
             }
-            // Known bug (`fuzz_regressions::borrowing_shapes::seed7_program20`): an async block
-            // awaited as an operand (`mix(async { .. }.await, ..)`) that captures locals.
-            _ if self.block_depth < MAX_BLOCK_DEPTH && (statement || self.known_bugs) => Some(self.async_block()),
+            // Also awaited as an operand (`mix(async { .. }.await, ..)`): once a bug,
+            // `fuzz_regressions::borrowing_shapes::seed7_program20`.
+            _ if self.block_depth < MAX_BLOCK_DEPTH => Some(self.async_block()),
             _ => None,
         }
     }
@@ -403,13 +402,11 @@ impl<'r> Generator<'r> {
         if self.chance(25) {
             let counters = self.counters.clone();
             // Never a field of `self`.
-            // A pattern may hide a borrowed local (once a bug, `seed7_program211`).
-            let known_bugs = self.known_bugs;
+            // A pattern may hide a borrowed local (once a bug, `seed7_program211`), or a local
+            // that an async block around it captures (`seed7_program20`).
             let visible: Vec<String> = self
                 .visible()
                 .into_iter()
-                // Nor (`seed7_program20`) a `let` in an async block that hides a captured local.
-                .filter(|var| known_bugs || !var.captured)
                 .map(|var| var.name)
                 .filter(|name| !counters.contains(name) && !name.contains('.'))
                 .collect();
@@ -435,16 +432,10 @@ impl<'r> Generator<'r> {
         (!candidates.is_empty()).then(|| candidates[self.below(candidates.len())].clone())
     }
 
-    /// What is in scope, as the generator may use it (without the known bugs, an async block
-    /// captures no field of `self`).
+    /// What is in scope, as the generator may use it (an async block may capture a field of
+    /// `self`: once a bug, `seed7_program360`).
     fn visible(&self) -> Vec<check::Visible> {
-        let mut visible = self.env.visible();
-        if !self.known_bugs {
-            // Known bug (`fuzz_regressions::borrowing_shapes::seed7_program360`): an async block
-            // that captures a field of `self` (E0716).
-            visible.retain(|var| !(var.captured && var.name.starts_with("self.")));
-        }
-        visible
+        self.env.visible()
     }
 
     fn pick_var(&mut self, wanted: impl Fn(&check::Visible) -> bool) -> Option<String> {
@@ -580,7 +571,7 @@ impl<'r> Generator<'r> {
             80..=86 if self.block_depth < MAX_BLOCK_DEPTH && self.loop_depth < MAX_LOOP_DEPTH => {
                 self.loop_expr(&Ty::U32)
             }
-            87..=94 => self.borrowing_u32(sub, false).unwrap_or_else(|| self.leaf_expr(&Ty::U32)),
+            87..=94 => self.borrowing_u32(sub).unwrap_or_else(|| self.leaf_expr(&Ty::U32)),
             _ => self.leaf_expr(&Ty::U32),
         }
     }
