@@ -1010,50 +1010,51 @@ mod borrowing_shapes {
         // Was E0597 (fixed): an async block awaited as an operand, capturing `v60`, whose own
         // `let v47` hid an outer local: the `let` counted as a capture of `v47`, so the block
         // was not made `move` over the places it captures and borrowed the state's code.
-    pub async fn seed7_program20(mut p2: u32, mut p3: u32) -> Result<u32, String> {
+        pub async fn seed7_program20(mut p2: u32, mut p3: u32) -> Result<u32, String> {
 
-        let v47 = p2;
-        let mut v60 = 0u32;
-        Ok::<u32, String>((async {
-            { let mut k80 = 0u32; 'l79: loop { if k80 == 1 { break 'l79 v60; } k80 += 1;
-                let v47 = 0u32;
-            } }
-        }.await))
-    }
+            let v47 = p2;
+            let mut v60 = 0u32;
+            Ok::<u32, String>((async {
+                { let mut k80 = 0u32; 'l79: loop { if k80 == 1 { break 'l79 v60; } k80 += 1;
+                    let v47 = 0u32;
+                } }
+            }.await))
+        }
 
         // Was E0597 (fixed), the same cause: an async block awaited as an operand that borrows
         // parameters, whose own `let mut i9` hides the `for` loop's binding.
-    pub async fn seed7_program368(p1: Result<u32, String>, p2: Loud, p3: u32) -> Result<u32, String> {
+        pub async fn seed7_program368(p1: Result<u32, String>, p2: Loud, p3: u32) -> Result<u32, String> {
 
-        if ((now("a4", 3u32).await == later("a5", 0u32).await) || later("a6", false).await) {
-            return Err::<u32, String>(String::from("x7"));
-        };
-        'l8: for i9 in now("a13", [Loud::new("l10"), Loud::new("l11"), Loud::new("l12")]).await {
-            let v24 = mix((async {
-                let v17 = ev("e14", now("a15", 4u32).await < now("a16", 4u32).await);
-                let mut i9 = consume(now("a18", Loud::new("l19")).await);
-                [p3, later("a20", 7u32).await, weigh(&p2)][(ev("e21", 3u32) % 3) as usize] + mix(weigh(&p2), weigh(&Loud::new("t22")))
-            }.await), later("a23", p3).await);
-        };
-        Ok::<u32, String>(now("a38", 7u32).await)
-    }
+            if ((now("a4", 3u32).await == later("a5", 0u32).await) || later("a6", false).await) {
+                return Err::<u32, String>(String::from("x7"));
+            };
+            'l8: for i9 in now("a13", [Loud::new("l10"), Loud::new("l11"), Loud::new("l12")]).await {
+                let v24 = mix((async {
+                    let v17 = ev("e14", now("a15", 4u32).await < now("a16", 4u32).await);
+                    let mut i9 = consume(now("a18", Loud::new("l19")).await);
+                    [p3, later("a20", 7u32).await, weigh(&p2)][(ev("e21", 3u32) % 3) as usize] + mix(weigh(&p2), weigh(&Loud::new("t22")))
+                }.await), later("a23", p3).await);
+            };
+            Ok::<u32, String>(now("a38", 7u32).await)
+        }
 
         // Was E0716 (fixed), the same cause: an async block in a `&mut self` method that reads a
         // field of `self` and whose own `let` hides a parameter.
-    pub struct Seed7Program360Machine { pub buf: Buf, pub label: Loud, pub count: u32 }
+        pub struct Seed7Program360Machine { pub buf: Buf, pub label: Loud, pub count: u32 }
 
-    impl Seed7Program360Machine {
-        pub async fn seed7_program360(&mut self, p1: u32) -> Result<u32, String> {
+        impl Seed7Program360Machine {
+            pub async fn seed7_program360(&mut self, p1: u32) -> Result<u32, String> {
 
-            (async {
-                {
-                    let mut p1 = self.buf.total();
-                    0u32
-                }
-            }.await);
-            Ok::<u32, String>(0u32)
+                (async {
+                    {
+                        let mut p1 = self.buf.total();
+                        0u32
+                    }
+                }.await);
+                Ok::<u32, String>(0u32)
+            }
         }
-    }    }
+    }
 
     #[test]
     #[ignore = "classic lowering bug: a tuple pattern's unbound part drops after a temporary of its statement"]
