@@ -6,8 +6,6 @@
 //! `LOWERING_FUZZ_PROGRAMS` and `LOWERING_FUZZ_SEED` choose a longer or another run,
 //! `LOWERING_FUZZ_ONLY=12,40` runs only those programs of it, `LOWERING_FUZZ_SHRINK` says
 //! how many failures to shrink and `LOWERING_FUZZ_SHRINK_SECONDS` for how long each.
-//! `LOWERING_FUZZ_KNOWN_BUGS=1` also draws the shapes of the classic lowering's known bugs
-//! (`fuzz_regressions.rs`, `known_bugs`), which the generator otherwise steers around.
 
 mod fuzz;
 

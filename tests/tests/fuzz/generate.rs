@@ -12,26 +12,12 @@ use super::check::{self, Checker};
 /// Program `index` of the run with this seed: the same program every time, whatever the
 /// other programs are.
 pub fn program(seed: u64, index: usize) -> Program {
-    program_with(seed, index, known_bugs())
-}
-
-/// `LOWERING_FUZZ_KNOWN_BUGS=1`: also draw the shapes that the classic lowering is known to get
-/// wrong (each has an ignored minimal case in `tests/fuzz_regressions.rs`: seed 7's programs
-/// 20, 225 and 360), to check a fix. Without it, the generator steers around them, so that a
-/// run finds what is not known yet.
-pub fn known_bugs() -> bool {
-    std::env::var("LOWERING_FUZZ_KNOWN_BUGS").is_ok_and(|value| value == "1")
-}
-
-/// Program `index` of the run with this seed, with or without the known bugs' shapes.
-pub fn program_with(seed: u64, index: usize, known_bugs: bool) -> Program {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     bytes[8..16].copy_from_slice(&(index as u64).to_le_bytes());
     let mut rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
     loop {
         let mut generator = Generator::new(&mut rng);
-        generator.known_bugs = known_bugs;
         let program = generator.program();
         // Valid by construction; the check guards the generator itself.
         if check::program(&program).is_ok() {
@@ -56,8 +42,6 @@ struct Generator<'r> {
     counters: Vec<String>,
     block_depth: u32,
     loop_depth: u32,
-    /// Draw the shapes with known classic lowering bugs too ([`known_bugs`]).
-    known_bugs: bool,
 }
 
 impl<'r> Generator<'r> {
@@ -70,7 +54,6 @@ impl<'r> Generator<'r> {
             counters: Vec::new(),
             block_depth: 0,
             loop_depth: 0,
-            known_bugs: false,
         }
     }
 
@@ -375,14 +358,8 @@ impl<'r> Generator<'r> {
                 }
                 let mut pats: Vec<Option<Binding>> = Vec::new();
                 for _ in &types {
-                    // Known bug (`fuzz_regressions::known_bugs::seed7_program225`): a tuple
-                    // pattern that hides a parameter drops its `_` part after the statement's
-                    // temporaries. Without the known bugs, its names are new.
-                    let binding = if self.known_bugs {
-                        self.binding(false)
-                    } else {
-                        Binding { name: self.fresh("v"), mutable: false }
-                    };
+                    // It may hide a local (its `_` parts once dropped late: `seed7_program225`).
+                    let binding = self.binding(false);
                     let binding = Some(binding).filter(|_| self.chance(80));
                     pats.push(binding);
                 }

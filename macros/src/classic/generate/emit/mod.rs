@@ -913,7 +913,13 @@ impl<'a> Emitter<'a> {
             // restores the hidden locals under hidden names in their own places, so that they
             // still drop in declaration order, and binds the pattern there.
             let value = self.hidden("init");
-            self.emit(quote_spanned!(span=> let #value = #rewritten;));
+            let by_parts = if diverge.is_none() { shadowing::matched_before_state(&emitted_pat) } else { None };
+            match &by_parts {
+                Some((arm, tuple, _)) => {
+                    self.emit(quote_spanned!(span=> let #value = match #rewritten { #arm => #tuple };))
+                }
+                None => self.emit(quote_spanned!(span=> let #value = #rewritten;)),
+            }
             let init_var = self.declare(value.clone(), false, Init::Yes);
             let state = self.new_state();
             self.jump(state, None);
@@ -926,6 +932,7 @@ impl<'a> Emitter<'a> {
             self.begin(state, TokenStream::new(), false);
             self.init[init_var] = Init::No;
             let value = as_value(&value);
+            let emitted_pat = by_parts.map_or(emitted_pat, |(_, _, rebind)| rebind);
             self.emit(quote_spanned!(span=> #(#attrs)* let #emitted_pat = #value #diverge_code;));
         }
         self.drop_replaced(replaced);
