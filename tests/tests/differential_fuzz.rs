@@ -27,10 +27,8 @@ const SHRINK_SECONDS: u64 = 600;
 /// A run reports each as known, on every run, with its program; it does not shrink them or
 /// fail on them. Any other failure fails the run, and a known one that passes is said to be
 /// fixed (remove it here then).
-const KNOWN_FAILURES: &[(u64, usize, &str)] = &[
-    (7, 48, "E0425: a loop counter declared in a block inside an index operand, of a loop that awaits and continues"),
-    (7, 190, "the classic program hangs: a `continue` in the break value of a labelled loop that awaits"),
-];
+const KNOWN_FAILURES: &[(u64, usize, &str)] =
+    &[(7, 190, "the classic program hangs: a `continue` in the break value of a labelled loop that awaits")];
 
 fn setting(name: &str, default: u64) -> u64 {
     match std::env::var(name) {

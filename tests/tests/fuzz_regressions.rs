@@ -995,6 +995,16 @@ mod borrowing_shapes {
             }
         }
 
+        // Was E0425 (fixed): a `break` value that uses a loop counter by value twice
+        // (`mix(k, k)`) left it moved after the jump's code, so the loop's head took it for
+        // maybe moved and bound no `k`. Seed 7, program 48 (with the generator of then).
+        pub async fn seed7_program48(p3: Loud) -> Result<u32, String> {
+            let v1 = { let mut k2 = 0u32; 'l3: loop { if k2 == 2 { break 'l3 add3(k2, k2, weigh(&p3)); } k2 += 1;
+                now("a4", k2).await;
+            } };
+            Ok(v1)
+        }
+
         // The same with a place as the initializer (its `_` and `..` parts stay in it), a `mut`
         // binding, and a struct in the tuple's unbound part.
         pub async fn patterns_with_parts_hiding_locals(mut p1: u32, mut p2: Loud) -> Result<u32, String> {
@@ -1074,6 +1084,14 @@ mod borrowing_shapes {
     #[test]
     fn seed7_program225() {
         same_at_every_suspension(|| classic::seed7_program225(2u32, 6u32), || runtime::seed7_program225(2u32, 6u32));
+    }
+
+    #[test]
+    fn seed7_program48() {
+        same_at_every_suspension(
+            || classic::seed7_program48(Loud::new("p3")),
+            || runtime::seed7_program48(Loud::new("p3")),
+        );
     }
 
     #[test]

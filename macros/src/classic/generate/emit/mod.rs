@@ -606,7 +606,7 @@ impl<'a> Emitter<'a> {
                 // What the value moves is gone when the jump saves (unless it was a copy, which
                 // a later read tells).
                 let after = if jump.is_continue { None } else { Some(info.rest_len) };
-                let moved: Vec<VarId> = jump
+                let mut moved: Vec<VarId> = jump
                     .moves
                     .iter()
                     .filter(|name| match after {
@@ -615,6 +615,10 @@ impl<'a> Emitter<'a> {
                     })
                     .filter_map(|name| self.lookup(name))
                     .collect();
+                // A value that names a local twice (`break mix(k, k)`): once, or the second
+                // entry would remember the first one's `No` and leave it moved after the jump.
+                moved.sort_unstable();
+                moved.dedup();
                 let moved: Vec<(VarId, Init)> =
                     moved.into_iter().map(|id| (id, std::mem::replace(&mut self.init[id], Init::No))).collect();
                 let code = self.jump_code(state, depth, None, true);
