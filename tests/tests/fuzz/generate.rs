@@ -680,7 +680,7 @@ impl<'r> Generator<'r> {
             let target = &targets[index];
             let innermost = index == self.env.targets().len() - 1;
             let label = if innermost && target.is_loop && self.chance(50) { None } else { Some(target.label.clone()) };
-            if target.is_loop && self.chance(40) {
+            if target.is_loop && !target.in_break_value && self.chance(40) {
                 return Expr::Continue(label);
             }
             let value = match &target.ty {
@@ -776,7 +776,9 @@ impl<'r> Generator<'r> {
                 self.env.declare(&counter, Ty::U32, true);
                 self.counters.push(counter.clone());
                 let _ = self.env.enter(&label, true, true, Some(ty.clone()));
+                self.env.in_break_value(true);
                 let default = if *ty == Ty::U32 { Some(Box::new(self.expr(&Ty::U32, 1))) } else { None };
+                self.env.in_break_value(false);
                 LoopKind::Loop { counter, bound: self.below(4) as u32, default }
             }
             1 => {
