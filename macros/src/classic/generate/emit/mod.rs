@@ -1068,7 +1068,7 @@ impl<'a> Emitter<'a> {
             None => (&node.operand, None),
         };
         let mut operand = self.rewrite_expr(operand);
-        let mut replaced = self.apply(&mentions::of_expr(&node.operand));
+        let mut replaced = self.apply(&mentions::of_awaited(&node.operand));
         self.drop_on_assignment(&mut operand, &mut replaced);
         self.drop_replaced(replaced);
         let state = self.new_state();
