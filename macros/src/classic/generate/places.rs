@@ -575,8 +575,14 @@ impl Places<'_> {
                     let is_path_part = matches!(before, Some(TokenTree::Punct(punct)) if punct.as_char() == '.' || punct.as_char() == ':')
                         || matches!(after, Some(TokenTree::Punct(punct)) if punct.as_char() == '!' || punct.as_char() == ':')
                         || matches!(after, Some(TokenTree::Group(group)) if group.delimiter() == proc_macro2::Delimiter::Parenthesis);
+                    // `name = value` at the start of an argument is a named argument or a
+                    // field (`format_args!("{n}", n = n)`, tracing's `span!(.., n = n)`): the
+                    // name is a key, not a mention.
+                    let is_key = matches!(before, None | Some(TokenTree::Punct(_)))
+                        && !matches!(before, Some(TokenTree::Punct(punct)) if punct.as_char() != ',' && punct.as_char() != ';')
+                        && is_single_eq(tokens.get(index + 1), tokens.get(index + 2));
                     match self.lookup(&ident.to_string()) {
-                        Some(local) if !is_path_part => {
+                        Some(local) if !is_path_part && !is_key => {
                             let place = with_span(&local.ident, ident.span());
                             out.extend(quote_spanned!(ident.span()=> (*#place.get())));
                         }
@@ -592,6 +598,19 @@ impl Places<'_> {
             }
         }
         out.into_iter().collect()
+    }
+}
+
+/// A lone `=` (an assignment or a key), not `==`, `=>`, `<=`, `>=` or `!=`.
+fn is_single_eq(token: Option<&TokenTree>, next: Option<&TokenTree>) -> bool {
+    match token {
+        Some(TokenTree::Punct(punct)) if punct.as_char() == '=' => match punct.spacing() {
+            proc_macro2::Spacing::Alone => true,
+            proc_macro2::Spacing::Joint => {
+                !matches!(next, Some(TokenTree::Punct(next)) if next.as_char() == '=' || next.as_char() == '>')
+            }
+        },
+        _ => false,
     }
 }
 
