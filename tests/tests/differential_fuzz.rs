@@ -22,16 +22,11 @@ const PROGRAMS_PER_BUILD: usize = 1000;
 /// How long shrinking one failure may take, in seconds.
 const SHRINK_SECONDS: u64 = 600;
 
-/// Programs that the classic lowering is known to get wrong: open bugs of the lowering (the
-/// README's "Known bugs"), found once the generator's draws changed with the borrowing shapes.
-/// A run reports each as known, on every run, with its program; it does not shrink them or
-/// fail on them. Any other failure fails the run, and a known one that passes is said to be
-/// fixed (remove it here then).
-const KNOWN_FAILURES: &[(u64, usize, &str)] = &[
-    (7, 48, "E0425: a loop counter declared in a block inside an index operand, of a loop that awaits and continues"),
-    (7, 190, "the classic program hangs: a `continue` in the break value of a labelled loop that awaits"),
-    (7, 225, "drop order: a tuple pattern's `_` part drops after a temporary of its statement"),
-];
+/// Programs that the classic lowering is known to get wrong, by seed and index: open bugs of
+/// the lowering (the README's "Known bugs"; none today). A run reports each as known, on every
+/// run, with its program; it does not shrink them or fail on them. Any other failure fails
+/// the run, and a known one that passes is said to be fixed (remove it here then).
+const KNOWN_FAILURES: &[(u64, usize, &str)] = &[];
 
 fn setting(name: &str, default: u64) -> u64 {
     match std::env::var(name) {
@@ -77,8 +72,13 @@ fn differential() {
             let done = count.min(first + PROGRAMS_PER_BUILD);
             let _ = writeln!(
                 std::io::stderr(),
-                "differential: {done} of {count} programs built and run, {} failing so far, in {:.0?}",
+                "differential: {done} of {count} programs built and run, {} failing so far ({}), in {:.0?}",
                 failures.len(),
+                failures
+                    .iter()
+                    .map(|(id, _, verdict)| format!("{id}: {}", kind(verdict)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 start.elapsed()
             );
         }
@@ -173,6 +173,17 @@ fn classify_compile_errors(seed: u64, failures: &mut [(usize, Program, Verdict)]
         batch::run(&format!("seed{seed}-classify"), &programs, true).unwrap_or_else(|error| panic!("{error}"));
     for (index, verdict) in rejected.into_iter().zip(verdicts) {
         failures[index].2 = verdict;
+    }
+}
+
+/// A verdict in a word or two, for a progress line (the details come at the end).
+fn kind(verdict: &Verdict) -> &'static str {
+    match verdict {
+        Verdict::Same { .. } => "same",
+        Verdict::Mismatch(_) => "mismatch",
+        Verdict::CompileError(_) => "compile error",
+        Verdict::Invalid(_) => "invalid",
+        Verdict::Crash(_) => "crash",
     }
 }
 
@@ -276,4 +287,23 @@ fn visit_expr(stmt: &Stmt, expr: &Expr, f: &mut impl FnMut(&Stmt, Option<&Expr>)
     for block in fuzz::shrink::blocks(expr) {
         visit_block(block, f);
     }
+}
+
+/// A counted `loop`'s break value never continues that loop: its count would not advance and
+/// the program would never end (seed 7's program 190 once did, and hung under both lowerings).
+#[test]
+fn counted_loop_break_value_never_continues_it() {
+    let counted = |default: Expr| {
+        let body = Block { stmts: Vec::new(), tail: None };
+        let kind = fuzz::ast::LoopKind::Loop { counter: "k1".to_owned(), bound: 0, default: Some(Box::new(default)) };
+        let value = Expr::Loop(fuzz::ast::Loop { label: "l2".to_owned(), kind, body });
+        Program {
+            receiver: false,
+            params: Vec::new(),
+            body: Block { stmts: Vec::new(), tail: Some(Box::new(Expr::Ok(Box::new(value)))) },
+        }
+    };
+    assert!(fuzz::check::program(&counted(Expr::Lit(1))).is_ok());
+    let error = fuzz::check::program(&counted(Expr::Continue(None))).expect_err("a `continue` in the break value");
+    assert!(error.contains("counted loop's break value"), "{error}");
 }

@@ -109,6 +109,45 @@ differential! {
         }
     }
 
+    pub struct Get(pub Loud);
+
+    impl Get {
+        pub async fn apply(self, n: u32) -> u32 {
+            later("apply", n).await + self.0.name().len() as u32
+        }
+
+        pub async fn peek(&self, n: u32) -> u32 {
+            later("peek", n).await + self.0.name().len() as u32
+        }
+    }
+
+    pub enum Command {
+        Get(Get),
+        Set(Get),
+    }
+
+    impl Command {
+        // Each arm moves its binding into a consuming method and awaits it.
+        pub async fn run(self, n: u32) -> u32 {
+            match self {
+                Command::Get(cmd) => cmd.apply(n).await,
+                Command::Set(cmd) => cmd.apply(n + 1).await + 1,
+            }
+        }
+    }
+
+    // A local taken by a consuming method at its last use, a parameter too, and one that a
+    // `&self` method borrows at its last use (through an explicit borrow: see the README).
+    pub async fn consuming_methods(first: Get, n: u32) -> u32 {
+        let second = Get(Loud::new("second"));
+        let third = Get(Loud::new("third"));
+        let a = second.apply(n).await;
+        let b = first.apply(a).await;
+        let c = (&third).peek(b).await;
+        log("after the last await");
+        c
+    }
+
     pub async fn joins(a: u32, b: u32) -> (u32, u32, u32) {
         let mut buf = vec![a];
         let (x, y) = futures::join!(later("x", a), later("y", b));
@@ -125,6 +164,22 @@ differential! {
         let pair = futures::try_join!(first, second)?;
         Ok(pair)
     }
+}
+
+#[test]
+fn consuming_methods_on_locals_and_match_bindings() {
+    same_at_every_suspension(
+        || classic::Command::Get(classic::Get(Loud::new("get"))).run(2),
+        || runtime::Command::Get(runtime::Get(Loud::new("get"))).run(2),
+    );
+    same_at_every_suspension(
+        || classic::Command::Set(classic::Get(Loud::new("set"))).run(2),
+        || runtime::Command::Set(runtime::Get(Loud::new("set"))).run(2),
+    );
+    same_at_every_suspension(
+        || classic::consuming_methods(classic::Get(Loud::new("first")), 1),
+        || runtime::consuming_methods(runtime::Get(Loud::new("first")), 1),
+    );
 }
 
 #[test]

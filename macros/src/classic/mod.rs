@@ -62,7 +62,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         fields_used: Vec::new(),
         in_place: loans::in_place(
             &block,
-            &params.iter().map(|param| param.stub_name.to_string()).collect::<Vec<_>>(),
+            &params.iter().map(|param| (param.stub_name.to_string(), param.mutable)).collect::<Vec<_>>(),
             &references(&function, false),
             &references(&function, true),
         )

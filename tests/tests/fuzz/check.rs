@@ -61,8 +61,6 @@ pub(super) struct Visible {
     pub in_this_loop: bool,
     /// Neither moved whole nor borrowed mutably (its fields may be moved).
     pub present: bool,
-    /// Declared outside the innermost async block being generated.
-    pub captured: bool,
 }
 
 /// Where a `break` or `continue` can go.
@@ -76,6 +74,9 @@ pub(super) struct Target {
     pub ty: Option<Ty>,
     /// A `while` loop's condition is being checked: no jump to the loop from there (E0590).
     pub in_condition: bool,
+    /// A counted `loop`'s break value (`if k == n { break 'l value; } k += 1;`) is being
+    /// checked: a `continue` to the loop from there would skip the count and never end.
+    pub in_break_value: bool,
 }
 
 /// The checker's state is also the generator's view of what is in scope.
@@ -114,14 +115,7 @@ impl Checker {
     /// The variables code here can name (not hidden by a later one of the same name).
     pub(super) fn visible(&self) -> Vec<Visible> {
         let mut seen: Vec<Visible> = Vec::new();
-        let outside = self.async_scopes.last().copied().unwrap_or(0);
-        for (scope, var) in self
-            .scopes
-            .iter()
-            .enumerate()
-            .rev()
-            .flat_map(|(index, scope)| scope.iter().rev().map(move |var| (index, var)))
-        {
+        for var in self.scopes.iter().rev().flat_map(|scope| scope.iter().rev()) {
             if seen.iter().any(|visible| visible.name == var.name) {
                 continue;
             }
@@ -145,7 +139,6 @@ impl Checker {
                 parts: var.parts,
                 in_this_loop: var.loop_depth == self.loop_depth && !var.locked,
                 present: !var.moved && !var.locked,
-                captured: scope < outside,
             });
         }
         seen
@@ -728,7 +721,14 @@ impl Checker {
         if self.targets.iter().any(|target| target.label == label) {
             return Err(format!("label `'{label}` shadows another"));
         }
-        self.targets.push(Target { label: label.to_owned(), is_loop, takes_value, ty, in_condition: false });
+        self.targets.push(Target {
+            label: label.to_owned(),
+            is_loop,
+            takes_value,
+            ty,
+            in_condition: false,
+            in_break_value: false,
+        });
         if is_loop {
             self.loop_depth += 1;
         }
@@ -738,6 +738,11 @@ impl Checker {
     /// Into or out of the condition of the innermost loop (a `while`).
     pub(super) fn in_condition(&mut self, inside: bool) {
         self.targets.last_mut().expect("entered").in_condition = inside;
+    }
+
+    /// Into or out of the break value of the innermost loop (a counted `loop`).
+    pub(super) fn in_break_value(&mut self, inside: bool) {
+        self.targets.last_mut().expect("entered").in_break_value = inside;
     }
 
     pub(super) fn exit(&mut self) -> Target {
@@ -765,6 +770,9 @@ impl Checker {
         }
         if is_continue && !self.targets[index].is_loop {
             return Err("`continue` to a labelled block".to_owned());
+        }
+        if is_continue && self.targets[index].in_break_value {
+            return Err("a `continue` from a counted loop's break value (it would never end)".to_owned());
         }
         Ok(index)
     }
@@ -801,7 +809,12 @@ impl Checker {
             this.enter(&node.label, true, matches!(node.kind, LoopKind::Loop { .. }), value_ty)?;
             let result = this.scoped(|this| {
                 match &node.kind {
-                    LoopKind::Loop { default: Some(default), .. } => this.operand(default, &Ty::U32)?,
+                    LoopKind::Loop { default: Some(default), .. } => {
+                        this.in_break_value(true);
+                        let default = this.operand(default, &Ty::U32);
+                        this.in_break_value(false);
+                        default?
+                    }
                     LoopKind::While { cond, .. } => {
                         this.in_condition(true);
                         let cond = this.operand(cond, &Ty::Bool);

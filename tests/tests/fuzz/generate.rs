@@ -12,26 +12,12 @@ use super::check::{self, Checker};
 /// Program `index` of the run with this seed: the same program every time, whatever the
 /// other programs are.
 pub fn program(seed: u64, index: usize) -> Program {
-    program_with(seed, index, known_bugs())
-}
-
-/// `LOWERING_FUZZ_KNOWN_BUGS=1`: also draw the shapes that the classic lowering is known to get
-/// wrong (each has an ignored minimal case in `tests/fuzz_regressions.rs`: seed 7's programs
-/// 20, 225 and 360), to check a fix. Without it, the generator steers around them, so that a
-/// run finds what is not known yet.
-pub fn known_bugs() -> bool {
-    std::env::var("LOWERING_FUZZ_KNOWN_BUGS").is_ok_and(|value| value == "1")
-}
-
-/// Program `index` of the run with this seed, with or without the known bugs' shapes.
-pub fn program_with(seed: u64, index: usize, known_bugs: bool) -> Program {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     bytes[8..16].copy_from_slice(&(index as u64).to_le_bytes());
     let mut rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
     loop {
         let mut generator = Generator::new(&mut rng);
-        generator.known_bugs = known_bugs;
         let program = generator.program();
         // Valid by construction; the check guards the generator itself.
         if check::program(&program).is_ok() {
@@ -56,8 +42,6 @@ struct Generator<'r> {
     counters: Vec<String>,
     block_depth: u32,
     loop_depth: u32,
-    /// Draw the shapes with known classic lowering bugs too ([`known_bugs`]).
-    known_bugs: bool,
 }
 
 impl<'r> Generator<'r> {
@@ -70,7 +54,6 @@ impl<'r> Generator<'r> {
             counters: Vec::new(),
             block_depth: 0,
             loop_depth: 0,
-            known_bugs: false,
         }
     }
 
@@ -262,7 +245,7 @@ impl<'r> Generator<'r> {
                 }
                 None => self.let_stmt(),
             },
-            _ => match self.borrowing_u32(MAX_EXPR_DEPTH - 1, true) {
+            _ => match self.borrowing_u32(MAX_EXPR_DEPTH - 1) {
                 Some(value) => Stmt::Expr(value),
                 None => self.let_stmt(),
             },
@@ -291,8 +274,7 @@ impl<'r> Generator<'r> {
     }
 
     /// A `u32` from the borrowing shapes, if one applies here.
-    /// `statement`: the expression is a whole statement (not an operand of another).
-    fn borrowing_u32(&mut self, sub: u32, statement: bool) -> Option<Expr> {
+    fn borrowing_u32(&mut self, sub: u32) -> Option<Expr> {
         match self.below(10) {
             0 => self.pick_var(|var| var.ty == Ty::Ref(Box::new(Ty::U32))).map(Expr::Deref),
             1 => {
@@ -315,9 +297,9 @@ impl<'r> Generator<'r> {
                 let label = self.fresh("b");
                 Some(Expr::FillNew(label, Box::new(self.expr(&Ty::U32, sub))))
             }
-            // Known bug (`fuzz_regressions::borrowing_shapes::seed7_program20`): an async block
-            // awaited as an operand (`mix(async { .. }.await, ..)`) that captures locals.
-            _ if self.block_depth < MAX_BLOCK_DEPTH && (statement || self.known_bugs) => Some(self.async_block()),
+            // Also awaited as an operand (`mix(async { .. }.await, ..)`): once a bug,
+            // `fuzz_regressions::borrowing_shapes::seed7_program20`.
+            _ if self.block_depth < MAX_BLOCK_DEPTH => Some(self.async_block()),
             _ => None,
         }
     }
@@ -376,7 +358,9 @@ impl<'r> Generator<'r> {
                 }
                 let mut pats: Vec<Option<Binding>> = Vec::new();
                 for _ in &types {
-                    let binding = Some(self.binding(false)).filter(|_| self.chance(80));
+                    // It may hide a local (its `_` parts once dropped late: `seed7_program225`).
+                    let binding = self.binding(false);
+                    let binding = Some(binding).filter(|_| self.chance(80));
                     pats.push(binding);
                 }
                 Stmt::Let(Pat::Tuple(pats), init)
@@ -395,13 +379,11 @@ impl<'r> Generator<'r> {
         if self.chance(25) {
             let counters = self.counters.clone();
             // Never a field of `self`.
-            // A pattern may hide a borrowed local (once a bug, `seed7_program211`).
-            let known_bugs = self.known_bugs;
+            // A pattern may hide a borrowed local (once a bug, `seed7_program211`), or a local
+            // that an async block around it captures (`seed7_program20`).
             let visible: Vec<String> = self
                 .visible()
                 .into_iter()
-                // Nor (`seed7_program20`) a `let` in an async block that hides a captured local.
-                .filter(|var| known_bugs || !var.captured)
                 .map(|var| var.name)
                 .filter(|name| !counters.contains(name) && !name.contains('.'))
                 .collect();
@@ -427,16 +409,10 @@ impl<'r> Generator<'r> {
         (!candidates.is_empty()).then(|| candidates[self.below(candidates.len())].clone())
     }
 
-    /// What is in scope, as the generator may use it (without the known bugs, an async block
-    /// captures no field of `self`).
+    /// What is in scope, as the generator may use it (an async block may capture a field of
+    /// `self`: once a bug, `seed7_program360`).
     fn visible(&self) -> Vec<check::Visible> {
-        let mut visible = self.env.visible();
-        if !self.known_bugs {
-            // Known bug (`fuzz_regressions::borrowing_shapes::seed7_program360`): an async block
-            // that captures a field of `self` (E0716).
-            visible.retain(|var| !(var.captured && var.name.starts_with("self.")));
-        }
-        visible
+        self.env.visible()
     }
 
     fn pick_var(&mut self, wanted: impl Fn(&check::Visible) -> bool) -> Option<String> {
@@ -572,7 +548,7 @@ impl<'r> Generator<'r> {
             80..=86 if self.block_depth < MAX_BLOCK_DEPTH && self.loop_depth < MAX_LOOP_DEPTH => {
                 self.loop_expr(&Ty::U32)
             }
-            87..=94 => self.borrowing_u32(sub, false).unwrap_or_else(|| self.leaf_expr(&Ty::U32)),
+            87..=94 => self.borrowing_u32(sub).unwrap_or_else(|| self.leaf_expr(&Ty::U32)),
             _ => self.leaf_expr(&Ty::U32),
         }
     }
@@ -704,7 +680,7 @@ impl<'r> Generator<'r> {
             let target = &targets[index];
             let innermost = index == self.env.targets().len() - 1;
             let label = if innermost && target.is_loop && self.chance(50) { None } else { Some(target.label.clone()) };
-            if target.is_loop && self.chance(40) {
+            if target.is_loop && !target.in_break_value && self.chance(40) {
                 return Expr::Continue(label);
             }
             let value = match &target.ty {
@@ -800,7 +776,9 @@ impl<'r> Generator<'r> {
                 self.env.declare(&counter, Ty::U32, true);
                 self.counters.push(counter.clone());
                 let _ = self.env.enter(&label, true, true, Some(ty.clone()));
+                self.env.in_break_value(true);
                 let default = if *ty == Ty::U32 { Some(Box::new(self.expr(&Ty::U32, 1))) } else { None };
+                self.env.in_break_value(false);
                 LoopKind::Loop { counter, bound: self.below(4) as u32, default }
             }
             1 => {

@@ -12,7 +12,7 @@
 //! safe direction costs only speed: a local kept in place behaves exactly as a moved one.
 //! Soundness does not rest on this analysis (see `generate::places`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
@@ -26,14 +26,25 @@ pub(crate) fn is_hoisted_temporary(name: &str) -> bool {
         .is_some_and(|index| !index.is_empty() && index.chars().all(|c| c.is_ascii_digit()))
 }
 
-/// The names of the locals (and `self`) that live in place.
+/// The names of the locals (and `self`) that live in place. `params` are the parameters'
+/// names, with whether each is `mut`.
 pub(crate) fn in_place(
     block: &syn::Block,
-    params: &[String],
+    params: &[(String, bool)],
     shared_refs: &HashSet<String>,
     exclusive_refs: &HashSet<String>,
 ) -> HashSet<String> {
-    let mut finder = Finder { found: HashSet::new(), exclusive_refs, rebound: rebound_names(block, params) };
+    let names: Vec<String> = params.iter().map(|(name, _)| name.clone()).collect();
+    let mut mutable = mutable_names(block);
+    mutable.extend(params.iter().filter(|(_, mutable)| *mutable).map(|(name, _)| name.clone()));
+    let mut finder = Finder {
+        found: HashSet::new(),
+        exclusive_refs,
+        rebound: rebound_names(block, &names),
+        later: HashSet::new(),
+        unit: HashMap::new(),
+        mutable,
+    };
     finder.stmts(&block.stmts, false);
     finder.found.retain(|name| !shared_refs.contains(name));
     finder.found
@@ -46,6 +57,15 @@ struct Finder<'r> {
     /// The names that more than one `let` (or a `let` and a parameter) binds: such a `let` may
     /// hide a live local, which begins a state of its own (`emit::shadowing`).
     rebound: HashSet<String>,
+    /// The names that code which may run after the current statement mentions (later in its
+    /// block and the blocks around it, and the rest of each loop around it): over-counted,
+    /// since a name may mean another local there.
+    later: HashSet<String>,
+    /// How often each name appears in the current statement (or, for the names a `match` arm
+    /// binds, in that arm).
+    unit: HashMap<String, usize>,
+    /// The names some `mut` binding (or `mut` parameter) has.
+    mutable: HashSet<String>,
 }
 
 impl Finder<'_> {
@@ -53,10 +73,94 @@ impl Finder<'_> {
     /// locals live (later in an enclosing block, or in the next round of a loop).
     fn stmts(&mut self, stmts: &[syn::Stmt], follows: bool) {
         let mut later = follows;
+        let outer_later = self.later.clone();
+        let mut later_names = outer_later.clone();
         for stmt in stmts.iter().rev() {
+            let tokens = quote::ToTokens::to_token_stream(stmt);
+            self.later = later_names.clone();
+            let outer_unit = std::mem::replace(&mut self.unit, counts(&tokens));
             self.stmt(stmt, later);
+            self.unit = outer_unit;
             later |= stmt_awaits(stmt);
+            later_names.extend(idents(&tokens));
         }
+        self.later = outer_later;
+    }
+
+    /// Code that runs again (a loop's body and head): what it mentions is mentioned later
+    /// too, in the next round.
+    fn repeated(&mut self, tokens: TokenStream, f: impl FnOnce(&mut Self)) {
+        let outer = self.later.clone();
+        self.later.extend(idents(&tokens));
+        f(self);
+        self.later = outer;
+    }
+
+    /// A `match` arm: the names its pattern binds are counted in the arm alone, and nothing
+    /// after it can mention them.
+    fn arm(&mut self, arm: &syn::Arm, f: impl FnOnce(&mut Self)) {
+        let mut bindings = Vec::new();
+        crate::classic::parse::bindings::pattern_bindings(&arm.pat, &mut bindings);
+        let (outer_later, outer_unit) = (self.later.clone(), self.unit.clone());
+        let body = &arm.body;
+        let mut in_arm = counts(&quote::quote!(#body));
+        if let syn::Pat::Guard(guard) = &arm.pat {
+            let guard = &guard.guard;
+            for (name, count) in counts(&quote::quote!(#guard)) {
+                *in_arm.entry(name).or_insert(0) += count;
+            }
+        }
+        for binding in bindings {
+            let name = binding.ident.to_string();
+            self.later.remove(&name);
+            self.unit.insert(name.clone(), in_arm.get(&name).copied().unwrap_or(0));
+        }
+        f(self);
+        (self.later, self.unit) = (outer_later, outer_unit);
+    }
+
+    /// `holding_roots` of `expr`, but for the receivers its awaits take by value
+    /// (`taken_receiver`): a consuming method's result holds no borrow of what it consumed.
+    fn holding(&mut self, expr: &syn::Expr) {
+        struct Taken<'f, 'r>(&'f Finder<'r>, Vec<String>);
+        impl<'ast> Visit<'ast> for Taken<'_, '_> {
+            fn visit_expr_await(&mut self, node: &'ast syn::ExprAwait) {
+                self.1.extend(self.0.taken_receiver(&node.base));
+                visit::visit_expr_await(self, node);
+            }
+            fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+            fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        let mut roots = HashSet::new();
+        holding_roots(expr, &mut roots);
+        let mut taken = Taken(self, Vec::new());
+        taken.visit_expr(expr);
+        for name in taken.1 {
+            roots.remove(&name);
+        }
+        self.found.extend(roots);
+    }
+
+    /// The local an awaited method call takes by value, taken for a consuming method
+    /// (`cmd.apply(db).await`): the receiver is a local that is not `mut` (so the method
+    /// takes `self` or `&self`), that this statement names only there and that nothing later
+    /// names (its last use). Rust moves such a receiver if the method takes `self`, which a
+    /// local kept in place cannot do, so it is not kept in place for this borrow. (A `&self`
+    /// method there borrows a value that this state drops: rustc rejects the expansion, and
+    /// `(&v).method()` says to keep `v` in place.)
+    fn taken_receiver(&self, operand: &syn::Expr) -> Option<String> {
+        let call = match operand {
+            syn::Expr::MethodCall(call) => call,
+            syn::Expr::Paren(node) => return self.taken_receiver(&node.expr),
+            syn::Expr::Group(node) => return self.taken_receiver(&node.expr),
+            _ => return None,
+        };
+        let syn::Expr::Path(path) = &*call.receiver else { return None };
+        let name = path.path.get_ident()?.to_string();
+        let last_use = self.unit.get(&name) == Some(&1) && !self.later.contains(&name);
+        let taken = last_use && !self.mutable.contains(&name) && !is_borrowing_method(&call.method.to_string());
+        taken.then_some(name)
     }
 
     fn stmt(&mut self, stmt: &syn::Stmt, held: bool) {
@@ -70,7 +174,7 @@ impl Finder<'_> {
                 let held = held || hides;
                 if let Some(init) = &local.init {
                     if held {
-                        holding_roots(&init.expr, &mut self.found);
+                        self.holding(&init.expr);
                         if binds_by_ref(&local.pat) {
                             place_root_into(&init.expr, &mut self.found);
                         }
@@ -117,7 +221,7 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
             syn::Expr::Await(node) => {
                 // The awaiter holds whatever its future borrows: explicit borrows, and what a
                 // call borrows implicitly (a closure called, a `&mut` reborrowed).
-                holding_roots(&node.base, &mut self.finder.found);
+                self.finder.holding(expr);
                 implicit_borrows(&node.base, self.finder.exclusive_refs, &mut self.finder.found);
                 self.visit_expr(&node.base);
             }
@@ -125,21 +229,30 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
             syn::Expr::Unsafe(node) => self.finder.stmts(&node.block.stmts, self.held),
             syn::Expr::Loop(node) => {
                 let awaits = block_awaits(&node.body);
-                self.finder.stmts(&node.body.stmts, self.held || awaits);
+                let held = self.held || awaits;
+                let tokens = quote::ToTokens::to_token_stream(node);
+                self.finder.repeated(tokens, |finder| finder.stmts(&node.body.stmts, held));
             }
             syn::Expr::While(node) => {
                 let awaits = block_awaits(&node.body) || expr_awaits(&node.cond);
+                let held = self.held || awaits;
+                let tokens = quote::ToTokens::to_token_stream(node);
+                let outer = self.finder.later.clone();
+                self.finder.later.extend(idents(&tokens));
                 self.scrutinee(&node.cond, awaits);
-                self.finder.stmts(&node.body.stmts, self.held || awaits);
+                self.finder.later = outer;
+                self.finder.repeated(tokens, |finder| finder.stmts(&node.body.stmts, held));
             }
             syn::Expr::ForLoop(node) => {
                 let awaits = block_awaits(&node.body);
                 if awaits {
-                    holding_roots(&node.expr, &mut self.finder.found);
+                    self.finder.holding(&node.expr);
                     place_root_into(&node.expr, &mut self.finder.found);
                 }
                 self.visit_expr(&node.expr);
-                self.finder.stmts(&node.body.stmts, self.held || awaits);
+                let held = self.held || awaits;
+                let body = &node.body;
+                self.finder.repeated(quote::quote!(#body), |finder| finder.stmts(&node.body.stmts, held));
             }
             syn::Expr::If(node) => {
                 let awaits = block_awaits(&node.then_branch)
@@ -155,17 +268,21 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                     expr_awaits(&arm.body) || matches!(&arm.pat, syn::Pat::Guard(guard) if expr_awaits(&guard.guard))
                 });
                 if awaits || self.held {
-                    holding_roots(&node.expr, &mut self.finder.found);
+                    self.finder.holding(&node.expr);
                     if node.arms.iter().any(|arm| has_bindings(&arm.pat)) {
                         place_root_into(&node.expr, &mut self.finder.found);
                     }
                 }
                 self.visit_expr(&node.expr);
                 for arm in &node.arms {
-                    if let syn::Pat::Guard(guard) = &arm.pat {
-                        self.visit_expr(&guard.guard);
-                    }
-                    self.visit_expr(&arm.body);
+                    let held = self.held;
+                    self.finder.arm(arm, |finder| {
+                        let mut visitor = Exprs { finder, held };
+                        if let syn::Pat::Guard(guard) = &arm.pat {
+                            visitor.visit_expr(&guard.guard);
+                        }
+                        visitor.visit_expr(&arm.body);
+                    });
                 }
             }
             syn::Expr::Closure(node) => {
@@ -193,7 +310,7 @@ impl Exprs<'_, '_> {
     fn scrutinee(&mut self, cond: &syn::Expr, held: bool) {
         if held {
             for (pat, scrutinee) in lets_of(cond) {
-                holding_roots(scrutinee, &mut self.finder.found);
+                self.finder.holding(scrutinee);
                 if has_bindings(pat) {
                     place_root_into(scrutinee, &mut self.finder.found);
                 }
@@ -456,6 +573,33 @@ fn idents(tokens: &TokenStream) -> Vec<String> {
         }
     }
     out
+}
+
+/// How often each identifier appears in some tokens.
+fn counts(tokens: &TokenStream) -> HashMap<String, usize> {
+    let mut out = HashMap::new();
+    for ident in idents(tokens) {
+        *out.entry(ident).or_insert(0) += 1;
+    }
+    out
+}
+
+/// The names that some `mut` binding in the body has (a `let`, a pattern of a `match` arm,
+/// `if let`, `for`, a closure's parameter).
+fn mutable_names(block: &syn::Block) -> HashSet<String> {
+    struct Mutable(HashSet<String>);
+    impl<'ast> Visit<'ast> for Mutable {
+        fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+            if pat.mutability.is_some() {
+                self.0.insert(pat.ident.to_string());
+            }
+            visit::visit_pat_ident(self, pat);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut mutable = Mutable(HashSet::new());
+    mutable.visit_block(block);
+    mutable.0
 }
 
 fn tokens_await(tokens: &TokenStream) -> bool {

@@ -44,6 +44,13 @@ pub(crate) fn of_expr(expr: &syn::Expr) -> Vec<Mention> {
     collector.found
 }
 
+/// The operand of an await (`Collector::awaited`).
+pub(crate) fn of_awaited(operand: &syn::Expr) -> Vec<Mention> {
+    let mut collector = Collector::default();
+    collector.awaited(operand);
+    collector.found
+}
+
 /// A `match` scrutinee: moved only if some arm binds by value.
 pub(crate) fn of_scrutinee<'p>(expr: &syn::Expr, patterns: impl Iterator<Item = &'p syn::Pat>) -> Vec<Mention> {
     let mut collector = Collector::default();
@@ -226,6 +233,21 @@ impl Collector {
         self.conditional -= 1;
     }
 
+    /// An awaited operand. A method called on a local there may take it by value
+    /// (`cmd.apply(db).await`), which `analyse::loans` assumes where it is the local's last
+    /// use; anywhere else a later read of it says it was borrowed.
+    fn awaited(&mut self, operand: &syn::Expr) {
+        match operand {
+            syn::Expr::MethodCall(call) if matches!(&*call.receiver, syn::Expr::Path(_)) => {
+                self.expr(&call.receiver, Kind::Move);
+                for arg in &call.args {
+                    self.expr(arg, Kind::Move);
+                }
+            }
+            _ => self.expr(operand, Kind::Move),
+        }
+    }
+
     /// Visit `expr`, used as `kind` if it is a bare variable.
     fn expr(&mut self, expr: &syn::Expr, kind: Kind) {
         match expr {
@@ -247,6 +269,7 @@ impl Collector {
             }
             syn::Expr::Reference(node) => self.expr(&node.expr, Kind::Read),
             syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => self.expr(&node.expr, Kind::Read),
+            syn::Expr::Await(node) => self.awaited(&node.base),
             syn::Expr::MethodCall(node) => {
                 let receiver = if consumes_receiver(&node.method.to_string()) { Kind::Move } else { Kind::Read };
                 self.expr(&node.receiver, receiver);

@@ -351,8 +351,7 @@ impl<'a> Places<'a> {
             syn::Expr::Unsafe(node) => self.block(&mut node.block),
             syn::Expr::Const(_) => {}
             syn::Expr::Closure(node) => {
-                let body = &node.body;
-                if let Some((captured, others)) = self.capturing(quote!(#body)) {
+                if let Some((captured, others)) = self.capturing(&syn::Expr::Closure(node.clone())) {
                     if node.capture.is_some() {
                         self.moved_into(expr, &captured);
                     } else {
@@ -369,8 +368,7 @@ impl<'a> Places<'a> {
                 }
             }
             syn::Expr::Async(node) => {
-                let block = &node.block;
-                if let Some((captured, others)) = self.capturing(quote!(#block)) {
+                if let Some((captured, others)) = self.capturing(&syn::Expr::Async(node.clone())) {
                     if node.capture.is_some() {
                         self.moved_into(expr, &captured);
                     } else {
@@ -423,11 +421,14 @@ impl<'a> Places<'a> {
         self.bound.truncate(mark);
     }
 
-    /// The visible locals a closure or async block mentions (not rebound inside it).
-    fn captured(&self, tokens: TokenStream) -> (Vec<String>, bool) {
+    /// The visible locals a closure or async block (`expr`) mentions, not counting names its
+    /// parameters or its own `let`s bind (a `let` inside that hides an outer local captures
+    /// nothing), and whether it mentions other locals of the function too.
+    fn captured(&self, expr: &syn::Expr) -> (Vec<String>, bool) {
         let mut places = Vec::new();
         let mut others = false;
-        for name in token_names(&tokens) {
+        for mention in mentions::of_expr(expr) {
+            let name = if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name };
             if self.bound.contains(&name) {
                 continue;
             }
@@ -442,10 +443,10 @@ impl<'a> Places<'a> {
         (places, others)
     }
 
-    /// A closure or async block (`body` is its code): the visible locals it captures, or
-    /// `None` when it captures none.
-    fn capturing(&self, body: TokenStream) -> Option<(Vec<String>, bool)> {
-        let (captured, others) = self.captured(body);
+    /// A closure or async block: the visible locals it captures, or `None` when it captures
+    /// none.
+    fn capturing(&self, expr: &syn::Expr) -> Option<(Vec<String>, bool)> {
+        let (captured, others) = self.captured(expr);
         (!captured.is_empty()).then_some((captured, others))
     }
 
@@ -669,17 +670,4 @@ fn let_names(cond: &syn::Expr) -> Vec<String> {
         syn::Expr::Paren(node) => let_names(&node.expr),
         _ => Vec::new(),
     }
-}
-
-/// Every identifier in some tokens, inline format captures included.
-fn token_names(tokens: &TokenStream) -> Vec<String> {
-    let mut out = Vec::new();
-    for token in tokens.clone() {
-        match token {
-            TokenTree::Ident(ident) => out.push(ident.to_string()),
-            TokenTree::Group(group) => out.extend(token_names(&group.stream())),
-            _ => {}
-        }
-    }
-    out
 }

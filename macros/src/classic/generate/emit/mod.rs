@@ -606,7 +606,7 @@ impl<'a> Emitter<'a> {
                 // What the value moves is gone when the jump saves (unless it was a copy, which
                 // a later read tells).
                 let after = if jump.is_continue { None } else { Some(info.rest_len) };
-                let moved: Vec<VarId> = jump
+                let mut moved: Vec<VarId> = jump
                     .moves
                     .iter()
                     .filter(|name| match after {
@@ -615,6 +615,10 @@ impl<'a> Emitter<'a> {
                     })
                     .filter_map(|name| self.lookup(name))
                     .collect();
+                // A value that names a local twice (`break mix(k, k)`): once, or the second
+                // entry would remember the first one's `No` and leave it moved after the jump.
+                moved.sort_unstable();
+                moved.dedup();
                 let moved: Vec<(VarId, Init)> =
                     moved.into_iter().map(|id| (id, std::mem::replace(&mut self.init[id], Init::No))).collect();
                 let code = self.jump_code(state, depth, None, true);
@@ -913,7 +917,13 @@ impl<'a> Emitter<'a> {
             // restores the hidden locals under hidden names in their own places, so that they
             // still drop in declaration order, and binds the pattern there.
             let value = self.hidden("init");
-            self.emit(quote_spanned!(span=> let #value = #rewritten;));
+            let by_parts = if diverge.is_none() { shadowing::matched_before_state(&emitted_pat) } else { None };
+            match &by_parts {
+                Some((arm, tuple, _)) => {
+                    self.emit(quote_spanned!(span=> let #value = match #rewritten { #arm => #tuple };))
+                }
+                None => self.emit(quote_spanned!(span=> let #value = #rewritten;)),
+            }
             let init_var = self.declare(value.clone(), false, Init::Yes);
             let state = self.new_state();
             self.jump(state, None);
@@ -926,6 +936,7 @@ impl<'a> Emitter<'a> {
             self.begin(state, TokenStream::new(), false);
             self.init[init_var] = Init::No;
             let value = as_value(&value);
+            let emitted_pat = by_parts.map_or(emitted_pat, |(_, _, rebind)| rebind);
             self.emit(quote_spanned!(span=> #(#attrs)* let #emitted_pat = #value #diverge_code;));
         }
         self.drop_replaced(replaced);
@@ -1057,7 +1068,7 @@ impl<'a> Emitter<'a> {
             None => (&node.operand, None),
         };
         let mut operand = self.rewrite_expr(operand);
-        let mut replaced = self.apply(&mentions::of_expr(&node.operand));
+        let mut replaced = self.apply(&mentions::of_awaited(&node.operand));
         self.drop_on_assignment(&mut operand, &mut replaced);
         self.drop_replaced(replaced);
         let state = self.new_state();

@@ -4,7 +4,8 @@
 //! `match` arm or `if let` pattern that hides a live local binds a hidden local first, which
 //! a `let` at the start of the arm gives the user's name.
 
-use proc_macro2::{Ident, Span};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
 
 use super::{Emitter, Init, VarId};
 use crate::classic::analyse::liveness;
@@ -106,6 +107,37 @@ impl Emitter<'_> {
             self.scopes.last_mut().expect("a scope is open").renamed.push((id, name));
         }
     }
+}
+
+/// A `let` that hides live locals binds its pattern in a state of its own, after its
+/// initializer's statement has ended. A pattern that leaves parts of the value unbound
+/// (`let (_, v) = (Loud::new("a"), f(&Loud::new("t")));`) would then drop those parts after
+/// the statement's temporaries, where Rust drops them first (the value is the statement's
+/// last temporary). Such a pattern is matched where the initializer runs instead, and only
+/// its bindings cross into the next state, as a tuple: returns the `match` arm's pattern,
+/// the tuple it builds, and the pattern binding that tuple in the next state. `None` for a
+/// pattern that binds the whole value, binds by reference (the reference would outlive the
+/// temporary) or carries a type (not allowed in an arm).
+pub(super) fn matched_before_state(pat: &syn::Pat) -> Option<(syn::Pat, TokenStream, syn::Pat)> {
+    if !crate::classic::analyse::mentions::leaves_parts(pat) || matches!(pat, syn::Pat::Type(_)) {
+        return None;
+    }
+    let mut bindings = Vec::new();
+    pattern_bindings(pat, &mut bindings);
+    if bindings.iter().any(|binding| binding.by_ref) {
+        return None;
+    }
+    let idents: Vec<&Ident> = bindings.iter().map(|binding| &binding.ident).collect();
+    let rebound: Vec<TokenStream> = bindings
+        .iter()
+        .map(|binding| {
+            let ident = &binding.ident;
+            if binding.mutable { quote!(mut #ident) } else { quote!(#ident) }
+        })
+        .collect();
+    let tuple = quote!((#(#idents,)*));
+    let rebind: syn::Pat = syn::parse_quote!((#(#rebound,)*));
+    Some((pat.clone(), tuple, rebind))
 }
 
 /// The `let`s of an `if` condition (`let P = e`, or a `&&` chain of them).
