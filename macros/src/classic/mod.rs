@@ -62,7 +62,10 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         fields_used: Vec::new(),
         in_place: loans::in_place(
             &block,
-            &params.iter().map(|param| (param.stub_name.to_string(), param.mutable)).collect::<Vec<_>>(),
+            &params
+                .iter()
+                .map(|param| (param.stub_name.to_string(), param.mutable || is_shared_pointer(&param.ty)))
+                .collect::<Vec<_>>(),
             &references(&function, false),
             &references(&function, true),
         )
@@ -403,6 +406,19 @@ fn references(function: &Function, exclusive: bool) -> HashSet<String> {
         }
     }
     names
+}
+
+/// `Arc<..>` or `Rc<..>`: a method awaited on it goes through `Deref` and borrows it, so it
+/// is never taken by value at its last use (`client.query(q).await`, `client: Arc<Client>`).
+fn is_shared_pointer(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Path(path) => {
+            path.qself.is_none() && path.path.segments.last().is_some_and(|last| last.ident == "Arc" || last.ident == "Rc")
+        }
+        syn::Type::Paren(paren) => is_shared_pointer(&paren.elem),
+        syn::Type::Group(group) => is_shared_pointer(&group.elem),
+        _ => false,
+    }
 }
 
 /// Pattern parameters whose pattern borrows from them (`ref mut x: D`): the hidden parameter

@@ -27,7 +27,8 @@ pub(crate) fn is_hoisted_temporary(name: &str) -> bool {
 }
 
 /// The names of the locals (and `self`) that live in place. `params` are the parameters'
-/// names, with whether each is `mut`.
+/// names, each with whether an awaited method may never take it by value (a `mut` one, or an
+/// `Arc`/`Rc`, whose methods borrow through it).
 pub(crate) fn in_place(
     block: &syn::Block,
     params: &[(String, bool)],
@@ -89,9 +90,12 @@ impl Finder<'_> {
 
     /// Code that runs again (a loop's body and head): what it mentions is mentioned later
     /// too, in the next round.
-    fn repeated(&mut self, tokens: TokenStream, f: impl FnOnce(&mut Self)) {
+    /// A name bound afresh in each round (`fresh`: by the loop's own pattern, or by a `let`
+    /// of its body before anything in the loop names it) means a new local in the next round:
+    /// the round's mentions of it do not count as later ones.
+    fn repeated(&mut self, tokens: TokenStream, fresh: &HashSet<String>, f: impl FnOnce(&mut Self)) {
         let outer = self.later.clone();
-        self.later.extend(idents(&tokens));
+        self.later.extend(idents(&tokens).into_iter().filter(|name| !fresh.contains(name)));
         f(self);
         self.later = outer;
     }
@@ -231,7 +235,8 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 let awaits = block_awaits(&node.body);
                 let held = self.held || awaits;
                 let tokens = quote::ToTokens::to_token_stream(node);
-                self.finder.repeated(tokens, |finder| finder.stmts(&node.body.stmts, held));
+                let fresh = fresh_each_round(&node.body.stmts, &[]);
+                self.finder.repeated(tokens, &fresh, |finder| finder.stmts(&node.body.stmts, held));
             }
             syn::Expr::While(node) => {
                 let awaits = block_awaits(&node.body) || expr_awaits(&node.cond);
@@ -241,7 +246,9 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 self.finder.later.extend(idents(&tokens));
                 self.scrutinee(&node.cond, awaits);
                 self.finder.later = outer;
-                self.finder.repeated(tokens, |finder| finder.stmts(&node.body.stmts, held));
+                let cond = &node.cond;
+                let fresh = fresh_each_round(&node.body.stmts, &idents(&quote::quote!(#cond)));
+                self.finder.repeated(tokens, &fresh, |finder| finder.stmts(&node.body.stmts, held));
             }
             syn::Expr::ForLoop(node) => {
                 let awaits = block_awaits(&node.body);
@@ -252,7 +259,11 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 self.visit_expr(&node.expr);
                 let held = self.held || awaits;
                 let body = &node.body;
-                self.finder.repeated(quote::quote!(#body), |finder| finder.stmts(&node.body.stmts, held));
+                let mut fresh = fresh_each_round(&node.body.stmts, &[]);
+                let mut bindings = Vec::new();
+                crate::classic::parse::bindings::pattern_bindings(&node.pat, &mut bindings);
+                fresh.extend(bindings.iter().map(|binding| binding.ident.to_string()));
+                self.finder.repeated(quote::quote!(#body), &fresh, |finder| finder.stmts(&node.body.stmts, held));
             }
             syn::Expr::If(node) => {
                 let awaits = block_awaits(&node.then_branch)
@@ -365,6 +376,31 @@ fn holding_roots(expr: &syn::Expr, out: &mut HashSet<String>) {
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
     Roots(out).visit_expr(expr);
+}
+
+/// The names a loop body's own `let`s bind before anything in the round (the statements
+/// before that `let`, or the loop's `head`) names them: each round's mentions are of the
+/// round's own local.
+fn fresh_each_round(stmts: &[syn::Stmt], head: &[String]) -> HashSet<String> {
+    let mut named: HashSet<String> = head.iter().cloned().collect();
+    let mut fresh = HashSet::new();
+    for stmt in stmts {
+        if let syn::Stmt::Local(local) = stmt {
+            if let Some(init) = &local.init {
+                named.extend(idents(&quote::ToTokens::to_token_stream(&init.expr)));
+            }
+            let mut bindings = Vec::new();
+            crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
+            for binding in bindings {
+                let name = binding.ident.to_string();
+                if !named.contains(&name) {
+                    fresh.insert(name);
+                }
+            }
+        }
+        named.extend(idents(&quote::ToTokens::to_token_stream(stmt)));
+    }
+    fresh
 }
 
 /// The names bound more than once in the body (by `let`s, or by a `let` and a parameter).
