@@ -49,6 +49,17 @@ impl Pipe {
     }
 }
 
+/// A client shared behind an `Arc`, whose methods borrow it.
+pub struct Client {
+    pub base: u32,
+}
+
+impl Client {
+    pub async fn query(&self, q: u32) -> u32 {
+        later("query", self.base + q).await
+    }
+}
+
 #[derive(Debug, PartialEq, Clone)]
 pub enum Frame {
     Simple(String),
