@@ -177,7 +177,9 @@ impl Finder<'_> {
                 let hides = bindings.iter().any(|binding| self.rebound.contains(&binding.ident.to_string()));
                 let held = held || hides;
                 if let Some(init) = &local.init {
-                    if held {
+                    // A `let` that binds nothing (`let _ = tx.send(v);`) keeps nothing past
+                    // its statement: its value drops there.
+                    if held && !bindings.is_empty() {
                         self.holding(&init.expr);
                         if binds_by_ref(&local.pat) {
                             place_root_into(&init.expr, &mut self.found);

@@ -66,6 +66,18 @@ pub(crate) fn rename_bindings(pat: &mut Pat, renames: &[(Ident, Ident)]) {
             }
             syn::visit_mut::visit_pat_ident_mut(self, node);
         }
+        fn visit_field_pat_mut(&mut self, node: &mut syn::FieldPat) {
+            // A shorthand field (`Msg::Get { id, reply }`) names the field with its binding:
+            // renamed, it is written out (`reply: __bound2`).
+            if node.colon_token.is_none() {
+                if let Pat::Ident(binding) = &*node.pat {
+                    if self.renamed(&binding.ident).is_some() {
+                        node.colon_token = Some(Default::default());
+                    }
+                }
+            }
+            syn::visit_mut::visit_field_pat_mut(self, node);
+        }
         fn visit_expr_path_mut(&mut self, node: &mut syn::ExprPath) {
             if let Some(ident) = node.path.get_ident() {
                 if let Some(to) = self.renamed(ident) {
