@@ -2,8 +2,8 @@
 //! the future dropped at every suspension): a tokenizer holding `&'a str` across awaits, a
 //! protocol state machine matched through `&mut self.state`, `let ... else` and a labelled
 //! block's value, a closure called after an await, a work stack, slice patterns, iterator
-//! adapters in a `for`, `join_all`, format widths, a map entry held across an await, and a
-//! generic impl with bounds.
+//! adapters in a `for`, `join_all`, format widths, a map entry held across an await, a
+//! generic impl with bounds, and recursion through a boxed `dyn Future`.
 
 use lowering_tests::*;
 use std::collections::HashMap;
@@ -72,6 +72,15 @@ differential! {
         add(y) + add(2)
     }
 
+
+    /// Recursion through a boxed `dyn Future`: each level a classic task that yields during
+    /// its eager start and that its parent awaits as a plain future.
+    pub fn boxed(n: u32) -> std::pin::Pin<Box<dyn std::future::Future<Output = u32>>> {
+        Box::pin(recurse(n))
+    }
+    pub async fn recurse(n: u32) -> u32 {
+        if n == 0 { 0 } else { fetch(n).await + boxed(n - 1).await }
+    }
 
     pub async fn stack(start: Vec<u32>) -> u32 {
         let mut stack = start;
@@ -143,6 +152,14 @@ fn let_else_labelled_blocks_and_closures() {
         same_at_every_suspension(|| classic::let_else(x), || runtime::let_else(x));
     }
     assert_eq!(same_at_every_suspension(|| classic::closures(5), || runtime::closures(5)), Outcome::Value(13));
+}
+
+#[test]
+fn a_yield_inside_a_task_awaited_as_a_plain_future_reaches_the_executor() {
+    // Each level's yield ends the poll it happened in, as in the plain future; the classic
+    // parent's first poll of the boxed child no longer resumes the child in the same poll.
+    let outcome = same_at_every_suspension(|| classic::recurse(3), || runtime::recurse(3));
+    assert_eq!(outcome, Outcome::Value(6));
 }
 
 #[test]

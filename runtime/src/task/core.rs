@@ -231,12 +231,13 @@ impl<T, S> Core<T, S> {
         if state.waiters.driver_key() != *key || state.queue.is_empty() {
             return Poll::Pending;
         }
+        let _poll = header::epoch::enter();
         // This poll drives the root: run what is queued now. While the batch runs, this
         // poll is not waiting, so its waker is taken out: completing the root during the
         // batch returns `Ready` without waking the executor that is polling right now, and
         // tasks scheduled during the batch stay queued for the next poll, which one wake
         // asks for (so that a yield really yields).
-        let batch = state.queue.take();
+        let batch = state.queue.take_ready();
         let driver = key.and_then(|key| state.waiters.remove(key).map(|kind| (key, kind)));
         drop(state);
         for task in batch {

@@ -264,19 +264,20 @@ impl IntoIterator for Waiters {
     }
 }
 
-/// A run queue that does not allocate for its usual length (zero or one task).
+/// A run queue that does not allocate for its usual length (zero or one task). Each task
+/// carries the poll epoch in which it was scheduled (`epoch`).
 #[derive(Default)]
 pub(crate) struct TaskQueue {
-    first: Option<CoreRef>,
-    rest: Vec<CoreRef>,
+    first: Option<(CoreRef, u64)>,
+    rest: Vec<(CoreRef, u64)>,
 }
 
 impl TaskQueue {
-    pub(crate) fn push(&mut self, task: CoreRef) {
+    fn push(&mut self, entry: (CoreRef, u64)) {
         if self.first.is_none() {
-            self.first = Some(task);
+            self.first = Some(entry);
         } else {
-            self.rest.push(task);
+            self.rest.push(entry);
         }
     }
 
@@ -289,18 +290,100 @@ impl TaskQueue {
     }
 
     pub(crate) fn append(&mut self, other: TaskQueue) {
-        for task in other {
-            self.push(task);
+        for entry in other.entries() {
+            self.push(entry);
         }
+    }
+
+    /// The tasks scheduled before the outermost poll running on this thread began, taken
+    /// out; those scheduled during it stay, for the next poll (a yield inside this poll,
+    /// even one that happened in a task this poll meets for the first time, reaches the
+    /// executor).
+    pub(crate) fn take_ready(&mut self) -> TaskQueue {
+        let current = epoch::current();
+        let mut ready = TaskQueue::default();
+        for (task, scheduled) in mem::take(self).entries() {
+            if scheduled < current {
+                ready.push((task, scheduled));
+            } else {
+                self.push((task, scheduled));
+            }
+        }
+        ready
+    }
+
+    fn entries(self) -> impl Iterator<Item = (CoreRef, u64)> {
+        self.first.into_iter().chain(self.rest)
     }
 }
 
 impl IntoIterator for TaskQueue {
     type Item = CoreRef;
-    type IntoIter = std::iter::Chain<std::option::IntoIter<CoreRef>, std::vec::IntoIter<CoreRef>>;
+    type IntoIter = std::iter::Map<
+        std::iter::Chain<std::option::IntoIter<(CoreRef, u64)>, std::vec::IntoIter<(CoreRef, u64)>>,
+        fn((CoreRef, u64)) -> CoreRef,
+    >;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.first.into_iter().chain(self.rest)
+        self.first.into_iter().chain(self.rest).map(|(task, _)| task)
+    }
+}
+
+/// Poll epochs: which tasks a poll may run. Plain code enters the classic runtime by polling
+/// a task (`Core::poll_as_future`); the outermost such poll on a thread begins a new epoch,
+/// and a task scheduled from then on waits for the next one. Without this, a classic task
+/// awaited as a plain future (boxed, in a `select!` or `join!`) that yields during its eager
+/// start would be resumed by its awaiting parent's first poll of it, inside the very poll in
+/// which it yielded.
+pub(crate) mod epoch {
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    /// The latest epoch begun on any thread. Only compared, never used to order memory: the
+    /// queues themselves are under their headers' locks.
+    static LATEST: AtomicU64 = AtomicU64::new(0);
+
+    thread_local! {
+        /// This thread's outermost poll: its epoch, and how many polls are nested in it.
+        static OUTERMOST: Cell<(u64, usize)> = const { Cell::new((0, 0)) };
+    }
+
+    /// The epoch a task scheduled now belongs to.
+    pub(crate) fn now() -> u64 {
+        LATEST.load(Ordering::Relaxed)
+    }
+
+    /// The epoch of the outermost poll running on this thread (tasks scheduled before it
+    /// may run); outside any poll, one past the latest.
+    pub(crate) fn current() -> u64 {
+        match OUTERMOST.with(Cell::get) {
+            (epoch, depth) if depth > 0 => epoch,
+            _ => now() + 1,
+        }
+    }
+
+    /// Marks a poll of a task by plain code, for as long as the guard lives.
+    pub(crate) struct Poll(());
+
+    pub(crate) fn enter() -> Poll {
+        OUTERMOST.with(|outermost| {
+            let (epoch, depth) = outermost.get();
+            if depth == 0 {
+                outermost.set((LATEST.fetch_add(1, Ordering::Relaxed) + 1, 1));
+            } else {
+                outermost.set((epoch, depth + 1));
+            }
+        });
+        Poll(())
+    }
+
+    impl Drop for Poll {
+        fn drop(&mut self) {
+            OUTERMOST.with(|outermost| {
+                let (epoch, depth) = outermost.get();
+                outermost.set((epoch, depth - 1));
+            });
+        }
     }
 }
 
@@ -342,7 +425,7 @@ pub(crate) fn enqueue_under(start: CoreRef, tasks: TaskQueue) {
 
 fn single(task: CoreRef) -> TaskQueue {
     let mut queue = TaskQueue::default();
-    queue.push(task);
+    queue.push((task, epoch::now()));
     queue
 }
 
