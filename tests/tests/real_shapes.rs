@@ -3,11 +3,7 @@
 //! `&mut self` racing a read against a shutdown signal, commands applied to a database and a
 //! connection, a retry loop with backoff, a stream forwarded into a sink, a line protocol),
 //! written here against in-memory streams, lowered both ways and compared: results, events,
-//! drops, and the future dropped at every suspension. The handler is compared at its end
-//! only: its `select!` creates the classic `read_frame` task, which starts eagerly (the one
-//! model difference), so its first read runs before the `select!` polls anything, where the
-//! plain future's runs at the first poll; the events up to a given suspension then differ,
-//! as the README says they may.
+//! drops, and the future dropped at every suspension.
 
 use std::collections::HashMap;
 use std::io;
@@ -385,6 +381,15 @@ fn a_handler_serves_commands_until_the_peer_closes() {
 fn a_handler_stops_on_shutdown() {
     let (written, count) = served(SESSION, 3, true);
     assert_eq!((written.as_str(), count), ("", 0));
+}
+
+#[test]
+fn a_handler_dropped_at_every_suspension() {
+    // The handler borrowed for the call: a new one per run, leaked (it outlives the futures).
+    same_at_every_suspension(
+        || text(Box::leak(Box::new(handler!(classic, SESSION, 4, false))).0.run()),
+        || text(Box::leak(Box::new(handler!(runtime, SESSION, 4, false))).0.run()),
+    );
 }
 
 #[test]

@@ -68,6 +68,9 @@ impl<T, S> Core<T, S> {
             clone_value: OnceLock::new(),
             machine: UnsafeCell::new(Machine::Suspended { state_machine, move_next }),
         });
+        // The call's first run in the heap task polls foreign futures (classic tasks awaited
+        // as plain ones among them) as a poll would: a yield in it waits for a real poll.
+        let _poll = header::epoch::enter();
         core.run_claimed();
         core
     }
