@@ -134,6 +134,30 @@ pub(crate) fn consumes_receiver(method: &str) -> bool {
                 | "flatten"
                 | "into"
                 | "await"
+                // The stream and future combinators of `futures` (and their `try_` forms):
+                // each takes its receiver by value.
+                | "then"
+                | "fuse"
+                | "boxed"
+                | "boxed_local"
+                | "inspect"
+                | "scan"
+                | "take_while"
+                | "skip_while"
+                | "peekable"
+                | "concat"
+                | "forward"
+                | "buffered"
+                | "buffer_unordered"
+                | "for_each_concurrent"
+                | "map_ok"
+                | "try_fold"
+                | "try_for_each"
+                | "try_for_each_concurrent"
+                | "try_collect"
+                | "try_concat"
+                | "try_filter"
+                | "try_filter_map"
         )
 }
 
