@@ -294,6 +294,47 @@ impl Lower {
                 self.spill_value(value, pre, span);
                 return Some(parse_quote!(()));
             }
+            // A message is formatted only when the assertion fails: one that awaits is
+            // spelled out as the standard macro's `match` and `if`, so that its awaits run
+            // only then, with the standard message.
+            std_macros::Kind::AssertCmp { left, right, message: Some(args) }
+                if args.args.iter().any(|arg| awaits::in_expr(&arg.expr)) =>
+            {
+                let name = mac.path.segments.last().map(|segment| segment.ident.to_string()).unwrap_or_default();
+                let (op, failed) = if name.ends_with("_ne") { (quote::quote!(!=), quote::quote!(==)) } else { (quote::quote!(==), quote::quote!(!=)) };
+                let header = format!("assertion `left {op} right` failed: {{}}\n  left: {{}}\n right: {{}}");
+                let tokens = std_macros::Parsed { kind: std_macros::Kind::Format(Some(args.clone())) }.arguments();
+                let [left_value, right_value, failure, message] =
+                    ["__left", "__right", "__failure", "__message"].map(|name| syn::Ident::new(name, Span::mixed_site()));
+                // The compared values are written out (`Debug`) when the comparison fails,
+                // before the message's awaits, which then hold no borrow of them.
+                let body: syn::Expr = parse_quote_spanned!(span=> {
+                    let #failure = match (&(#left), &(#right)) {
+                        (#left_value, #right_value) => {
+                            if *#left_value #failed *#right_value {
+                                ::core::option::Option::Some((
+                                    ::std::format!("{:?}", #left_value),
+                                    ::std::format!("{:?}", #right_value),
+                                ))
+                            } else {
+                                ::core::option::Option::None
+                            }
+                        }
+                    };
+                    if let ::core::option::Option::Some((#left_value, #right_value)) = #failure {
+                        let #message = ::std::format!(#tokens);
+                        ::core::panic!(#header, #message, #left_value, #right_value)
+                    }
+                });
+                let check: syn::Expr = if name.starts_with("debug_") {
+                    parse_quote_spanned!(span=> if ::core::cfg!(debug_assertions) #body)
+                } else {
+                    body
+                };
+                let value = self.construct(&check, pre).expect("an `if` or a `match` is a construct");
+                self.spill_value(value, pre, span);
+                return Some(parse_quote!(()));
+            }
             _ => {}
         }
         let exprs: Vec<syn::Expr> = parsed.exprs_mut().into_iter().map(|expr| expr.clone()).collect();
