@@ -300,6 +300,7 @@ fn counted_loop_break_value_never_continues_it() {
         Program {
             receiver: false,
             params: Vec::new(),
+            unit: false,
             body: Block { stmts: Vec::new(), tail: Some(Box::new(Expr::Ok(Box::new(value)))) },
         }
     };

@@ -37,7 +37,10 @@ pub struct Program {
     /// free function: the body reaches `self.buf`, `self.label` and `self.count`.
     pub receiver: bool,
     pub params: Vec<Param>,
-    /// Of type `Result<u32, String>`, the function's result.
+    /// Returns `()` (no `return` nor `?` in it; its body often ends in a loop that awaits),
+    /// rather than `Result<u32, String>`.
+    pub unit: bool,
+    /// Of the function's result type.
     pub body: Block,
 }
 

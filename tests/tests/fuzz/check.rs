@@ -16,8 +16,9 @@ pub fn program(program: &Program) -> Result<()> {
     if program.receiver {
         checker.declare_receiver();
     }
+    checker.unit = program.unit;
     let ty = checker.block(&program.body)?;
-    unify(&ty, &Ty::Res).map(drop)
+    unify(&ty, if program.unit { &Ty::Unit } else { &Ty::Res }).map(drop)
 }
 
 #[derive(Clone)]
@@ -88,6 +89,8 @@ pub(super) struct Checker {
     /// The number of scopes outside the innermost async block being checked: a variable
     /// of those is captured, and the block holds no `return`, `?` or jump out of it.
     async_scopes: Vec<usize>,
+    /// The function returns `()`: no `return value` nor `?` in it.
+    pub(super) unit: bool,
 }
 
 /// What a path has moved: each variable's whole-moved flag and moved parts.
@@ -104,8 +107,13 @@ fn unify(a: &Ty, b: &Ty) -> Result<Ty> {
 
 impl Checker {
     pub(super) fn with_params(params: &[Param]) -> Self {
-        let mut checker =
-            Checker { scopes: vec![Vec::new()], targets: Vec::new(), loop_depth: 0, async_scopes: Vec::new() };
+        let mut checker = Checker {
+            scopes: vec![Vec::new()],
+            targets: Vec::new(),
+            loop_depth: 0,
+            async_scopes: Vec::new(),
+            unit: false,
+        };
         for param in params {
             checker.declare(&param.name, param.ty.clone(), param.mutable);
         }
@@ -166,6 +174,12 @@ impl Checker {
     /// Inside an async block (checked or generated): no `return`, `?` or jump out.
     pub(super) fn in_async(&self) -> bool {
         !self.async_scopes.is_empty()
+    }
+
+    /// Can `return value` and `?` leave the function from here (not in an async block, not in
+    /// a function returning `()`)?
+    pub(super) fn may_return(&self) -> bool {
+        !self.in_async() && !self.unit
     }
 
     /// Into an async block: its body cannot jump to the targets outside it.
@@ -564,8 +578,8 @@ impl Checker {
                 Ok(Ty::Res)
             }
             Expr::Try(value) => {
-                if self.in_async() {
-                    return Err("`?` in an async block".to_owned());
+                if !self.may_return() {
+                    return Err("`?` in an async block or a unit function".to_owned());
                 }
                 self.operand(value, &Ty::Res)?;
                 Ok(Ty::U32)
@@ -626,8 +640,8 @@ impl Checker {
                 Ok(Ty::Never)
             }
             Expr::Return(value) => {
-                if self.in_async() {
-                    return Err("`return` in an async block".to_owned());
+                if !self.may_return() {
+                    return Err("`return` in an async block or a unit function".to_owned());
                 }
                 self.operand(value, &Ty::Res)?;
                 Ok(Ty::Never)

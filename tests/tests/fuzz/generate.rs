@@ -90,8 +90,36 @@ impl<'r> Generator<'r> {
             self.env.declare_receiver();
         }
         let len = 2 + self.below(5);
-        let body = self.block_with(len, &Ty::Res);
-        Program { receiver, params, body }
+        let unit = self.chance(15);
+        if !unit {
+            let body = self.block_with(len, &Ty::Res);
+            return Program { receiver, params, unit, body };
+        }
+        self.env.unit = true;
+        let mut body = self.block_with(len, &Ty::Unit);
+        // Most end in a loop that awaits (as its tail or its last statement).
+        if self.chance(80) {
+            let before = self.env.clone();
+            let mut tail = self.loop_expr(&Ty::Unit);
+            if let Expr::Loop(node) = &mut tail {
+                let (note, label) = (self.fresh("n"), self.fresh("a"));
+                let value = Expr::Await(Leaf::Later, label, Box::new(Expr::Lit(self.below(8) as u32)));
+                node.body.stmts.push(Stmt::Expr(Expr::Note(note, Box::new(value))));
+            }
+            let stmt = Stmt::Expr(tail);
+            match self.env.stmt(&stmt) {
+                Ok(_) => {
+                    let Stmt::Expr(tail) = stmt else { unreachable!() };
+                    if self.chance(50) {
+                        body.tail = Some(Box::new(tail));
+                    } else {
+                        body.stmts.push(Stmt::Expr(tail));
+                    }
+                }
+                Err(_) => self.env = before,
+            }
+        }
+        Program { receiver, params, unit, body }
     }
 
     // ----- blocks and statements ----------------------------------------------------------
@@ -544,7 +572,7 @@ impl<'r> Generator<'r> {
                 let items = (0..3).map(|_| self.expr(&Ty::U32, sub)).collect();
                 Expr::Index(items, Box::new(self.expr(&Ty::U32, sub)))
             }
-            65..=79 if !self.env.in_async() => Expr::Try(Box::new(self.expr(&Ty::Res, sub))),
+            65..=79 if self.env.may_return() => Expr::Try(Box::new(self.expr(&Ty::Res, sub))),
             80..=86 if self.block_depth < MAX_BLOCK_DEPTH && self.loop_depth < MAX_LOOP_DEPTH => {
                 self.loop_expr(&Ty::U32)
             }
@@ -689,7 +717,7 @@ impl<'r> Generator<'r> {
             };
             return Expr::Break(label, value);
         }
-        if roll < 85 && !self.env.in_async() {
+        if roll < 85 && self.env.may_return() {
             let value =
                 if self.chance(50) { Expr::Err(self.fresh("x")) } else { Expr::Ok(Box::new(self.expr(&Ty::U32, 2))) };
             return Expr::Return(Box::new(value));

@@ -22,7 +22,8 @@ pub fn function(program: &Program, name: &str) -> String {
         out.push_str("    ");
         indent = 2;
     }
-    writeln!(out, "pub async fn {name}({}) -> Result<u32, String> {{", params.join(", ")).unwrap();
+    let output = if program.unit { "" } else { " -> Result<u32, String>" };
+    writeln!(out, "pub async fn {name}({}){output} {{", params.join(", ")).unwrap();
     let mut printer = Printer { out, indent };
     printer.block_contents(&program.body);
     if program.receiver {

@@ -19,7 +19,7 @@ pub fn candidates(program: &Program) -> Vec<Program> {
         out.push(Program { receiver: false, ..program.clone() });
     }
     for body in block(&program.body) {
-        out.push(Program { receiver: program.receiver, params: program.params.clone(), body });
+        out.push(Program { body, ..program.clone() });
     }
     out.retain(|candidate| check::program(candidate).is_ok());
     out.sort_by_key(size);
