@@ -56,6 +56,19 @@ pub struct Param {
     pub mutable: bool,
     /// What each call passes (a literal, `Loud::new(..)`, `Ok(..)` or `Err(..)`).
     pub arg: Expr,
+    pub shape: ParamShape,
+}
+
+/// How a parameter binds its argument. The unbound parts of a pattern drop when the future
+/// completes or is dropped, as the plain `async fn` drops them, never when the body starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamShape {
+    /// `name: ty`
+    Plain,
+    /// `_: ty` (binds nothing; `name` only labels the argument).
+    Wild,
+    /// `(name, _): (ty, Loud)`, passed `(arg, Loud::new("name_"))`.
+    WithWild,
 }
 
 #[derive(Clone, Debug)]
@@ -211,6 +224,9 @@ pub enum Expr {
     MoveField(String, bool),
     /// `weigh(&name.a)` or `weigh(&name.b)`.
     WeighField(String, bool),
+    /// `futures::join!(a, b, ..).index`: each item an `Expr::Await` of a literal or a `u32`
+    /// variable, printed without its `.await` (the macro awaits them together).
+    Join(Vec<Expr>, usize),
     /// `async { .. }.await`: a `u32` block that borrows (or moves) what it mentions; no
     /// `return`, `?`, nor a jump out of it.
     AsyncBlock(Block),
@@ -242,6 +258,9 @@ pub enum LoopKind {
 #[derive(Clone, Debug)]
 pub struct Arm {
     pub pat: ArmPat,
+    /// `pat if guard =>`: a `bool` that awaits (`later("a", v < 4).await`), which moves
+    /// nothing.
+    pub guard: Option<Expr>,
     pub body: Expr,
 }
 

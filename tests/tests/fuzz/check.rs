@@ -114,7 +114,7 @@ impl Checker {
             async_scopes: Vec::new(),
             unit: false,
         };
-        for param in params {
+        for param in params.iter().filter(|param| param.shape != ParamShape::Wild) {
             checker.declare(&param.name, param.ty.clone(), param.mutable);
         }
         checker
@@ -483,6 +483,20 @@ impl Checker {
                 }
             }
             Expr::Ev(_, value) | Expr::Await(_, _, value) => self.value(value),
+            Expr::Join(items, index) => {
+                if items.len() < 2 || *index >= items.len() {
+                    return Err(format!("`join!` of {} items, element {index}", items.len()));
+                }
+                for item in items {
+                    match item {
+                        Expr::Await(_, _, value) if matches!(**value, Expr::Lit(_) | Expr::Var(_)) => {
+                            self.operand(value, &Ty::U32)?
+                        }
+                        _ => return Err("a `join!` item that is not a helper call of a literal or variable".to_owned()),
+                    }
+                }
+                Ok(Ty::U32)
+            }
             Expr::Forever(_, ty) => match ty {
                 Ty::U32 | Ty::Bool | Ty::Loud | Ty::Res | Ty::Unit => Ok(ty.clone()),
                 other => Err(format!("forever of {other:?}")),
@@ -696,12 +710,14 @@ impl Checker {
 
     fn match_expr(&mut self, scrutinee: &Expr, arms: &[Arm]) -> Result<Ty> {
         let scrutinee_ty = self.value(scrutinee)?;
+        // A guarded arm covers nothing for exhaustiveness.
+        let unguarded = || arms.iter().filter(|arm| arm.guard.is_none());
         let exhaustive = match scrutinee_ty {
-            Ty::U32 => arms.iter().any(|arm| matches!(arm.pat, ArmPat::Bind(_) | ArmPat::Wild)),
+            Ty::U32 => unguarded().any(|arm| matches!(arm.pat, ArmPat::Bind(_) | ArmPat::Wild)),
             Ty::Res => {
-                arms.iter().any(|arm| matches!(arm.pat, ArmPat::Wild))
-                    || (arms.iter().any(|arm| matches!(arm.pat, ArmPat::Ok(_)))
-                        && arms.iter().any(|arm| matches!(arm.pat, ArmPat::Err)))
+                unguarded().any(|arm| matches!(arm.pat, ArmPat::Wild))
+                    || (unguarded().any(|arm| matches!(arm.pat, ArmPat::Ok(_)))
+                        && unguarded().any(|arm| matches!(arm.pat, ArmPat::Err)))
             }
             _ => false,
         };
@@ -719,6 +735,14 @@ impl Checker {
                     | (ArmPat::Wild | ArmPat::Err, Ty::Res) => {}
                     (ArmPat::Bind(name), Ty::U32) | (ArmPat::Ok(name), Ty::Res) => this.declare(name, Ty::U32, false),
                     (pat, ty) => return Err(format!("pattern {pat:?} for {ty:?}")),
+                }
+                if let Some(guard) = &arm.guard {
+                    // Evaluated whether or not the arm is taken: it must move nothing.
+                    let moved = this.moved();
+                    this.operand(guard, &Ty::Bool)?;
+                    if this.moved() != moved {
+                        return Err("a match guard that moves".to_owned());
+                    }
                 }
                 this.expr(&arm.body)
             })?;

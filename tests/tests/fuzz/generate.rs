@@ -81,7 +81,13 @@ impl<'r> Generator<'r> {
                     _ => (Ty::U32, Expr::Lit(self.below(8) as u32)),
                 };
                 let mutable = matches!(ty, Ty::U32 | Ty::Loud) && self.chance(50);
-                Param { name, ty, mutable, arg }
+                // Pattern parameters with `_` parts (issue 14's shape).
+                let shape = match self.below(10) {
+                    0 if ty == Ty::Loud => ParamShape::Wild,
+                    1 => ParamShape::WithWild,
+                    _ => ParamShape::Plain,
+                };
+                Param { name, ty, mutable: mutable && shape != ParamShape::Wild, arg, shape }
             })
             .collect();
         self.env = Checker::with_params(&params);
@@ -643,10 +649,25 @@ impl<'r> Generator<'r> {
                     let label = self.fresh("e");
                     Expr::Ev(label, Box::new(Expr::Lit(self.below(8) as u32)))
                 }
-                60..=79 => {
+                60..=74 => {
                     let leaf = self.leaf();
                     let label = self.fresh("a");
                     Expr::Await(leaf, label, Box::new(Expr::Lit(self.below(8) as u32)))
+                }
+                // `futures::join!` of 2 or 3 awaited helper calls (issue 14's shape).
+                75..=79 => {
+                    let count = 2 + self.below(2);
+                    let mut items = Vec::new();
+                    for _ in 0..count {
+                        let leaf = self.leaf();
+                        let label = self.fresh("a");
+                        let value = match self.pick_var(|var| var.ty == Ty::U32) {
+                            Some(name) if self.chance(40) => Expr::Var(name),
+                            _ => Expr::Lit(self.below(8) as u32),
+                        };
+                        items.push(Expr::Await(leaf, label, Box::new(value)));
+                    }
+                    Expr::Join(items, self.below(count))
                 }
                 _ => match self.pick_var(|var| var.ty == Ty::Loud && var.borrowable) {
                     Some(name) if self.chance(60) => Expr::Weigh(name),
@@ -741,26 +762,46 @@ impl<'r> Generator<'r> {
                     ArmPat::Either(self.below(8) as u32, self.below(8) as u32 + 8)
                 });
             }
+            // A guard that awaits, on a binding or a literal arm (issue 14's shape).
+            if self.chance(30) {
+                pats.push(ArmPat::Bind(self.fresh("v")));
+            }
             pats.push(if self.chance(50) { ArmPat::Bind(self.fresh("v")) } else { ArmPat::Wild });
         }
+        let last = pats.len() - 1;
         // Each arm sees the scrutinee's moves and its own binding.
         let saved = self.env.clone();
         let _ = self.env.expr(&scrutinee);
         let arms = pats
             .into_iter()
-            .map(|pat| {
+            .enumerate()
+            .map(|(index, pat)| {
                 let outer = self.env.clone();
                 self.env.push_scope();
                 if let ArmPat::Bind(name) | ArmPat::Ok(name) = &pat {
                     self.env.declare(name, Ty::U32, false);
                 }
+                let guarded = index < last && !on_result && self.chance(40);
+                let guard = guarded.then(|| self.guard(&pat));
                 let body = if self.chance(50) { Expr::Block(self.nested(ty)) } else { self.arm_value(ty) };
                 self.env = outer;
-                Arm { pat, body }
+                Arm { pat, guard, body }
             })
             .collect();
         self.env = saved;
         Expr::Match(Box::new(scrutinee), arms)
+    }
+
+    /// `later("a", v < 4).await` (or `now`), on the arm's binding or a literal.
+    fn guard(&mut self, pat: &ArmPat) -> Expr {
+        let leaf = self.leaf();
+        let label = self.fresh("a");
+        let left = match pat {
+            ArmPat::Bind(name) => Expr::Var(name.clone()),
+            _ => Expr::Ev(self.fresh("e"), Box::new(Expr::Lit(self.below(8) as u32))),
+        };
+        let test = Expr::Binary(Op::Lt, Box::new(left), Box::new(Expr::Lit(self.below(8) as u32)));
+        Expr::Await(leaf, label, Box::new(test))
     }
 
     fn arm_value(&mut self, ty: &Ty) -> Expr {

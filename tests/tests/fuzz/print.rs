@@ -11,7 +11,14 @@ pub fn function(program: &Program, name: &str) -> String {
     let mut params: Vec<String> = program
         .params
         .iter()
-        .map(|param| format!("{}{}: {}", if param.mutable { "mut " } else { "" }, param.name, ty(&param.ty)))
+        .map(|param| {
+            let binding = format!("{}{}", if param.mutable { "mut " } else { "" }, param.name);
+            match param.shape {
+                ParamShape::Plain => format!("{binding}: {}", ty(&param.ty)),
+                ParamShape::Wild => format!("_: {}", ty(&param.ty)),
+                ParamShape::WithWild => format!("({binding}, _): ({}, Loud)", ty(&param.ty)),
+            }
+        })
         .collect();
     let mut indent = 1;
     if program.receiver {
@@ -51,7 +58,15 @@ fn machine(name: &str) -> String {
 
 /// The arguments of a call: fresh values each time.
 pub fn arguments(program: &Program) -> String {
-    program.params.iter().map(|param| inline(&param.arg)).collect::<Vec<_>>().join(", ")
+    program
+        .params
+        .iter()
+        .map(|param| match param.shape {
+            ParamShape::WithWild => format!("({}, Loud::new(\"{}_\"))", inline(&param.arg), param.name),
+            _ => inline(&param.arg),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A call of the program `name` in `module` (`classic` or `runtime`), as a closure's body: a
@@ -235,6 +250,24 @@ impl Printer {
                 self.expr(value, Context::Free);
                 self.out.push_str(").await");
             }
+            Expr::Join(items, index) => {
+                self.out.push_str("futures::join!(");
+                for (position, item) in items.iter().enumerate() {
+                    if position > 0 {
+                        self.out.push_str(", ");
+                    }
+                    match item {
+                        Expr::Await(leaf, label, value) => {
+                            let leaf = if *leaf == Leaf::Now { "now" } else { "later" };
+                            write!(self.out, "{leaf}(\"{label}\", ").unwrap();
+                            self.expr(value, Context::Free);
+                            self.out.push(')');
+                        }
+                        other => self.expr(other, Context::Free),
+                    }
+                }
+                write!(self.out, ").{index}").unwrap();
+            }
             Expr::Forever(label, value_ty) => {
                 write!(self.out, "forever::<{}>(\"{label}\").await", ty(value_ty)).unwrap()
             }
@@ -340,6 +373,10 @@ impl Printer {
                 for arm in arms {
                     self.newline();
                     self.arm_pat(&arm.pat);
+                    if let Some(guard) = &arm.guard {
+                        self.out.push_str(" if ");
+                        self.expr(guard, Context::Free);
+                    }
                     self.out.push_str(" => ");
                     self.expr(&arm.body, Context::Free);
                     self.out.push(',');

@@ -207,7 +207,9 @@ pub fn children(expr: &Expr) -> Vec<&Expr> {
         Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
             vec![&**left, &**right]
         }
-        Expr::Call(_, items) | Expr::Tuple(items) | Expr::TupleField(items, _) => items.iter().collect(),
+        Expr::Call(_, items) | Expr::Tuple(items) | Expr::TupleField(items, _) | Expr::Join(items, _) => {
+            items.iter().collect()
+        }
         Expr::Index(items, index) => items.iter().chain(std::iter::once(&**index)).collect(),
         Expr::If(cond, ..) => vec![&**cond],
         Expr::Match(scrutinee, arms) => std::iter::once(&**scrutinee).chain(arms.iter().map(|arm| &arm.body)).collect(),
@@ -239,7 +241,9 @@ fn children_mut(expr: &mut Expr) -> Vec<&mut Expr> {
         Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
             vec![&mut **left, &mut **right]
         }
-        Expr::Call(_, items) | Expr::Tuple(items) | Expr::TupleField(items, _) => items.iter_mut().collect(),
+        Expr::Call(_, items) | Expr::Tuple(items) | Expr::TupleField(items, _) | Expr::Join(items, _) => {
+            items.iter_mut().collect()
+        }
         Expr::Index(items, index) => items.iter_mut().chain(std::iter::once(&mut **index)).collect(),
         Expr::If(cond, ..) => vec![&mut **cond],
         Expr::Match(scrutinee, arms) => {
