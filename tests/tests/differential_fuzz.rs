@@ -270,8 +270,9 @@ fn default_run_draws_every_borrowing_shape() {
 fn visit_block(block: &Block, f: &mut impl FnMut(&Stmt, Option<&Expr>)) {
     for stmt in &block.stmts {
         f(stmt, None);
-        let (Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr)) = stmt;
-        visit_expr(stmt, expr, f);
+        if let Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) = stmt {
+            visit_expr(stmt, expr, f);
+        }
     }
     if let Some(tail) = &block.tail {
         let stmt = Stmt::Expr((**tail).clone());

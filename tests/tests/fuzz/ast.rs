@@ -22,6 +22,21 @@ pub enum Ty {
     Ref(Box<Ty>),
     /// The type of `return`, `break`, `panic!`: coerces to any type.
     Never,
+    /// An item declared in the body (`Stmt::Item`), named by `Expr::ItemUse` only.
+    Item(ItemKind),
+}
+
+/// Items declared in a body, each used by later statements as a `u32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    /// `const NAME: u32 = value;`, used as `NAME`.
+    Const(u32),
+    /// `fn name(x: u32) -> u32 { x % 5 + 1 }`, used as `name(e)`.
+    Fn,
+    /// `struct Name(u32);`, used as `Name(e).0`.
+    Struct,
+    /// `use std::cmp::min as name;`, used as `name(a, b)`.
+    Use,
 }
 
 impl Ty {
@@ -85,6 +100,8 @@ pub enum Stmt {
     Assign(String, Op, Expr),
     /// `value;`
     Expr(Expr),
+    /// An item (`const`, `fn`, `struct`, `use`) named `name`, in scope in its whole block.
+    Item(String, ItemKind),
 }
 
 #[derive(Clone, Debug)]
@@ -227,6 +244,8 @@ pub enum Expr {
     /// `futures::join!(a, b, ..).index`: each item an `Expr::Await` of a literal or a `u32`
     /// variable, printed without its `.await` (the macro awaits them together).
     Join(Vec<Expr>, usize),
+    /// An item of the body used: `NAME`, `name(e)`, `Name(e).0` or `name(a, b)`.
+    ItemUse(String, ItemKind, Vec<Expr>),
     /// `async { .. }.await`: a `u32` block that borrows (or moves) what it mentions; no
     /// `return`, `?`, nor a jump out of it.
     AsyncBlock(Block),

@@ -447,6 +447,10 @@ impl Checker {
                 Ok(Ty::Unit)
             }
             Stmt::Expr(expr) => self.expr(expr),
+            Stmt::Item(name, kind) => {
+                self.declare(name, Ty::Item(*kind), false);
+                Ok(Ty::Unit)
+            }
         }
     }
 
@@ -483,6 +487,23 @@ impl Checker {
                 }
             }
             Expr::Ev(_, value) | Expr::Await(_, _, value) => self.value(value),
+            Expr::ItemUse(name, kind, args) => {
+                if self.lookup(name)?.ty != Ty::Item(*kind) {
+                    return Err(format!("`{name}` is no {kind:?} item"));
+                }
+                let arity = match kind {
+                    ItemKind::Const(_) => 0,
+                    ItemKind::Fn | ItemKind::Struct => 1,
+                    ItemKind::Use => 2,
+                };
+                if args.len() != arity {
+                    return Err(format!("`{name}` takes {arity} arguments"));
+                }
+                for arg in args {
+                    self.operand(arg, &Ty::U32)?;
+                }
+                Ok(Ty::U32)
+            }
             Expr::Join(items, index) => {
                 if items.len() < 2 || *index >= items.len() {
                     return Err(format!("`join!` of {} items, element {index}", items.len()));

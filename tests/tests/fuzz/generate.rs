@@ -189,6 +189,16 @@ impl<'r> Generator<'r> {
         if self.chance(15) {
             return self.borrowing_stmt();
         }
+        // An item declared in the body, which later statements use (issue 14's shape).
+        if self.chance(4) {
+            let (name, kind) = match self.below(4) {
+                0 => (self.fresh("C"), ItemKind::Const(self.below(8) as u32)),
+                1 => (self.fresh("f"), ItemKind::Fn),
+                2 => (self.fresh("S"), ItemKind::Struct),
+                _ => (self.fresh("m"), ItemKind::Use),
+            };
+            return Stmt::Item(name, kind);
+        }
         let may_nest = self.block_depth < MAX_BLOCK_DEPTH;
         match self.below(100) {
             0..=24 => self.let_stmt(),
@@ -418,6 +428,7 @@ impl<'r> Generator<'r> {
             let visible: Vec<String> = self
                 .visible()
                 .into_iter()
+                .filter(|var| !matches!(var.ty, Ty::Item(_)))
                 .map(|var| var.name)
                 .filter(|name| !counters.contains(name) && !name.contains('.'))
                 .collect();
@@ -649,10 +660,37 @@ impl<'r> Generator<'r> {
                     let label = self.fresh("e");
                     Expr::Ev(label, Box::new(Expr::Lit(self.below(8) as u32)))
                 }
-                60..=74 => {
+                60..=69 => {
                     let leaf = self.leaf();
                     let label = self.fresh("a");
                     Expr::Await(leaf, label, Box::new(Expr::Lit(self.below(8) as u32)))
+                }
+                // An item of the body, if one is in scope.
+                70..=74 if self.visible().iter().any(|var| matches!(var.ty, Ty::Item(_))) => {
+                    let items: Vec<(String, ItemKind)> = self
+                        .visible()
+                        .into_iter()
+                        .filter_map(|var| match var.ty {
+                            Ty::Item(kind) => Some((var.name, kind)),
+                            _ => None,
+                        })
+                        .collect();
+                    let (name, kind) = items[self.below(items.len())].clone();
+                    let arity = match kind {
+                        ItemKind::Const(_) => 0,
+                        ItemKind::Fn | ItemKind::Struct => 1,
+                        ItemKind::Use => 2,
+                    };
+                    let mut args = Vec::new();
+                    for _ in 0..arity {
+                        args.push(if self.chance(50) {
+                            let leaf = self.leaf();
+                            Expr::Await(leaf, self.fresh("a"), Box::new(Expr::Lit(self.below(8) as u32)))
+                        } else {
+                            Expr::Lit(self.below(8) as u32)
+                        });
+                    }
+                    Expr::ItemUse(name, kind, args)
                 }
                 // `futures::join!` of 2 or 3 awaited helper calls (issue 14's shape).
                 75..=79 => {

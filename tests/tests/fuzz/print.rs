@@ -99,6 +99,7 @@ pub fn ty(of: &Ty) -> String {
         Ty::Buf => "Buf".to_owned(),
         Ty::Duo => "Pair<Loud, Loud>".to_owned(),
         Ty::Ref(inner) => format!("&{}", ty(inner)),
+        Ty::Item(_) => unreachable!("an item is no value"),
     }
 }
 
@@ -165,6 +166,10 @@ impl Printer {
                 self.expr(value, Context::Free);
                 self.out.push(';');
             }
+            Stmt::Item(name, ItemKind::Const(value)) => write!(self.out, "const {name}: u32 = {value};").unwrap(),
+            Stmt::Item(name, ItemKind::Fn) => write!(self.out, "fn {name}(x: u32) -> u32 {{ x % 5 + 1 }}").unwrap(),
+            Stmt::Item(name, ItemKind::Struct) => write!(self.out, "struct {name}(u32);").unwrap(),
+            Stmt::Item(name, ItemKind::Use) => write!(self.out, "use std::cmp::min as {name};").unwrap(),
             Stmt::Expr(expr) => {
                 // A block-like statement first would end at its `}` and leave the rest dangling.
                 self.expr(expr, Context::Free);
@@ -267,6 +272,17 @@ impl Printer {
                     }
                 }
                 write!(self.out, ").{index}").unwrap();
+            }
+            Expr::ItemUse(name, kind, args) => {
+                self.out.push_str(name);
+                if !matches!(kind, ItemKind::Const(_)) {
+                    self.out.push('(');
+                    self.list(args);
+                    self.out.push(')');
+                }
+                if *kind == ItemKind::Struct {
+                    self.out.push_str(".0");
+                }
             }
             Expr::Forever(label, value_ty) => {
                 write!(self.out, "forever::<{}>(\"{label}\").await", ty(value_ty)).unwrap()
