@@ -12,6 +12,9 @@ use std::task::{Context, Poll};
 
 use crate::{Loud, Outcome, Stop, later, log, run};
 
+/// The programs write `futures::join!(..)`: the generated crate depends on this one only.
+pub use futures;
+
 /// Two operands combined, logged.
 pub fn mix(a: u32, b: u32) -> u32 {
     log(format!("mix {a} {b}"));

@@ -270,8 +270,9 @@ fn default_run_draws_every_borrowing_shape() {
 fn visit_block(block: &Block, f: &mut impl FnMut(&Stmt, Option<&Expr>)) {
     for stmt in &block.stmts {
         f(stmt, None);
-        let (Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr)) = stmt;
-        visit_expr(stmt, expr, f);
+        if let Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) = stmt {
+            visit_expr(stmt, expr, f);
+        }
     }
     if let Some(tail) = &block.tail {
         let stmt = Stmt::Expr((**tail).clone());
@@ -300,10 +301,53 @@ fn counted_loop_break_value_never_continues_it() {
         Program {
             receiver: false,
             params: Vec::new(),
+            unit: false,
             body: Block { stmts: Vec::new(), tail: Some(Box::new(Expr::Ok(Box::new(value)))) },
         }
     };
     assert!(fuzz::check::program(&counted(Expr::Lit(1))).is_ok());
     let error = fuzz::check::program(&counted(Expr::Continue(None))).expect_err("a `continue` in the break value");
     assert!(error.contains("counted loop's break value"), "{error}");
+}
+
+/// Issue 14's everyday shapes appear in the default run's programs too: unit functions that
+/// end in a loop that awaits, pattern parameters with `_` parts, `futures::join!`, items
+/// declared in the body, match guards that await.
+#[test]
+fn default_run_draws_every_everyday_shape() {
+    let mut counts = [0usize; 5];
+    for index in 0..DEFAULT_PROGRAMS {
+        let program = fuzz::generate::program(DEFAULT_SEED, index);
+        let ends_in_loop = program.body.tail.as_deref().or(match program.body.stmts.last() {
+            Some(Stmt::Expr(last)) => Some(last),
+            _ => None,
+        });
+        let mut found = [
+            program.unit && matches!(ends_in_loop, Some(Expr::Loop(_))),
+            program.params.iter().any(|param| param.shape != fuzz::ast::ParamShape::Plain),
+            false,
+            false,
+            false,
+        ];
+        visit_block(&program.body, &mut |stmt, expr| {
+            found[2] |= matches!(expr, Some(Expr::Join(..)));
+            found[3] |= matches!(stmt, Stmt::Item(..));
+            found[4] |= matches!(expr, Some(Expr::Match(_, arms)) if arms.iter().any(|arm| arm.guard.is_some()));
+        });
+        for (count, found) in counts.iter_mut().zip(found) {
+            *count += usize::from(found);
+        }
+    }
+    let names = [
+        "a unit function ending in a loop that awaits",
+        "a pattern parameter with `_` parts (`_: Loud`, `(p, _): (T, Loud)`)",
+        "`futures::join!` of awaited helper calls",
+        "an item declared in the body",
+        "a match guard that awaits",
+    ];
+    for (name, count) in names.iter().zip(counts) {
+        println!("{count:4} of {DEFAULT_PROGRAMS} programs: {name}");
+    }
+    let missing: Vec<&str> = names.iter().zip(counts).filter(|(_, count)| *count == 0).map(|(name, _)| *name).collect();
+    assert!(missing.is_empty(), "the default run draws no program with {missing:?}");
 }

@@ -22,6 +22,21 @@ pub enum Ty {
     Ref(Box<Ty>),
     /// The type of `return`, `break`, `panic!`: coerces to any type.
     Never,
+    /// An item declared in the body (`Stmt::Item`), named by `Expr::ItemUse` only.
+    Item(ItemKind),
+}
+
+/// Items declared in a body, each used by later statements as a `u32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    /// `const NAME: u32 = value;`, used as `NAME`.
+    Const(u32),
+    /// `fn name(x: u32) -> u32 { x % 5 + 1 }`, used as `name(e)`.
+    Fn,
+    /// `struct Name(u32);`, used as `Name(e).0`.
+    Struct,
+    /// `use std::cmp::min as name;`, used as `name(a, b)`.
+    Use,
 }
 
 impl Ty {
@@ -37,7 +52,10 @@ pub struct Program {
     /// free function: the body reaches `self.buf`, `self.label` and `self.count`.
     pub receiver: bool,
     pub params: Vec<Param>,
-    /// Of type `Result<u32, String>`, the function's result.
+    /// Returns `()` (no `return` nor `?` in it; its body often ends in a loop that awaits),
+    /// rather than `Result<u32, String>`.
+    pub unit: bool,
+    /// Of the function's result type.
     pub body: Block,
 }
 
@@ -53,6 +71,19 @@ pub struct Param {
     pub mutable: bool,
     /// What each call passes (a literal, `Loud::new(..)`, `Ok(..)` or `Err(..)`).
     pub arg: Expr,
+    pub shape: ParamShape,
+}
+
+/// How a parameter binds its argument. The unbound parts of a pattern drop when the future
+/// completes or is dropped, as the plain `async fn` drops them, never when the body starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamShape {
+    /// `name: ty`
+    Plain,
+    /// `_: ty` (binds nothing; `name` only labels the argument).
+    Wild,
+    /// `(name, _): (ty, Loud)`, passed `(arg, Loud::new("name_"))`.
+    WithWild,
 }
 
 #[derive(Clone, Debug)]
@@ -69,6 +100,8 @@ pub enum Stmt {
     Assign(String, Op, Expr),
     /// `value;`
     Expr(Expr),
+    /// An item (`const`, `fn`, `struct`, `use`) named `name`, in scope in its whole block.
+    Item(String, ItemKind),
 }
 
 #[derive(Clone, Debug)]
@@ -208,6 +241,11 @@ pub enum Expr {
     MoveField(String, bool),
     /// `weigh(&name.a)` or `weigh(&name.b)`.
     WeighField(String, bool),
+    /// `futures::join!(a, b, ..).index`: each item an `Expr::Await` of a literal or a `u32`
+    /// variable, printed without its `.await` (the macro awaits them together).
+    Join(Vec<Expr>, usize),
+    /// An item of the body used: `NAME`, `name(e)`, `Name(e).0` or `name(a, b)`.
+    ItemUse(String, ItemKind, Vec<Expr>),
     /// `async { .. }.await`: a `u32` block that borrows (or moves) what it mentions; no
     /// `return`, `?`, nor a jump out of it.
     AsyncBlock(Block),
@@ -239,6 +277,9 @@ pub enum LoopKind {
 #[derive(Clone, Debug)]
 pub struct Arm {
     pub pat: ArmPat,
+    /// `pat if guard =>`: a `bool` that awaits (`later("a", v < 4).await`), which moves
+    /// nothing.
+    pub guard: Option<Expr>,
     pub body: Expr,
 }
 

@@ -16,8 +16,9 @@ pub fn program(program: &Program) -> Result<()> {
     if program.receiver {
         checker.declare_receiver();
     }
+    checker.unit = program.unit;
     let ty = checker.block(&program.body)?;
-    unify(&ty, &Ty::Res).map(drop)
+    unify(&ty, if program.unit { &Ty::Unit } else { &Ty::Res }).map(drop)
 }
 
 #[derive(Clone)]
@@ -88,6 +89,8 @@ pub(super) struct Checker {
     /// The number of scopes outside the innermost async block being checked: a variable
     /// of those is captured, and the block holds no `return`, `?` or jump out of it.
     async_scopes: Vec<usize>,
+    /// The function returns `()`: no `return value` nor `?` in it.
+    pub(super) unit: bool,
 }
 
 /// What a path has moved: each variable's whole-moved flag and moved parts.
@@ -104,9 +107,14 @@ fn unify(a: &Ty, b: &Ty) -> Result<Ty> {
 
 impl Checker {
     pub(super) fn with_params(params: &[Param]) -> Self {
-        let mut checker =
-            Checker { scopes: vec![Vec::new()], targets: Vec::new(), loop_depth: 0, async_scopes: Vec::new() };
-        for param in params {
+        let mut checker = Checker {
+            scopes: vec![Vec::new()],
+            targets: Vec::new(),
+            loop_depth: 0,
+            async_scopes: Vec::new(),
+            unit: false,
+        };
+        for param in params.iter().filter(|param| param.shape != ParamShape::Wild) {
             checker.declare(&param.name, param.ty.clone(), param.mutable);
         }
         checker
@@ -166,6 +174,12 @@ impl Checker {
     /// Inside an async block (checked or generated): no `return`, `?` or jump out.
     pub(super) fn in_async(&self) -> bool {
         !self.async_scopes.is_empty()
+    }
+
+    /// Can `return value` and `?` leave the function from here (not in an async block, not in
+    /// a function returning `()`)?
+    pub(super) fn may_return(&self) -> bool {
+        !self.in_async() && !self.unit
     }
 
     /// Into an async block: its body cannot jump to the targets outside it.
@@ -433,6 +447,10 @@ impl Checker {
                 Ok(Ty::Unit)
             }
             Stmt::Expr(expr) => self.expr(expr),
+            Stmt::Item(name, kind) => {
+                self.declare(name, Ty::Item(*kind), false);
+                Ok(Ty::Unit)
+            }
         }
     }
 
@@ -469,6 +487,37 @@ impl Checker {
                 }
             }
             Expr::Ev(_, value) | Expr::Await(_, _, value) => self.value(value),
+            Expr::ItemUse(name, kind, args) => {
+                if self.lookup(name)?.ty != Ty::Item(*kind) {
+                    return Err(format!("`{name}` is no {kind:?} item"));
+                }
+                let arity = match kind {
+                    ItemKind::Const(_) => 0,
+                    ItemKind::Fn | ItemKind::Struct => 1,
+                    ItemKind::Use => 2,
+                };
+                if args.len() != arity {
+                    return Err(format!("`{name}` takes {arity} arguments"));
+                }
+                for arg in args {
+                    self.operand(arg, &Ty::U32)?;
+                }
+                Ok(Ty::U32)
+            }
+            Expr::Join(items, index) => {
+                if items.len() < 2 || *index >= items.len() {
+                    return Err(format!("`join!` of {} items, element {index}", items.len()));
+                }
+                for item in items {
+                    match item {
+                        Expr::Await(_, _, value) if matches!(**value, Expr::Lit(_) | Expr::Var(_)) => {
+                            self.operand(value, &Ty::U32)?
+                        }
+                        _ => return Err("a `join!` item that is not a helper call of a literal or variable".to_owned()),
+                    }
+                }
+                Ok(Ty::U32)
+            }
             Expr::Forever(_, ty) => match ty {
                 Ty::U32 | Ty::Bool | Ty::Loud | Ty::Res | Ty::Unit => Ok(ty.clone()),
                 other => Err(format!("forever of {other:?}")),
@@ -564,8 +613,8 @@ impl Checker {
                 Ok(Ty::Res)
             }
             Expr::Try(value) => {
-                if self.in_async() {
-                    return Err("`?` in an async block".to_owned());
+                if !self.may_return() {
+                    return Err("`?` in an async block or a unit function".to_owned());
                 }
                 self.operand(value, &Ty::Res)?;
                 Ok(Ty::U32)
@@ -626,8 +675,8 @@ impl Checker {
                 Ok(Ty::Never)
             }
             Expr::Return(value) => {
-                if self.in_async() {
-                    return Err("`return` in an async block".to_owned());
+                if !self.may_return() {
+                    return Err("`return` in an async block or a unit function".to_owned());
                 }
                 self.operand(value, &Ty::Res)?;
                 Ok(Ty::Never)
@@ -682,12 +731,14 @@ impl Checker {
 
     fn match_expr(&mut self, scrutinee: &Expr, arms: &[Arm]) -> Result<Ty> {
         let scrutinee_ty = self.value(scrutinee)?;
+        // A guarded arm covers nothing for exhaustiveness.
+        let unguarded = || arms.iter().filter(|arm| arm.guard.is_none());
         let exhaustive = match scrutinee_ty {
-            Ty::U32 => arms.iter().any(|arm| matches!(arm.pat, ArmPat::Bind(_) | ArmPat::Wild)),
+            Ty::U32 => unguarded().any(|arm| matches!(arm.pat, ArmPat::Bind(_) | ArmPat::Wild)),
             Ty::Res => {
-                arms.iter().any(|arm| matches!(arm.pat, ArmPat::Wild))
-                    || (arms.iter().any(|arm| matches!(arm.pat, ArmPat::Ok(_)))
-                        && arms.iter().any(|arm| matches!(arm.pat, ArmPat::Err)))
+                unguarded().any(|arm| matches!(arm.pat, ArmPat::Wild))
+                    || (unguarded().any(|arm| matches!(arm.pat, ArmPat::Ok(_)))
+                        && unguarded().any(|arm| matches!(arm.pat, ArmPat::Err)))
             }
             _ => false,
         };
@@ -705,6 +756,14 @@ impl Checker {
                     | (ArmPat::Wild | ArmPat::Err, Ty::Res) => {}
                     (ArmPat::Bind(name), Ty::U32) | (ArmPat::Ok(name), Ty::Res) => this.declare(name, Ty::U32, false),
                     (pat, ty) => return Err(format!("pattern {pat:?} for {ty:?}")),
+                }
+                if let Some(guard) = &arm.guard {
+                    // Evaluated whether or not the arm is taken: it must move nothing.
+                    let moved = this.moved();
+                    this.operand(guard, &Ty::Bool)?;
+                    if this.moved() != moved {
+                        return Err("a match guard that moves".to_owned());
+                    }
                 }
                 this.expr(&arm.body)
             })?;

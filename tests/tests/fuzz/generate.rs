@@ -81,7 +81,13 @@ impl<'r> Generator<'r> {
                     _ => (Ty::U32, Expr::Lit(self.below(8) as u32)),
                 };
                 let mutable = matches!(ty, Ty::U32 | Ty::Loud) && self.chance(50);
-                Param { name, ty, mutable, arg }
+                // Pattern parameters with `_` parts (issue 14's shape).
+                let shape = match self.below(10) {
+                    0 if ty == Ty::Loud => ParamShape::Wild,
+                    1 => ParamShape::WithWild,
+                    _ => ParamShape::Plain,
+                };
+                Param { name, ty, mutable: mutable && shape != ParamShape::Wild, arg, shape }
             })
             .collect();
         self.env = Checker::with_params(&params);
@@ -90,8 +96,36 @@ impl<'r> Generator<'r> {
             self.env.declare_receiver();
         }
         let len = 2 + self.below(5);
-        let body = self.block_with(len, &Ty::Res);
-        Program { receiver, params, body }
+        let unit = self.chance(15);
+        if !unit {
+            let body = self.block_with(len, &Ty::Res);
+            return Program { receiver, params, unit, body };
+        }
+        self.env.unit = true;
+        let mut body = self.block_with(len, &Ty::Unit);
+        // Most end in a loop that awaits (as its tail or its last statement).
+        if self.chance(80) {
+            let before = self.env.clone();
+            let mut tail = self.loop_expr(&Ty::Unit);
+            if let Expr::Loop(node) = &mut tail {
+                let (note, label) = (self.fresh("n"), self.fresh("a"));
+                let value = Expr::Await(Leaf::Later, label, Box::new(Expr::Lit(self.below(8) as u32)));
+                node.body.stmts.push(Stmt::Expr(Expr::Note(note, Box::new(value))));
+            }
+            let stmt = Stmt::Expr(tail);
+            match self.env.stmt(&stmt) {
+                Ok(_) => {
+                    let Stmt::Expr(tail) = stmt else { unreachable!() };
+                    if self.chance(50) {
+                        body.tail = Some(Box::new(tail));
+                    } else {
+                        body.stmts.push(Stmt::Expr(tail));
+                    }
+                }
+                Err(_) => self.env = before,
+            }
+        }
+        Program { receiver, params, unit, body }
     }
 
     // ----- blocks and statements ----------------------------------------------------------
@@ -154,6 +188,16 @@ impl<'r> Generator<'r> {
     fn stmt(&mut self) -> Stmt {
         if self.chance(15) {
             return self.borrowing_stmt();
+        }
+        // An item declared in the body, which later statements use (issue 14's shape).
+        if self.chance(4) {
+            let (name, kind) = match self.below(4) {
+                0 => (self.fresh("C"), ItemKind::Const(self.below(8) as u32)),
+                1 => (self.fresh("f"), ItemKind::Fn),
+                2 => (self.fresh("S"), ItemKind::Struct),
+                _ => (self.fresh("m"), ItemKind::Use),
+            };
+            return Stmt::Item(name, kind);
         }
         let may_nest = self.block_depth < MAX_BLOCK_DEPTH;
         match self.below(100) {
@@ -384,6 +428,7 @@ impl<'r> Generator<'r> {
             let visible: Vec<String> = self
                 .visible()
                 .into_iter()
+                .filter(|var| !matches!(var.ty, Ty::Item(_)))
                 .map(|var| var.name)
                 .filter(|name| !counters.contains(name) && !name.contains('.'))
                 .collect();
@@ -544,7 +589,7 @@ impl<'r> Generator<'r> {
                 let items = (0..3).map(|_| self.expr(&Ty::U32, sub)).collect();
                 Expr::Index(items, Box::new(self.expr(&Ty::U32, sub)))
             }
-            65..=79 if !self.env.in_async() => Expr::Try(Box::new(self.expr(&Ty::Res, sub))),
+            65..=79 if self.env.may_return() => Expr::Try(Box::new(self.expr(&Ty::Res, sub))),
             80..=86 if self.block_depth < MAX_BLOCK_DEPTH && self.loop_depth < MAX_LOOP_DEPTH => {
                 self.loop_expr(&Ty::U32)
             }
@@ -615,10 +660,52 @@ impl<'r> Generator<'r> {
                     let label = self.fresh("e");
                     Expr::Ev(label, Box::new(Expr::Lit(self.below(8) as u32)))
                 }
-                60..=79 => {
+                60..=69 => {
                     let leaf = self.leaf();
                     let label = self.fresh("a");
                     Expr::Await(leaf, label, Box::new(Expr::Lit(self.below(8) as u32)))
+                }
+                // An item of the body, if one is in scope.
+                70..=74 if self.visible().iter().any(|var| matches!(var.ty, Ty::Item(_))) => {
+                    let items: Vec<(String, ItemKind)> = self
+                        .visible()
+                        .into_iter()
+                        .filter_map(|var| match var.ty {
+                            Ty::Item(kind) => Some((var.name, kind)),
+                            _ => None,
+                        })
+                        .collect();
+                    let (name, kind) = items[self.below(items.len())].clone();
+                    let arity = match kind {
+                        ItemKind::Const(_) => 0,
+                        ItemKind::Fn | ItemKind::Struct => 1,
+                        ItemKind::Use => 2,
+                    };
+                    let mut args = Vec::new();
+                    for _ in 0..arity {
+                        args.push(if self.chance(50) {
+                            let leaf = self.leaf();
+                            Expr::Await(leaf, self.fresh("a"), Box::new(Expr::Lit(self.below(8) as u32)))
+                        } else {
+                            Expr::Lit(self.below(8) as u32)
+                        });
+                    }
+                    Expr::ItemUse(name, kind, args)
+                }
+                // `futures::join!` of 2 or 3 awaited helper calls (issue 14's shape).
+                75..=79 => {
+                    let count = 2 + self.below(2);
+                    let mut items = Vec::new();
+                    for _ in 0..count {
+                        let leaf = self.leaf();
+                        let label = self.fresh("a");
+                        let value = match self.pick_var(|var| var.ty == Ty::U32) {
+                            Some(name) if self.chance(40) => Expr::Var(name),
+                            _ => Expr::Lit(self.below(8) as u32),
+                        };
+                        items.push(Expr::Await(leaf, label, Box::new(value)));
+                    }
+                    Expr::Join(items, self.below(count))
                 }
                 _ => match self.pick_var(|var| var.ty == Ty::Loud && var.borrowable) {
                     Some(name) if self.chance(60) => Expr::Weigh(name),
@@ -689,7 +776,7 @@ impl<'r> Generator<'r> {
             };
             return Expr::Break(label, value);
         }
-        if roll < 85 && !self.env.in_async() {
+        if roll < 85 && self.env.may_return() {
             let value =
                 if self.chance(50) { Expr::Err(self.fresh("x")) } else { Expr::Ok(Box::new(self.expr(&Ty::U32, 2))) };
             return Expr::Return(Box::new(value));
@@ -713,26 +800,46 @@ impl<'r> Generator<'r> {
                     ArmPat::Either(self.below(8) as u32, self.below(8) as u32 + 8)
                 });
             }
+            // A guard that awaits, on a binding or a literal arm (issue 14's shape).
+            if self.chance(30) {
+                pats.push(ArmPat::Bind(self.fresh("v")));
+            }
             pats.push(if self.chance(50) { ArmPat::Bind(self.fresh("v")) } else { ArmPat::Wild });
         }
+        let last = pats.len() - 1;
         // Each arm sees the scrutinee's moves and its own binding.
         let saved = self.env.clone();
         let _ = self.env.expr(&scrutinee);
         let arms = pats
             .into_iter()
-            .map(|pat| {
+            .enumerate()
+            .map(|(index, pat)| {
                 let outer = self.env.clone();
                 self.env.push_scope();
                 if let ArmPat::Bind(name) | ArmPat::Ok(name) = &pat {
                     self.env.declare(name, Ty::U32, false);
                 }
+                let guarded = index < last && !on_result && self.chance(40);
+                let guard = guarded.then(|| self.guard(&pat));
                 let body = if self.chance(50) { Expr::Block(self.nested(ty)) } else { self.arm_value(ty) };
                 self.env = outer;
-                Arm { pat, body }
+                Arm { pat, guard, body }
             })
             .collect();
         self.env = saved;
         Expr::Match(Box::new(scrutinee), arms)
+    }
+
+    /// `later("a", v < 4).await` (or `now`), on the arm's binding or a literal.
+    fn guard(&mut self, pat: &ArmPat) -> Expr {
+        let leaf = self.leaf();
+        let label = self.fresh("a");
+        let left = match pat {
+            ArmPat::Bind(name) => Expr::Var(name.clone()),
+            _ => Expr::Ev(self.fresh("e"), Box::new(Expr::Lit(self.below(8) as u32))),
+        };
+        let test = Expr::Binary(Op::Lt, Box::new(left), Box::new(Expr::Lit(self.below(8) as u32)));
+        Expr::Await(leaf, label, Box::new(test))
     }
 
     fn arm_value(&mut self, ty: &Ty) -> Expr {

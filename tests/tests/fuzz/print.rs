@@ -11,7 +11,14 @@ pub fn function(program: &Program, name: &str) -> String {
     let mut params: Vec<String> = program
         .params
         .iter()
-        .map(|param| format!("{}{}: {}", if param.mutable { "mut " } else { "" }, param.name, ty(&param.ty)))
+        .map(|param| {
+            let binding = format!("{}{}", if param.mutable { "mut " } else { "" }, param.name);
+            match param.shape {
+                ParamShape::Plain => format!("{binding}: {}", ty(&param.ty)),
+                ParamShape::Wild => format!("_: {}", ty(&param.ty)),
+                ParamShape::WithWild => format!("({binding}, _): ({}, Loud)", ty(&param.ty)),
+            }
+        })
         .collect();
     let mut indent = 1;
     if program.receiver {
@@ -22,7 +29,8 @@ pub fn function(program: &Program, name: &str) -> String {
         out.push_str("    ");
         indent = 2;
     }
-    writeln!(out, "pub async fn {name}({}) -> Result<u32, String> {{", params.join(", ")).unwrap();
+    let output = if program.unit { "" } else { " -> Result<u32, String>" };
+    writeln!(out, "pub async fn {name}({}){output} {{", params.join(", ")).unwrap();
     let mut printer = Printer { out, indent };
     printer.block_contents(&program.body);
     if program.receiver {
@@ -50,7 +58,15 @@ fn machine(name: &str) -> String {
 
 /// The arguments of a call: fresh values each time.
 pub fn arguments(program: &Program) -> String {
-    program.params.iter().map(|param| inline(&param.arg)).collect::<Vec<_>>().join(", ")
+    program
+        .params
+        .iter()
+        .map(|param| match param.shape {
+            ParamShape::WithWild => format!("({}, Loud::new(\"{}_\"))", inline(&param.arg), param.name),
+            _ => inline(&param.arg),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A call of the program `name` in `module` (`classic` or `runtime`), as a closure's body: a
@@ -83,6 +99,7 @@ pub fn ty(of: &Ty) -> String {
         Ty::Buf => "Buf".to_owned(),
         Ty::Duo => "Pair<Loud, Loud>".to_owned(),
         Ty::Ref(inner) => format!("&{}", ty(inner)),
+        Ty::Item(_) => unreachable!("an item is no value"),
     }
 }
 
@@ -149,6 +166,10 @@ impl Printer {
                 self.expr(value, Context::Free);
                 self.out.push(';');
             }
+            Stmt::Item(name, ItemKind::Const(value)) => write!(self.out, "const {name}: u32 = {value};").unwrap(),
+            Stmt::Item(name, ItemKind::Fn) => write!(self.out, "fn {name}(x: u32) -> u32 {{ x % 5 + 1 }}").unwrap(),
+            Stmt::Item(name, ItemKind::Struct) => write!(self.out, "struct {name}(u32);").unwrap(),
+            Stmt::Item(name, ItemKind::Use) => write!(self.out, "use std::cmp::min as {name};").unwrap(),
             Stmt::Expr(expr) => {
                 // A block-like statement first would end at its `}` and leave the rest dangling.
                 self.expr(expr, Context::Free);
@@ -233,6 +254,35 @@ impl Printer {
                 write!(self.out, "{leaf}(\"{label}\", ").unwrap();
                 self.expr(value, Context::Free);
                 self.out.push_str(").await");
+            }
+            Expr::Join(items, index) => {
+                self.out.push_str("futures::join!(");
+                for (position, item) in items.iter().enumerate() {
+                    if position > 0 {
+                        self.out.push_str(", ");
+                    }
+                    match item {
+                        Expr::Await(leaf, label, value) => {
+                            let leaf = if *leaf == Leaf::Now { "now" } else { "later" };
+                            write!(self.out, "{leaf}(\"{label}\", ").unwrap();
+                            self.expr(value, Context::Free);
+                            self.out.push(')');
+                        }
+                        other => self.expr(other, Context::Free),
+                    }
+                }
+                write!(self.out, ").{index}").unwrap();
+            }
+            Expr::ItemUse(name, kind, args) => {
+                self.out.push_str(name);
+                if !matches!(kind, ItemKind::Const(_)) {
+                    self.out.push('(');
+                    self.list(args);
+                    self.out.push(')');
+                }
+                if *kind == ItemKind::Struct {
+                    self.out.push_str(".0");
+                }
             }
             Expr::Forever(label, value_ty) => {
                 write!(self.out, "forever::<{}>(\"{label}\").await", ty(value_ty)).unwrap()
@@ -339,6 +389,10 @@ impl Printer {
                 for arm in arms {
                     self.newline();
                     self.arm_pat(&arm.pat);
+                    if let Some(guard) = &arm.guard {
+                        self.out.push_str(" if ");
+                        self.expr(guard, Context::Free);
+                    }
                     self.out.push_str(" => ");
                     self.expr(&arm.body, Context::Free);
                     self.out.push(',');

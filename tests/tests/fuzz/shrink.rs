@@ -19,7 +19,7 @@ pub fn candidates(program: &Program) -> Vec<Program> {
         out.push(Program { receiver: false, ..program.clone() });
     }
     for body in block(&program.body) {
-        out.push(Program { receiver: program.receiver, params: program.params.clone(), body });
+        out.push(Program { body, ..program.clone() });
     }
     out.retain(|candidate| check::program(candidate).is_ok());
     out.sort_by_key(size);
@@ -39,6 +39,7 @@ fn block_size(block: &Block) -> usize {
 fn stmt_size(stmt: &Stmt) -> usize {
     1 + match stmt {
         Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) => expr_size(expr),
+        Stmt::Item(..) => 0,
     }
 }
 
@@ -124,6 +125,7 @@ fn statement(stmt: &Stmt) -> Vec<Stmt> {
             out
         }
         Stmt::Expr(value) => expr(value).into_iter().map(Stmt::Expr).collect(),
+        Stmt::Item(..) => Vec::new(),
     }
 }
 
@@ -207,7 +209,11 @@ pub fn children(expr: &Expr) -> Vec<&Expr> {
         Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
             vec![&**left, &**right]
         }
-        Expr::Call(_, items) | Expr::Tuple(items) | Expr::TupleField(items, _) => items.iter().collect(),
+        Expr::Call(_, items)
+        | Expr::Tuple(items)
+        | Expr::TupleField(items, _)
+        | Expr::Join(items, _)
+        | Expr::ItemUse(_, _, items) => items.iter().collect(),
         Expr::Index(items, index) => items.iter().chain(std::iter::once(&**index)).collect(),
         Expr::If(cond, ..) => vec![&**cond],
         Expr::Match(scrutinee, arms) => std::iter::once(&**scrutinee).chain(arms.iter().map(|arm| &arm.body)).collect(),
@@ -239,7 +245,11 @@ fn children_mut(expr: &mut Expr) -> Vec<&mut Expr> {
         Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
             vec![&mut **left, &mut **right]
         }
-        Expr::Call(_, items) | Expr::Tuple(items) | Expr::TupleField(items, _) => items.iter_mut().collect(),
+        Expr::Call(_, items)
+        | Expr::Tuple(items)
+        | Expr::TupleField(items, _)
+        | Expr::Join(items, _)
+        | Expr::ItemUse(_, _, items) => items.iter_mut().collect(),
         Expr::Index(items, index) => items.iter_mut().chain(std::iter::once(&mut **index)).collect(),
         Expr::If(cond, ..) => vec![&mut **cond],
         Expr::Match(scrutinee, arms) => {

@@ -72,7 +72,8 @@ fn unguarded(pat: &syn::Pat) -> &syn::Pat {
 impl Rewriter {
     fn two_steps(&mut self, node: &syn::ExprMatch) -> syn::Expr {
         let span = node.match_token.span;
-        let hidden = |name: &str| format_ident!("__{}{}", name, self.matches, span = Span::mixed_site().located_at(span));
+        let hidden =
+            |name: &str| format_ident!("__{}{}", name, self.matches, span = Span::mixed_site().located_at(span));
         let arm_index = hidden("arm");
         let scrutinee_local = hidden("scrutinee");
         let label = syn::Lifetime::new(&format!("'__arm{}", self.matches), Span::mixed_site().located_at(span));
@@ -150,7 +151,9 @@ fn only_bindings_of(pat: &syn::Pat, guard: Option<&syn::Expr>) -> syn::Pat {
                 if binding && !self.named.contains(&name) {
                     *pat = match ident.subpat.take() {
                         Some((_, subpat)) => *subpat,
-                        None => syn::Pat::Wild(syn::PatWild { attrs: Vec::new(), underscore_token: Default::default() }),
+                        None => {
+                            syn::Pat::Wild(syn::PatWild { attrs: Vec::new(), underscore_token: Default::default() })
+                        }
                     };
                 }
             }

@@ -274,7 +274,9 @@ fn without_bindings(pat: &syn::Pat) -> syn::Pat {
                 if binding || ident.by_ref.is_some() || ident.mutability.is_some() {
                     *pat = match ident.subpat.take() {
                         Some((_, subpat)) => *subpat,
-                        None => syn::Pat::Wild(syn::PatWild { attrs: Vec::new(), underscore_token: Default::default() }),
+                        None => {
+                            syn::Pat::Wild(syn::PatWild { attrs: Vec::new(), underscore_token: Default::default() })
+                        }
                     };
                 }
             }
