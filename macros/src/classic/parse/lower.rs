@@ -998,8 +998,10 @@ impl Lower {
     fn spill_value(&mut self, value: Expr, pre: &mut Vec<Stmt>, span: Span) -> syn::Expr {
         let temp = self.temp_at(span);
         pre.push(Stmt::Let(Let {
-            attrs: Vec::new(),
-            pat: parse_quote!(#temp),
+            // `mut`: the value may be the receiver of a `&mut self` method, as a temporary
+            // can be (`m.lock().await.push(x)` through `DerefMut`).
+            attrs: vec![parse_quote!(#[allow(unused_mut)])],
+            pat: parse_quote!(mut #temp),
             init: Some(value),
             diverge: None,
             span,
