@@ -73,11 +73,16 @@ impl Config {
         };
         let lowering_of =
             |module: &str, function: &str| lowering::records_of(module, function).next().map(|record| record.lowering);
-        match (lowering_of(application, "exchanges"), lowering_of(library, "read_head")) {
-            (Some(Lowering::Classic), Some(Lowering::Classic)) => "classic".to_owned(),
-            (Some(Lowering::Runtime), Some(Lowering::Runtime)) => "runtime".to_owned(),
-            (Some(application), Some(library)) => format!("{}-over-{}", application.as_str(), library.as_str()),
-            (application, library) => format!("no record (application {application:?}, library {library:?})"),
-        }
+        name_of(lowering_of(application, "exchanges"), lowering_of(library, "read_head"))
+    }
+}
+
+/// A configuration's name from the lowerings the records give its two layers.
+pub(crate) fn name_of(application: Option<Lowering>, library: Option<Lowering>) -> String {
+    match (application, library) {
+        (Some(Lowering::Classic), Some(Lowering::Classic)) => "classic".to_owned(),
+        (Some(Lowering::Runtime), Some(Lowering::Runtime)) => "runtime".to_owned(),
+        (Some(application), Some(library)) => format!("{}-over-{}", application.as_str(), library.as_str()),
+        (application, library) => format!("no record (application {application:?}, library {library:?})"),
     }
 }

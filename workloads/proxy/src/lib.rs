@@ -7,13 +7,15 @@
 //!   source in four modules, each lowering over each library;
 //! - [`head`]: the synchronous head parsing and rewriting both layers share (`httparse`);
 //! - [`origin`] and [`generator`]: the surrounding stack (hyper), not lowered;
-//! - [`stack`]: all of it running on one tokio runtime, driven one operation at a time.
+//! - [`stack`]: all of it running on one tokio runtime, driven one operation at a time;
+//! - [`lab`]: the same split for the lab rows B9 and B10 (their leaves as the library).
 
 pub mod application;
 pub mod config;
 pub mod error;
 pub mod generator;
 pub mod head;
+pub mod lab;
 pub mod library;
 pub mod origin;
 pub mod stack;
