@@ -39,7 +39,9 @@ pub async fn serve(listener: TcpListener, mut shutdown: watch::Receiver<bool>) {
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else { continue };
+                // A failed accept ends the origin; the generator then fails with a clear error
+                // (refused connection or timeout) rather than waiting on a dead listener.
+                let Ok((stream, _)) = accepted else { return };
                 let _ = stream.set_nodelay(true);
                 tokio::spawn(async move {
                     let service = hyper::service::service_fn(respond);
