@@ -162,11 +162,11 @@ pub fn table(rows: &[Value]) -> String {
     let configs = Config::ALL;
     let _ = writeln!(
         out,
-        "\nconfigurations (M1; application-over-library; A1: requests/s median (min-max) and KB/request; B9, B10: ns/op and B/op)"
+        "\nconfigurations (M1: application-over-library); A1: requests/s median (min-max), KB and allocations per request, latency per request; B9, B10: ns/op median (min-max), bytes and allocations per op"
     );
     let _ = write!(out, "{:<6} {:<44}", "row", "scenario (unit)");
     for config in configs {
-        let _ = write!(out, " {:>24}", config.name());
+        let _ = write!(out, " {:>26}", config.name());
     }
     let _ = writeln!(out);
     for spec in APP_ROWS {
@@ -175,7 +175,8 @@ pub fn table(rows: &[Value]) -> String {
             continue;
         }
         let proxy = matches!(spec.kind, Kind::Proxy(_));
-        for line in 0..2 {
+        // Proxy rows: rate, memory, latency; lab rows: time, memory.
+        for line in 0..if proxy { 3 } else { 2 } {
             let label = if line == 0 { format!("{} ({})", spec.name, spec.unit) } else { String::new() };
             let _ = write!(out, "{:<6} {label:<44}", if line == 0 { spec.id } else { "" });
             for config in configs {
@@ -200,6 +201,14 @@ pub fn table(rows: &[Value]) -> String {
                             ns["max"].as_f64().unwrap_or(f64::NAN)
                         )
                     }
+                    Some(row) if line == 2 => {
+                        let latency = &row["latency_ns"];
+                        format!(
+                            "p50 {:.0} us, p99 {:.0} us",
+                            latency["p50"].as_f64().unwrap_or(f64::NAN) / 1000.0,
+                            latency["p99"].as_f64().unwrap_or(f64::NAN) / 1000.0
+                        )
+                    }
                     Some(row) => {
                         let bytes = row["bytes_per_op"].as_f64().unwrap_or(f64::NAN);
                         let allocs = row["allocs_per_op"].as_f64().unwrap_or(f64::NAN);
@@ -210,7 +219,7 @@ pub fn table(rows: &[Value]) -> String {
                         }
                     }
                 };
-                let _ = write!(out, " {cell:>24}");
+                let _ = write!(out, " {cell:>26}");
             }
             let _ = writeln!(out);
         }

@@ -156,9 +156,9 @@ fn spawn_proxy(
         Config::RuntimeOverClassic => {
             tokio::spawn(application::runtime_over_classic::serve(listener, settings, stats, shutdown))
         }
-        // classic lowering: waiting for `select!`.
-        Config::Classic | Config::ClassicOverRuntime => {
-            tokio::spawn(async { Err(ProxyError::Closed("(classic application not built yet)")) })
+        Config::Classic => tokio::spawn(application::classic_over_classic::serve(listener, settings, stats, shutdown)),
+        Config::ClassicOverRuntime => {
+            tokio::spawn(application::classic_over_runtime::serve(listener, settings, stats, shutdown))
         }
         Config::Control => unreachable!("the control runs no proxy"),
     }

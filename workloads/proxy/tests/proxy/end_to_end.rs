@@ -13,12 +13,9 @@ use lowering_proxy::{Case, Config, Stack};
 const CONNECTIONS: usize = 4;
 const REQUESTS: usize = 24;
 
-// classic lowering: the classic applications wait for `select!`.
-const CONFIGS: [Config; 3] = [Config::Runtime, Config::RuntimeOverClassic, Config::Control];
-
 #[test]
 fn every_configuration_answers_every_case_identically() {
-    for config in CONFIGS {
+    for config in Config::ALL {
         let mut stack = Stack::start(config, CONNECTIONS, Settings::default()).unwrap();
         assert_eq!(config.measured(), if config == Config::Control { "none (no proxy)" } else { config.name() });
         for case in Case::BOTH {
@@ -38,7 +35,7 @@ fn every_configuration_answers_every_case_identically() {
 
 #[test]
 fn bad_requests_get_a_clear_status_and_local_routes_are_answered() {
-    for config in CONFIGS.into_iter().filter(|config| *config != Config::Control) {
+    for config in Config::ALL.into_iter().filter(|config| *config != Config::Control) {
         let stack = Stack::start(config, 1, Settings::default()).unwrap();
         // The stack's runtime runs only inside `block_on`: the blocking client runs beside it.
         let run = |request: &'static [u8]| {
@@ -74,7 +71,7 @@ fn bad_requests_get_a_clear_status_and_local_routes_are_answered() {
 
 #[test]
 fn an_idle_connection_is_closed() {
-    for config in CONFIGS.into_iter().filter(|config| *config != Config::Control) {
+    for config in Config::ALL.into_iter().filter(|config| *config != Config::Control) {
         let settings = Settings { idle_timeout: Duration::from_millis(50), ..Settings::default() };
         let stack = Stack::start(config, 1, settings).unwrap();
         let address = stack.proxy_address().unwrap();
