@@ -33,6 +33,7 @@ pub mod alloc;
 mod awaiter;
 pub mod builder;
 mod join;
+mod select;
 pub mod leaf;
 mod record;
 mod slot;

@@ -53,7 +53,32 @@ pub async fn total(loud: Loud) -> usize {
     loud.name().len()
 }
 
+pub struct Conn {
+    pub buffer: Vec<u8>,
+}
+
+impl Conn {
+    pub async fn read(&mut self) -> usize {
+        later("read", ()).await;
+        self.buffer.push(1);
+        self.buffer.len()
+    }
+}
+
+pub struct Settings {
+    pub extra: usize,
+    pub name: Loud,
+}
+
 differential! {
+    /// An async block that reborrows a `&mut` parameter (kept in place) and reads through a
+    /// shared-reference parameter (not in place: a `Copy` reference, taken by value).
+    pub async fn block_over_both_kinds_of_reference(conn: &mut Conn, settings: &Settings) -> usize {
+        let first = async { conn.read().await + settings.extra }.await;
+        let second = async { conn.read().await + settings.name.name().len() }.await;
+        first + second + conn.buffer.len()
+    }
+
     /// A byte source read in chunks, as a connection's read loop reads.
     pub struct Source {
         data: Vec<u8>,
@@ -390,6 +415,18 @@ fn async_blocks_and_closures_borrow_locals() {
     assert_eq!(outcome, Outcome::Value(6));
     assert_eq!(futures::executor::block_on(call_twice(async |x| x)), 3);
     same_at_every_suspension(|| classic::closure_kept(1), || runtime::closure_kept(1));
+    let settings = Settings { extra: 10, name: Loud::new("settings") };
+    let outcome = same_at_every_suspension(
+        || {
+            let conn = Box::leak(Box::new(Conn { buffer: Vec::new() }));
+            classic::block_over_both_kinds_of_reference(conn, &settings)
+        },
+        || {
+            let conn = Box::leak(Box::new(Conn { buffer: Vec::new() }));
+            runtime::block_over_both_kinds_of_reference(conn, &settings)
+        },
+    );
+    assert_eq!(outcome, Outcome::Value(11 + 10 + 2));
 }
 
 #[test]

@@ -39,6 +39,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     check_signature(&function)?;
     let (mut block, items) = parse::items::hoist(&function.block);
     let errors = parse::awaiting_macros::rewrite(&mut block, &args.krate);
+    parse::guards::rewrite(&mut block);
     if let Some(errors) = errors.into_iter().reduce(|mut all, error| {
         all.combine(error);
         all

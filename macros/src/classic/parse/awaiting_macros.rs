@@ -2,8 +2,9 @@
 //! `select!`): inside a classic body the await would land in `move_next`, which is no `async`
 //! context (E0728). `join!` and `try_join!` become an awaited call with their semantics
 //! (`lowering::__private::join`: the futures created in order, polled together); `select!`
-//! is an error that says what to write instead. A macro inside an `async` block or a closure
-//! stays: that code is plain Rust.
+//! becomes an awaited `selectN(..)` and a `match` (`select`); the pinning macros become the
+//! `let`s they expand to, so that the lowering sees the locals they declare (`pinning`). A
+//! macro inside an `async` block or a closure stays: that code is plain Rust.
 
 use quote::quote_spanned;
 use syn::parse::Parser;
@@ -11,9 +12,11 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
-/// Rewrites the `join!`s of `block` and reports the `select!`s.
+use super::{pinning, select};
+
+/// Rewrites the awaiting and pinning macros of `block`; the errors are what cannot be lowered.
 pub(crate) fn rewrite(block: &mut syn::Block, krate: &syn::Path) -> Vec<syn::Error> {
-    let mut rewriter = Rewriter { krate, errors: Vec::new() };
+    let mut rewriter = Rewriter { krate, errors: Vec::new(), pinned: 0 };
     rewriter.visit_block_mut(block);
     rewriter.errors
 }
@@ -21,6 +24,8 @@ pub(crate) fn rewrite(block: &mut syn::Block, krate: &syn::Path) -> Vec<syn::Err
 struct Rewriter<'k> {
     krate: &'k syn::Path,
     errors: Vec<syn::Error>,
+    /// How many values `pin!` has put in locals of their own so far (their names' suffix).
+    pinned: usize,
 }
 
 enum Awaiting {
@@ -46,17 +51,13 @@ impl Rewriter<'_> {
         let name = mac.path.segments.last().map(|segment| segment.ident.to_string()).unwrap_or_default();
         let span = mac.path.span();
         if let Awaiting::Select = kind {
-            self.errors.push(syn::Error::new(
-                span,
-                format!(
-                    "classic lowering: `{name}!` expands to its own polling loop and awaits, which a \
-                     classic state machine cannot split into states; await an `async` block that \
-                     selects (`async {{ {name}! {{ .. }} }}.await`: a `return` or `break` in an arm \
-                     then leaves that block, not the function), or await \
-                     `futures::future::select(a, b)`"
-                ),
-            ));
-            return None;
+            return match select::expand(mac, self.krate) {
+                Ok(expr) => Some(expr),
+                Err(error) => {
+                    self.errors.push(error);
+                    None
+                }
+            };
         }
         // `tokio::join!(biased; a, b)`: these futures are polled in order anyway.
         let tokens: Vec<proc_macro2::TokenTree> = mac.tokens.clone().into_iter().collect();
@@ -101,10 +102,27 @@ impl VisitMut for Rewriter<'_> {
         if let syn::Expr::Macro(node) = expr {
             if let Some(replacement) = self.replacement(&node.mac) {
                 *expr = replacement;
+                // The futures and handlers it holds may hold more such macros.
+                visit_mut::visit_expr_mut(self, expr);
             }
             return;
         }
         visit_mut::visit_expr_mut(self, expr);
+    }
+
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        let stmts = std::mem::take(&mut block.stmts);
+        for stmt in stmts {
+            match pinning::expand(&stmt, &mut self.pinned) {
+                Some(Ok(lets)) => pinning::merge(&mut block.stmts, lets),
+                Some(Err(error)) => {
+                    self.errors.push(error);
+                    block.stmts.push(stmt);
+                }
+                None => block.stmts.push(stmt),
+            }
+        }
+        visit_mut::visit_block_mut(self, block);
     }
 
     fn visit_stmt_mut(&mut self, stmt: &mut syn::Stmt) {
@@ -112,6 +130,7 @@ impl VisitMut for Rewriter<'_> {
             if let Some(replacement) = self.replacement(&node.mac) {
                 let semi = node.semi_token;
                 *stmt = syn::Stmt::Expr(replacement, semi);
+                visit_mut::visit_stmt_mut(self, stmt);
             }
             return;
         }

@@ -5,7 +5,10 @@
 pub(crate) mod awaiting_macros;
 pub(crate) mod awaits;
 pub(crate) mod bindings;
+pub(crate) mod guards;
 pub(crate) mod ir;
 pub(crate) mod items;
 pub(crate) mod lower;
+pub(crate) mod pinning;
+pub(crate) mod select;
 pub(crate) mod std_macros;

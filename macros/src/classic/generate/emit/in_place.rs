@@ -142,7 +142,10 @@ impl Emitter<'_> {
                 }
                 if var.in_place {
                     visible.insert(key, InPlace { ident: var.name.clone(), field: var.field.to_string() });
-                } else {
+                } else if !(var.param && var.no_drop && !var.exclusive_ref) {
+                    // (A shared-reference parameter, `&self` included, is not among them: it
+                    // is `Copy`, so a closure that takes it by value, as one made `move` over
+                    // the places it captures does, sees the same reference.)
                     others.insert(key);
                 }
             }
