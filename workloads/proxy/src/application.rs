@@ -82,19 +82,15 @@ macro_rules! application {
             ) -> Result<u64, ProxyError> {
                 let mut accepted = 0;
                 loop {
-                    // classic lowering: `select!` is awaited inside an `async` block (and its
-                    // outcome matched after) until the classic lowering accepts it in place.
-                    let next = async {
-                        tokio::select! {
-                            connection = listener.accept() => Some(connection),
-                            _ = shutdown.changed() => None,
+                    tokio::select! {
+                        connection = listener.accept() => {
+                            let (stream, _) = connection.map_err(ProxyError::io("accepting a connection"))?;
+                            accepted += 1;
+                            stats.connections.fetch_add(1, Ordering::Relaxed);
+                            tokio::spawn(handle(stream, settings.clone(), Arc::clone(&stats), shutdown.clone()));
                         }
-                    }.await;
-                    let Some(connection) = next else { return Ok(accepted) };
-                    let (stream, _) = connection.map_err(ProxyError::io("accepting a connection"))?;
-                    accepted += 1;
-                    stats.connections.fetch_add(1, Ordering::Relaxed);
-                    tokio::spawn(handle(stream, settings.clone(), Arc::clone(&stats), shutdown.clone()));
+                        _ = shutdown.changed() => return Ok(accepted),
+                    }
                 }
             }
 
@@ -117,23 +113,16 @@ macro_rules! application {
                 let mut upstream: Option<(SocketAddr, Connection)> = None;
                 // The rewritten head of each message, reused for the connection's life.
                 let mut out = Vec::with_capacity(1024);
-                // classic lowering: a copy, since an `async` block that reads a field of
-                // `settings` beside `client` does not compile yet (E0597).
-                let idle = settings.idle_timeout;
                 loop {
-                    // classic lowering: `select!` inside an awaited `async` block, as above.
-                    let next = async {
-                        tokio::select! {
-                            head = client.read_head() => Some(head),
-                            _ = sleep(idle) => None,
-                            _ = shutdown.changed() => None,
-                        }
-                    }.await;
-                    let len = match next {
-                        Some(Ok(Some(len))) => len,
-                        Some(Ok(None)) | None => return Ok(()),
-                        Some(Err(ProxyError::Head(refused))) => return refuse(client, refused, &mut out).await,
-                        Some(Err(error)) => return Err(error),
+                    let len = tokio::select! {
+                        head = client.read_head() => match head {
+                            Ok(Some(len)) => len,
+                            Ok(None) => return Ok(()),
+                            Err(ProxyError::Head(refused)) => return refuse(client, refused, &mut out).await,
+                            Err(error) => return Err(error),
+                        },
+                        _ = sleep(settings.idle_timeout) => return Ok(()),
+                        _ = shutdown.changed() => return Ok(()),
                     };
                     let parsed = head::forward_request(client.head(len), &mut out);
                     client.consume(len);
