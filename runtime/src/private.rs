@@ -8,12 +8,12 @@ pub use linkme;
 pub use crate::awaiter::{AwaitAnyFuture, Awaiter, poll_awaiter};
 pub use crate::builder::{Ctx, MoveNext, MoveNextFn, start, start_pinned, start_value, start_value_pinned};
 pub use crate::join::{join, try_join};
-pub use crate::select::*;
-pub use std::future::IntoFuture;
-pub use std::pin::Pin;
 pub use crate::record::RECORDS;
+pub use crate::select::*;
 pub use crate::slot::{ByValue, CopyOut, MoveOut, Place, ReborrowOut, Slot, SlotGuard, twin};
 pub use crate::task::cache::{CachePolicy, Cacheable, NoTable, Table};
+pub use std::future::IntoFuture;
+pub use std::pin::Pin;
 
 /// Restore a value saved in a state-machine slot when the state machine resumes.
 #[inline]

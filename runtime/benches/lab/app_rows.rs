@@ -122,11 +122,16 @@ fn measure_proxy(case: Case, config: Config, protocol: &AppProtocol) -> Result<V
         stack.operation(case, REQUESTS).map_err(fail)?;
     }
     let mut samples = Vec::with_capacity(protocol.timed_ops);
+    let mut cpu_samples = Vec::with_capacity(protocol.timed_ops);
     let mut latencies = Vec::with_capacity(protocol.timed_ops * REQUESTS);
     for _ in 0..protocol.timed_ops {
+        let cpu = thread_cpu_ns();
         let started = Instant::now();
         let operation = stack.operation(case, REQUESTS).map_err(fail)?;
         let elapsed = started.elapsed();
+        if let (Some(before), Some(after)) = (cpu, thread_cpu_ns()) {
+            cpu_samples.push(after.saturating_sub(before) as f64 / REQUESTS as f64);
+        }
         if operation.checksum != expected {
             return Err(format!("{} {case:?}: checksum changed while timing", config.name()));
         }
@@ -151,11 +156,22 @@ fn measure_proxy(case: Case, config: Config, protocol: &AppProtocol) -> Result<V
         "ops_per_sample": REQUESTS,
         "units_per_sample": REQUESTS,
         "samples_ns_per_op": samples,
+        "samples_cpu_ns_per_op": cpu_samples,
         "bytes_per_op": spent.bytes as f64 / REQUESTS as f64,
         "allocs_per_op": spent.allocations as f64 / REQUESTS as f64,
         "latency_ns": { "mean": mean, "p50": percentile(0.50), "p99": percentile(0.99), "requests": latencies.len() },
         "proxy_connections_accepted": accepted,
     }))
+}
+
+/// CPU time this thread has run, in ns (Linux: `/proc/thread-self/schedstat`), user and
+/// kernel time alike. Generator, proxy and origin all run on this thread, loopback TCP's kernel
+/// work included, so an operation's CPU time is the exchange's cost without the time the
+/// thread waited for a core: on a machine shared with other work, far steadier than the wall
+/// clock. `None` where the file does not exist (the figure is then left out, and said so).
+fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
 }
 
 /// A lab row: `run(config, ops)` runs `ops` operations and returns their checksum and how many
@@ -270,4 +286,67 @@ fn ping_pong_sum(ops: u64) -> u64 {
                 + workloads::expected::ping_pong_last(pair, hops, 11, true)
         })
         .fold(0, u64::wrapping_add)
+}
+
+/// A child started with `--count-instructions N`: N operations (A1: of 500 requests) inside
+/// the region callgrind counts, after one outside it (first use: connections, buffers).
+pub fn count_instructions(row: &AppRow, config: Config, operations: u64) -> Result<(), String> {
+    lowering::alloc::set_counting(false);
+    match row.kind {
+        Kind::Proxy(case) => {
+            let fail = |error: lowering_proxy::ProxyError| format!("{} {case:?}: {error}", config.name());
+            let mut stack = Stack::start(config, CONNECTIONS, Settings::default()).map_err(fail)?;
+            stack.operation(case, REQUESTS).map_err(fail)?;
+            lowering_lab_counted_region_proxy(&mut stack, case, operations).map_err(fail)?;
+            stack.shutdown().map_err(fail)?;
+        }
+        Kind::HotPath => {
+            hot_path(config, operations, false);
+            lowering_lab_counted_region_lab(hot_path, config, operations);
+        }
+        Kind::PingPong => {
+            ping_pong(config, operations, false);
+            lowering_lab_counted_region_lab(ping_pong, config, operations);
+        }
+    }
+    Ok(())
+}
+
+/// Units (requests, calls, messages) that `operations` operations of `row` are.
+pub fn units(row: &AppRow, operations: u64) -> u64 {
+    match row.kind {
+        Kind::Proxy(_) => operations * REQUESTS as u64,
+        Kind::HotPath => operations,
+        Kind::PingPong => (operations / (2 * PAIRS)).max(1) * 2 * PAIRS,
+    }
+}
+
+/// Operations of a small callgrind run (the large one runs twice as many).
+pub fn instruction_operations(row: &AppRow) -> u64 {
+    match row.kind {
+        Kind::Proxy(_) => 1,
+        Kind::HotPath => 1024,
+        Kind::PingPong => 2 * PAIRS * 8,
+    }
+}
+
+#[inline(never)]
+fn lowering_lab_counted_region_proxy(
+    stack: &mut Stack,
+    case: Case,
+    operations: u64,
+) -> Result<(), lowering_proxy::ProxyError> {
+    for _ in 0..operations {
+        stack.operation(case, REQUESTS)?;
+    }
+    Ok(())
+}
+
+#[inline(never)]
+fn lowering_lab_counted_region_lab(
+    run: fn(Config, u64, bool) -> (u64, u64, lowering::alloc::AllocCounts),
+    config: Config,
+    operations: u64,
+) -> u64 {
+    run(config, operations, false).0
 }

@@ -23,16 +23,42 @@ pub fn child(args: &[String]) -> Result<(), String> {
     let row: usize = value_of("--app-row").and_then(|row| row.parse().ok()).ok_or("a child needs --app-row")?;
     let row = APP_ROWS.get(row).ok_or("no such configuration row")?;
     let config = value_of("--config").and_then(|name| Config::parse(name)).ok_or("a child needs --config")?;
+    if let Some(operations) = value_of("--count-instructions") {
+        let operations: u64 = operations.parse().map_err(|_| "--count-instructions takes a number")?;
+        return crate::app_rows::count_instructions(row, config, operations);
+    }
     let protocol = if args.iter().any(|arg| arg == "--quick") { &AppProtocol::QUICK } else { &AppProtocol::FULL };
     let result = crate::app_rows::measure(row, config, protocol)?;
     println!("{result}");
     Ok(())
 }
 
-fn run_child(row: usize, config: Config, quick: bool) -> Result<Value, String> {
+fn child_command(row: usize, config: Config) -> Result<Command, String> {
     let exe = std::env::current_exe().map_err(|error| format!("cannot find this executable: {error}"))?;
     let mut command = Command::new(exe);
     command.args(["--app-child", "--app-row", &row.to_string(), "--config", config.name()]);
+    Ok(command)
+}
+
+/// User-space instructions per unit, counted by callgrind inside the measured region only:
+/// runs of n and 2n operations, the difference over the extra units. Kernel work (the
+/// sockets' system calls) is not counted: this is the proxy's and the stack's own code.
+fn instructions(row: usize, config: Config, dir: &std::path::Path) -> Result<f64, String> {
+    let spec = &APP_ROWS[row];
+    let n = crate::app_rows::instruction_operations(spec);
+    let out_file = dir.join(format!("callgrind-{}-{}.out", spec.id, config.name()));
+    let count = |operations: u64| {
+        let mut command = child_command(row, config)?;
+        command.args(["--count-instructions", &operations.to_string()]);
+        crate::callgrind::count(&mut command, &out_file)
+    };
+    let (small, large) = (count(n)?, count(2 * n)?);
+    let extra = crate::app_rows::units(spec, 2 * n) - crate::app_rows::units(spec, n);
+    Ok(large.saturating_sub(small) as f64 / extra as f64)
+}
+
+fn run_child(row: usize, config: Config, quick: bool) -> Result<Value, String> {
+    let mut command = child_command(row, config)?;
     if quick {
         command.arg("--quick");
     }
@@ -46,7 +72,13 @@ fn run_child(row: usize, config: Config, quick: bool) -> Result<Value, String> {
 /// Every configuration row selected by `rows` (all when empty): the raw runs, and the summary
 /// rows. A configuration that fails its check (or any error of its child) is reported through
 /// `say` and not timed; the others still are.
-pub fn run(rows: &[String], quick: bool, say: &dyn Fn(&str)) -> (Vec<Value>, Vec<Value>) {
+pub fn run(
+    rows: &[String],
+    quick: bool,
+    count_instructions: bool,
+    dir: &std::path::Path,
+    say: &dyn Fn(&str),
+) -> (Vec<Value>, Vec<Value>) {
     let started = Instant::now();
     let selected: Vec<usize> =
         (0..APP_ROWS.len()).filter(|&row| rows.is_empty() || rows.iter().any(|id| id == APP_ROWS[row].id)).collect();
@@ -86,7 +118,25 @@ pub fn run(rows: &[String], quick: bool, say: &dyn Fn(&str)) -> (Vec<Value>, Vec
         }
     }
     eprintln!("\r\x1b[Kconfigurations measured in {:.1?}", started.elapsed());
-    let summary = selected.iter().flat_map(|&row| summary_rows(row, &runs, &failed)).collect();
+    let mut summary: Vec<Value> = selected.iter().flat_map(|&row| summary_rows(row, &runs, &failed)).collect();
+    if count_instructions && !quick && crate::callgrind::available().is_some() {
+        for row in summary.iter_mut() {
+            let (Some(index), Some(config)) = (
+                APP_ROWS.iter().position(|spec| row["id"] == spec.id && row["name"] == spec.name),
+                row["variant"].as_str().and_then(Config::parse),
+            ) else {
+                continue;
+            };
+            eprint!("\r\x1b[Kcallgrind: {} {} ({:.0?})", APP_ROWS[index].id, config.name(), started.elapsed());
+            match instructions(index, config, dir) {
+                Ok(per_unit) => row["instructions_per_op"] = json!(per_unit),
+                Err(reason) => {
+                    say(&format!("no instruction count for {} {}: {reason}", APP_ROWS[index].id, config.name()))
+                }
+            }
+        }
+        eprintln!("\r\x1b[Kconfigurations counted in {:.1?}", started.elapsed());
+    }
     (runs, summary)
 }
 
@@ -136,7 +186,18 @@ fn summary_rows(row: usize, runs: &[Value], failed: &[(usize, Config)]) -> Vec<V
             "samples": samples.len(),
             "rounds": mine.len(),
         });
+        let mut cpu: Vec<f64> = mine
+            .iter()
+            .flat_map(|run| run["samples_cpu_ns_per_op"].as_array().into_iter().flatten().filter_map(Value::as_f64))
+            .collect();
+        cpu.sort_by(f64::total_cmp);
         if let Kind::Proxy(_) = spec.kind {
+            // Null where the thread's CPU time cannot be read (not Linux).
+            summary["cpu_ns_per_op"] = if cpu.is_empty() {
+                Value::Null
+            } else {
+                json!({ "median": median(&cpu), "min": cpu[0], "max": cpu[cpu.len() - 1] })
+            };
             // Requests per second from ns per request: the fastest sample is the max.
             summary["requests_per_s"] = json!({
                 "median": 1e9 / median(&samples),
@@ -162,11 +223,11 @@ pub fn table(rows: &[Value]) -> String {
     let configs = Config::ALL;
     let _ = writeln!(
         out,
-        "\nconfigurations (M1: application-over-library); A1: requests/s median (min-max), KB and allocations per request, latency per request; B9, B10: ns/op median (min-max), bytes and allocations per op"
+        "\nconfigurations (M1: application-over-library); A1: requests/s median (min-max), KB, allocations and user-space instructions per request, latency per request, CPU time per request (all three on one thread); B9, B10: ns/op median (min-max), bytes, allocations and instructions per op"
     );
     let _ = write!(out, "{:<6} {:<44}", "row", "scenario (unit)");
     for config in configs {
-        let _ = write!(out, " {:>26}", config.name());
+        let _ = write!(out, " {:>30}", config.name());
     }
     let _ = writeln!(out);
     for spec in APP_ROWS {
@@ -176,7 +237,7 @@ pub fn table(rows: &[Value]) -> String {
         }
         let proxy = matches!(spec.kind, Kind::Proxy(_));
         // Proxy rows: rate, memory, latency; lab rows: time, memory.
-        for line in 0..if proxy { 3 } else { 2 } {
+        for line in 0..if proxy { 4 } else { 2 } {
             let label = if line == 0 { format!("{} ({})", spec.name, spec.unit) } else { String::new() };
             let _ = write!(out, "{:<6} {label:<44}", if line == 0 { spec.id } else { "" });
             for config in configs {
@@ -201,6 +262,15 @@ pub fn table(rows: &[Value]) -> String {
                             ns["max"].as_f64().unwrap_or(f64::NAN)
                         )
                     }
+                    Some(row) if line == 3 => match row["cpu_ns_per_op"].as_object() {
+                        Some(cpu) => format!(
+                            "cpu {:.1} us ({:.1}-{:.1})",
+                            cpu["median"].as_f64().unwrap_or(f64::NAN) / 1000.0,
+                            cpu["min"].as_f64().unwrap_or(f64::NAN) / 1000.0,
+                            cpu["max"].as_f64().unwrap_or(f64::NAN) / 1000.0
+                        ),
+                        None => "cpu: not read here".to_owned(),
+                    },
                     Some(row) if line == 2 => {
                         let latency = &row["latency_ns"];
                         format!(
@@ -212,14 +282,19 @@ pub fn table(rows: &[Value]) -> String {
                     Some(row) => {
                         let bytes = row["bytes_per_op"].as_f64().unwrap_or(f64::NAN);
                         let allocs = row["allocs_per_op"].as_f64().unwrap_or(f64::NAN);
+                        let instructions = match row["instructions_per_op"].as_f64() {
+                            Some(count) if proxy => format!(", {:.1}k instr", count / 1000.0),
+                            Some(count) => format!(", {count:.0} instr"),
+                            None => String::new(),
+                        };
                         if proxy {
-                            format!("{:.2} KB, {allocs:.1} allocs", bytes / 1000.0)
+                            format!("{:.2} KB, {allocs:.1} allocs{instructions}", bytes / 1000.0)
                         } else {
-                            format!("{bytes:.0} B, {allocs:.2} allocs")
+                            format!("{bytes:.0} B, {allocs:.2} allocs{instructions}")
                         }
                     }
                 };
-                let _ = write!(out, " {cell:>26}");
+                let _ = write!(out, " {cell:>30}");
             }
             let _ = writeln!(out);
         }

@@ -226,7 +226,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
 
     // The configuration rows (A1, and M1 in B9 and B10): their own children and rounds.
-    let (app_runs, app_rows) = crate::app_run::run(&options.rows, options.quick, &say);
+    let (app_runs, app_rows) =
+        crate::app_run::run(&options.rows, options.quick, options.instructions, &output_dir()?, &say);
 
     let machine = report::machine(valgrind.as_deref());
     let mut rows = report::rows(&results, &instructions);
