@@ -34,6 +34,23 @@ fn quick_benchmark_reports_every_row_for_both_variants() {
             assert!(variants.contains(&"classic") && variants.contains(&"runtime"), "{id}: {variants:?}");
         }
     }
+    // The configuration rows (issue 15): the proxy end to end with its control, and the mixed
+    // configuration M1 in B9 and B10.
+    let configurations = |id: &str, name_part: &str| -> Vec<&str> {
+        rows.iter()
+            .filter(|row| row["id"] == id && row["name"].as_str().is_some_and(|name| name.contains(name_part)))
+            .filter_map(|row| row["variant"].as_str())
+            .collect()
+    };
+    let mixed = ["classic", "classic-over-runtime", "runtime", "runtime-over-classic"];
+    for id in ["A1", "A1-8k"] {
+        assert_eq!(configurations(id, "Proxy"), [&mixed[..], &["control"]].concat(), "{id}");
+    }
+    assert_eq!(configurations("B9", "mixed"), mixed, "B9 mixed");
+    assert_eq!(configurations("B10", "mixed"), mixed, "B10 mixed");
+    for row in rows.iter().filter(|row| row["id"].as_str().is_some_and(|id| id.starts_with("A1"))) {
+        assert!(row["requests_per_s"]["median"].is_number(), "requests_per_s missing in {row}");
+    }
     for row in rows {
         for field in ["name", "lowering_measured", "bytes_per_op", "allocs_per_op", "samples"] {
             assert!(!row[field].is_null(), "{field} missing in {row}");
@@ -42,7 +59,8 @@ fn quick_benchmark_reports_every_row_for_both_variants() {
             assert!(row["ns_per_op"][statistic].is_number(), "ns_per_op.{statistic} missing in {row}");
         }
         assert!(row.get("instructions_per_op").is_some(), "instructions_per_op (null in --quick) missing in {row}");
-        let control = !matches!(row["variant"].as_str(), Some("classic" | "runtime"));
+        let control =
+            !matches!(row["variant"].as_str(), Some("classic" | "runtime" | "classic-over-runtime" | "runtime-over-classic"));
         assert_eq!(row["control"], control, "controls are marked as such: {row}");
         if !control {
             assert_eq!(

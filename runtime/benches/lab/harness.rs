@@ -29,10 +29,10 @@ impl Options {
                 "--rows" => {
                     let list = args.next().ok_or("--rows takes a list of row ids, such as B2,B3")?;
                     options.rows = list.split(',').map(|id| id.trim().to_owned()).collect();
-                    if let Some(unknown) =
-                        options.rows.iter().find(|id| !SCENARIOS.iter().any(|scenario| scenario.id == id.as_str()))
-                    {
-                        return Err(format!("no row `{unknown}` (rows are B1-B15)"));
+                    if let Some(unknown) = options.rows.iter().find(|id| {
+                        !SCENARIOS.iter().any(|scenario| scenario.id == id.as_str()) && !crate::app_run::knows(id)
+                    }) {
+                        return Err(format!("no row `{unknown}` (rows are B1-B16, A1, A1-8k)"));
                     }
                 }
                 "--quick" => options.quick = true,
@@ -225,8 +225,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
         eprintln!("\r\x1b[Kcounted instructions in {:.1?}", started.elapsed());
     }
 
+    // The configuration rows (A1, and M1 in B9 and B10): their own children and rounds.
+    let (app_runs, app_rows) =
+        crate::app_run::run(&options.rows, options.quick, options.instructions, &output_dir()?, &say);
+
     let machine = report::machine(valgrind.as_deref());
-    let rows = report::rows(&results, &instructions);
+    let mut rows = report::rows(&results, &instructions);
+    rows.extend(app_rows);
     let summary = json!({ "schema": 1, "machine": machine, "source": source(), "quick": options.quick, "rows": rows });
     let raw = json!({
         "schema": 1,
@@ -235,7 +240,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "id": check.id, "name": check.name, "variant": check.variant.name(),
             "passed": check.passed(), "detail": match &check.outcome { Ok(seen) => seen, Err(problem) => problem },
         })).collect::<Vec<_>>(),
-        "runs": results.iter().flatten().cloned().collect::<Vec<_>>(),
+        "runs": results.iter().flatten().chain(&app_runs).cloned().collect::<Vec<_>>(),
         "callgrind": instructions.iter().enumerate().flat_map(|(row, counts)| counts.iter().map(move |(subject, small, large, per_op)| json!({
             "id": SCENARIOS[row].id, "name": SCENARIOS[row].name, "variant": subject.name(),
             "instructions_small_run": small, "instructions_large_run": large, "instructions_per_op": per_op,
@@ -254,6 +259,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         println!("{}", serde_json::to_string_pretty(&summary).map_err(|error| error.to_string())?);
     } else {
         println!("{}", report::table(&summary));
+        println!("{}", crate::app_run::table(summary["rows"].as_array().map(Vec::as_slice).unwrap_or_default()));
         match &valgrind {
             Some(version) => println!("instructions/op: {version}, callgrind, counted in the measured region only"),
             None if options.quick => println!("instructions/op: not counted in --quick"),

@@ -6,6 +6,7 @@
 //! cargo bench -p lowering -- --quick           # every row once, few samples (a smoke test)
 //! cargo bench -p lowering -- --quick --json    # the summary as JSON on stdout
 //! cargo bench -p lowering -- --rows B3,B6      # only these rows
+//! cargo bench -p lowering -- --rows A1,A1-8k   # only the proxy, end to end (`app_rows`)
 //! ```
 //!
 //! The harness runs the behaviour checks first and refuses to time a variant that fails
@@ -13,6 +14,8 @@
 //! started again with `--child`), in two rounds with the variant order reversed in the
 //! second. Raw samples and `summary.json` go to `target/lowering-bench/`.
 
+mod app_rows;
+mod app_run;
 mod callgrind;
 mod counted;
 mod drive;
@@ -26,7 +29,13 @@ static ALLOCATOR: lowering::alloc::CountingAllocator = lowering::alloc::Counting
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = if args.iter().any(|arg| arg == "--child") { harness::child(&args) } else { harness::run(&args) };
+    let result = if args.iter().any(|arg| arg == "--app-child") {
+        app_run::child(&args)
+    } else if args.iter().any(|arg| arg == "--child") {
+        harness::child(&args)
+    } else {
+        harness::run(&args)
+    };
     if let Err(error) = result {
         eprintln!("error: {error}");
         std::process::exit(1);
