@@ -59,8 +59,10 @@ fn quick_benchmark_reports_every_row_for_both_variants() {
             assert!(row["ns_per_op"][statistic].is_number(), "ns_per_op.{statistic} missing in {row}");
         }
         assert!(row.get("instructions_per_op").is_some(), "instructions_per_op (null in --quick) missing in {row}");
-        let control =
-            !matches!(row["variant"].as_str(), Some("classic" | "runtime" | "classic-over-runtime" | "runtime-over-classic"));
+        let control = !matches!(
+            row["variant"].as_str(),
+            Some("classic" | "runtime" | "classic-over-runtime" | "runtime-over-classic")
+        );
         assert_eq!(row["control"], control, "controls are marked as such: {row}");
         if !control {
             assert_eq!(

@@ -413,7 +413,8 @@ fn references(function: &Function, exclusive: bool) -> HashSet<String> {
 fn is_shared_pointer(ty: &syn::Type) -> bool {
     match ty {
         syn::Type::Path(path) => {
-            path.qself.is_none() && path.path.segments.last().is_some_and(|last| last.ident == "Arc" || last.ident == "Rc")
+            path.qself.is_none()
+                && path.path.segments.last().is_some_and(|last| last.ident == "Arc" || last.ident == "Rc")
         }
         syn::Type::Paren(paren) => is_shared_pointer(&paren.elem),
         syn::Type::Group(group) => is_shared_pointer(&group.elem),

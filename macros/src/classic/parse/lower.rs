@@ -301,11 +301,15 @@ impl Lower {
                 if args.args.iter().any(|arg| awaits::in_expr(&arg.expr)) =>
             {
                 let name = mac.path.segments.last().map(|segment| segment.ident.to_string()).unwrap_or_default();
-                let (op, failed) = if name.ends_with("_ne") { (quote::quote!(!=), quote::quote!(==)) } else { (quote::quote!(==), quote::quote!(!=)) };
+                let (op, failed) = if name.ends_with("_ne") {
+                    (quote::quote!(!=), quote::quote!(==))
+                } else {
+                    (quote::quote!(==), quote::quote!(!=))
+                };
                 let header = format!("assertion `left {op} right` failed: {{}}\n  left: {{}}\n right: {{}}");
                 let tokens = std_macros::Parsed { kind: std_macros::Kind::Format(Some(args.clone())) }.arguments();
-                let [left_value, right_value, failure, message] =
-                    ["__left", "__right", "__failure", "__message"].map(|name| syn::Ident::new(name, Span::mixed_site()));
+                let [left_value, right_value, failure, message] = ["__left", "__right", "__failure", "__message"]
+                    .map(|name| syn::Ident::new(name, Span::mixed_site()));
                 // The compared values are written out (`Debug`) when the comparison fails,
                 // before the message's awaits, which then hold no borrow of them.
                 let body: syn::Expr = parse_quote_spanned!(span=> {

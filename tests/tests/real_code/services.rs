@@ -13,7 +13,6 @@ use std::sync::Arc;
 
 #[derive(Debug, PartialEq)]
 pub enum AppError {
-    Io(String),
     Missing(u32),
     Parse(std::num::ParseIntError),
 }

@@ -1,0 +1,10 @@
+//! Async Rust in the shapes real code is written in (servers, clients, codecs, services,
+//! everyday idioms), each file lowered both ways and compared with the plain `async fn`. One
+//! test binary for all of them: each file's `differential!` block is its own module.
+
+mod clients_and_streams;
+mod conditions_and_macros;
+mod everyday_idioms;
+mod real_shapes;
+mod services;
+mod types_and_methods;
