@@ -4,6 +4,7 @@
 
 mod clients_and_streams;
 mod conditions_and_macros;
+mod errors_and_callables;
 mod everyday_idioms;
 mod real_shapes;
 mod services;
