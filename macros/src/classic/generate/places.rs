@@ -356,7 +356,11 @@ impl<'a> Places<'a> {
                         self.moved_into(expr, &captured);
                     } else {
                         let original = node.clone();
-                        let moved = self.moves_inside(|this| this.closure(node, others));
+                        let mut moved = self.moves_inside(|this| this.closure(node, others));
+                        // One it assigns (`v = ..`, `v += ..`) it borrows mutably, as Rust's
+                        // closure captures a `Copy` local it assigns: reached through its place.
+                        let assigned = assigned_in(&syn::Expr::Closure(original.clone()));
+                        moved.retain(|name| !assigned.contains(name));
                         if !moved.is_empty() && !others {
                             // What it uses by value, it takes when it is made, as Rust's closure
                             // captures it; the rest it reaches through places.
@@ -373,7 +377,9 @@ impl<'a> Places<'a> {
                         self.moved_into(expr, &captured);
                     } else {
                         let original = node.clone();
-                        let moved = self.moves_inside(|this| this.async_block(node, others));
+                        let mut moved = self.moves_inside(|this| this.async_block(node, others));
+                        let assigned = assigned_in(&syn::Expr::Async(original.clone()));
+                        moved.retain(|name| !assigned.contains(name));
                         if !moved.is_empty() && !others {
                             *node = original;
                             self.with_bound(moved.clone(), |this| this.async_block(node, false));
@@ -612,6 +618,27 @@ fn is_single_eq(token: Option<&TokenTree>, next: Option<&TokenTree>) -> bool {
         },
         _ => false,
     }
+}
+
+/// The plain names that code assigns (`v = ..`, or a compound `v += ..`).
+fn assigned_in(expr: &syn::Expr) -> Vec<String> {
+    struct Assigned(Vec<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Assigned {
+        fn visit_expr_assign(&mut self, node: &'ast syn::ExprAssign) {
+            self.0.extend(Places::path_name(&node.left));
+            syn::visit::visit_expr_assign(self, node);
+        }
+        fn visit_expr_binary(&mut self, node: &'ast syn::ExprBinary) {
+            if is_compound_assignment(&node.op) {
+                self.0.extend(Places::path_name(&node.left));
+            }
+            syn::visit::visit_expr_binary(self, node);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut assigned = Assigned(Vec::new());
+    syn::visit::Visit::visit_expr(&mut assigned, expr);
+    assigned.0
 }
 
 fn members_text(members: &[syn::Member]) -> String {

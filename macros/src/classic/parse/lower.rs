@@ -653,7 +653,9 @@ impl Lower {
     }
 
     fn condition_in_scope(&mut self, cond: &syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
-        if !has_await(cond) {
+        // A condition that moves a local on one path only (`if (if c { consume(p); .. } ..)`)
+        // is taken apart too, so that `emit` sees each path's locals, as for an operand.
+        if !has_await(cond) && (!changes_on_a_path(cond) || contains_let(cond)) {
             return cond.clone();
         }
         match cond {
