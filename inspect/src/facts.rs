@@ -153,15 +153,11 @@ pub struct Diagnostics {
 }
 
 /// Build what is needed and gather the facts, or read them from the cache when the
-/// artifacts have not changed.
-pub fn gather(package: &Package) -> Result<Facts> {
+/// artifacts have not changed. Returns the inspected build's files with them.
+pub fn gather(package: &Package) -> Result<(Emitted, Facts)> {
     let emitted = builds::emit(package)?;
-    let examples = if package.has_stacks_example {
-        let mut built = Vec::new();
-        for profile in [Profile::Debug, Profile::Release] {
-            built.push((profile, builds::build_stacks_example(package, profile)?));
-        }
-        built
+    let examples = if let Some(release) = &emitted.stacks_example {
+        vec![(Profile::Debug, builds::build_debug_stacks_example(package)?), (Profile::Release, release.clone())]
     } else {
         eprintln!("inspect: {} has no `{}` example: no diagnostics (D1-D4)", package.name, builds::STACKS_EXAMPLE);
         Vec::new()
@@ -171,7 +167,7 @@ pub fn gather(package: &Package) -> Result<Facts> {
     let cache = package.inspect_dir.join("facts.json");
     if let Some(facts) = read_cache(&cache, &key) {
         eprintln!("inspect: artifacts unchanged, facts from {}", cache.display());
-        return Ok(facts);
+        return Ok((emitted, facts));
     }
     let facts = gather_fresh(package, &emitted, &examples)?;
     let cached = CacheFile { key, facts };
@@ -179,7 +175,7 @@ pub fn gather(package: &Package) -> Result<Facts> {
         // A cache that cannot be written only costs time on the next run.
         let _ = std::fs::write(&cache, json);
     }
-    Ok(cached.facts)
+    Ok((emitted, cached.facts))
 }
 
 #[derive(Serialize, Deserialize)]
