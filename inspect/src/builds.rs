@@ -50,6 +50,8 @@ const WRAPPER_TARGET_ENV: &str = "LOWERING_INSPECT_TARGET";
 /// Set for the rustc wrapper: the flags added to the inspected crate's rustc command, one
 /// per line.
 const WRAPPER_FLAGS_ENV: &str = "LOWERING_INSPECT_FLAGS";
+/// Set for the rustc wrapper: the file to write its rustc's wall and CPU time in.
+const WRAPPER_TIMES_ENV: &str = "LOWERING_INSPECT_TIMES";
 
 /// The package being inspected, as cargo describes it.
 #[derive(Debug, Clone)]
@@ -129,6 +131,10 @@ pub struct RustcInvocation {
     pub env: BTreeMap<String, String>,
     /// Wall time of this one rustc (the crate alone, not its dependencies).
     pub build_ms: u64,
+    /// CPU time (user and system, rustc's threads and the linker it runs) of this one rustc:
+    /// unlike wall time, it does not grow when other builds share the cores.
+    #[serde(default)]
+    pub cpu_ms: Option<u64>,
     /// The flags the wrapper added (the tail of `args`), to tell a build with other flags.
     #[serde(default)]
     pub added: Vec<String>,
@@ -165,7 +171,8 @@ pub const VARIANTS: [&str; 2] = ["classic", "runtime"];
 
 /// The inspected crate compiled again with only `variant` kept (`--cfg
 /// lowering_only="variant"`): the recorded rustc command, same flags and the same kinds of
-/// output, into `dir/variant`. Returns its wall time, or why it could not be built (a crate
+/// output, into `dir/variant`, run through `inspect` as the wrapper, which measures it. Returns
+/// its CPU time in ms (see [`RustcInvocation::cpu_ms`]), or why it could not be built (a crate
 /// whose host code names both variants does not compile with one).
 pub fn time_variant(
     invocation: &RustcInvocation,
@@ -174,6 +181,8 @@ pub fn time_variant(
 ) -> Result<std::result::Result<u64, String>> {
     let out_dir = dir.join(variant);
     std::fs::create_dir_all(&out_dir).context(|| format!("creating {}", out_dir.display()))?;
+    let times = out_dir.join("times.json");
+    let _ = std::fs::remove_file(&times);
     let mut args = invocation.replay_args();
     args.extend([
         "--cfg".to_owned(),
@@ -182,19 +191,28 @@ pub fn time_variant(
         "--out-dir".to_owned(),
         out_dir.display().to_string(),
     ]);
-    let started = Instant::now();
-    let output = Command::new(&invocation.program)
+    let me = std::env::current_exe().context(|| "finding inspect's own executable (the timing wrapper)")?;
+    let output = Command::new(me)
+        .arg(&invocation.program)
         .args(&args)
         .current_dir(&invocation.cwd)
         .envs(&invocation.env)
+        .env(WRAPPER_ENV, "1")
+        .env(WRAPPER_TIMES_ENV, &times)
+        // Not the inspected build: nothing to add or record.
+        .env_remove(WRAPPER_RECORD_ENV)
         // cargo's jobserver is not inherited by a replay.
         .env_remove("CARGO_MAKEFLAGS")
         .stdin(Stdio::null())
         .output()
         .context(|| format!("running {} for the {variant}-only build", invocation.program.display()))?;
-    let elapsed = started.elapsed().as_millis() as u64;
     if output.status.success() {
-        return Ok(Ok(elapsed));
+        let text = std::fs::read_to_string(&times).context(|| format!("reading {}", times.display()))?;
+        let measured: Times = serde_json::from_str(&text).context(|| format!("parsing {}", times.display()))?;
+        if measured.cpu_ms.is_none() {
+            eprintln!("inspect: no CPU time on this system (/proc): the {variant}-only build is timed by the clock");
+        }
+        return Ok(Ok(measured.cpu_ms.unwrap_or(measured.wall_ms)));
     }
     let first_error = String::from_utf8_lossy(&output.stderr)
         .lines()
@@ -203,6 +221,13 @@ pub fn time_variant(
         .find_map(|message| message["message"].as_str().map(str::to_owned))
         .unwrap_or_else(|| format!("rustc exited with {}", output.status));
     Ok(Err(format!("the {variant}-only build (--cfg lowering_only=\"{variant}\") failed: {first_error}")))
+}
+
+/// What the wrapper measured of one rustc.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+struct Times {
+    wall_ms: u64,
+    cpu_ms: Option<u64>,
 }
 
 /// The files of the inspected build.
@@ -227,7 +252,7 @@ impl Emitted {
 
 /// The inspected library and the release stacks example (see the module docs), fresh or
 /// rebuilt by cargo as needed.
-pub fn emit(package: &Package) -> Result<Emitted> {
+pub fn emit(package: &Package) -> Result<(Emitted, crate::replays::Early)> {
     let dir = package.inspect_dir.join("emit");
     std::fs::create_dir_all(&dir).context(|| format!("creating {}", dir.display()))?;
     let [mir, llvm_ir, object, asm] = Emitted::paths(&dir, &package.crate_name);
@@ -241,6 +266,7 @@ pub fn emit(package: &Package) -> Result<Emitted> {
     } else {
         format!("{} (release, emitting MIR, LLVM IR, object and assembly)", package.name)
     };
+    let early = crate::replays::Early::watch(&record, flags.clone(), package.inspect_dir.clone());
     let mut artifacts = run_cargo(release_build(package, &record, &flags), &what)?;
 
     // cargo knows neither the `--emit` files nor the flags the wrapper adds: if the files (or
@@ -275,7 +301,7 @@ pub fn emit(package: &Package) -> Result<Emitted> {
         None
     };
     let rustc = read_record(&record).context(|| format!("reading {}", record.display()))?;
-    Ok(Emitted { mir, llvm_ir, object, asm, rlib, rustc, stacks_example })
+    Ok((Emitted { mir, llvm_ir, object, asm, rlib, rustc, stacks_example }, early))
 }
 
 /// What the wrapper adds to the inspected crate's rustc command: the explicit outputs, v0
@@ -524,32 +550,68 @@ pub fn run_as_rustc_wrapper() -> Option<i32> {
             .collect();
         args.extend(added.iter().cloned());
     }
+    let mut invocation = RustcInvocation {
+        program,
+        args,
+        cwd: std::env::current_dir().unwrap_or_default(),
+        env: std::env::vars().filter(|(key, _)| key.starts_with("CARGO") || key == "OUT_DIR").collect(),
+        build_ms: 0,
+        cpu_ms: None,
+        added,
+    };
+    // The command is known before rustc runs: `inspect` starts its replays of it (which need
+    // only the dependencies, built by now) while this rustc still compiles.
+    if let Some(record) = &record
+        && let Err(error) = write_json(&started_record(Path::new(record)), &invocation)
+    {
+        eprintln!("inspect (as rustc wrapper): cannot record the invocation: {error}");
+        return Some(1);
+    }
     let started = Instant::now();
-    let status = match Command::new(&program).args(&args).status() {
+    let cpu_before = children_cpu_ms();
+    let status = match Command::new(&invocation.program).args(&invocation.args).status() {
         Ok(status) => status,
         Err(error) => {
-            eprintln!("inspect (as rustc wrapper): cannot run {}: {error}", program.display());
+            eprintln!("inspect (as rustc wrapper): cannot run {}: {error}", invocation.program.display());
             return Some(1);
         }
     };
+    invocation.build_ms = started.elapsed().as_millis() as u64;
+    invocation.cpu_ms = children_cpu_ms().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
+    let mut written = Ok(());
+    if let Some(times) = std::env::var_os(WRAPPER_TIMES_ENV) {
+        written = write_json(Path::new(&times), &Times { wall_ms: invocation.build_ms, cpu_ms: invocation.cpu_ms });
+    }
     if let Some(record) = record.filter(|_| status.success()) {
-        let invocation = RustcInvocation {
-            program,
-            args,
-            cwd: std::env::current_dir().unwrap_or_default(),
-            env: std::env::vars().filter(|(key, _)| key.starts_with("CARGO") || key == "OUT_DIR").collect(),
-            build_ms: started.elapsed().as_millis() as u64,
-            added,
-        };
-        let written = serde_json::to_string(&invocation)
-            .map_err(|error| error.to_string())
-            .and_then(|json| std::fs::write(&record, json).map_err(|error| error.to_string()));
-        if let Err(error) = written {
-            eprintln!("inspect (as rustc wrapper): cannot record the invocation: {error}");
-            return Some(1);
-        }
+        written = written.and(write_json(Path::new(&record), &invocation));
+    }
+    if let Err(error) = written {
+        eprintln!("inspect (as rustc wrapper): cannot record the invocation: {error}");
+        return Some(1);
     }
     Some(status.code().unwrap_or(1))
+}
+
+/// Where the wrapper writes the inspected crate's command as rustc starts (`record` is
+/// written when it ends).
+pub fn started_record(record: &Path) -> PathBuf {
+    record.with_file_name("rustc-started.json")
+}
+
+fn write_json(path: &Path, value: &impl Serialize) -> std::result::Result<(), String> {
+    let json = serde_json::to_string(value).map_err(|error| error.to_string())?;
+    std::fs::write(path, json).map_err(|error| format!("{}: {error}", path.display()))
+}
+
+/// CPU time (user and system) of this process's waited-for children so far, in ms: fields
+/// `cutime` and `cstime` of `/proc/self/stat`, in the kernel's fixed 100 ticks a second.
+/// `None` where there is no `/proc`: the wall time stands in, and `inspect` says so.
+fn children_cpu_ms() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces), starting with field 3.
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    let ticks = |field: usize| fields.get(field - 3)?.parse::<u64>().ok();
+    Some((ticks(16)? + ticks(17)?) * 10)
 }
 
 /// Whether this rustc command compiles the inspected package's library (named, as `package

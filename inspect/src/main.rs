@@ -28,6 +28,7 @@ mod llvm_ir;
 mod mir;
 mod panics;
 mod records;
+mod replays;
 mod report;
 mod stacks;
 mod symbols;
