@@ -289,6 +289,12 @@ impl TaskQueue {
     }
 
     pub(crate) fn append(&mut self, other: TaskQueue) {
+        // The usual case on a suspending chain: the queue handed up one level at a time
+        // lands in an empty one, and moves there whole.
+        if self.is_empty() {
+            *self = other;
+            return;
+        }
         for task in other {
             self.push(task);
         }
