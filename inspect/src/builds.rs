@@ -1,19 +1,29 @@
 //! Cargo and builds: which package to inspect, where cargo puts things, and the builds
 //! `inspect` runs. Every path comes from `cargo metadata` or from cargo's own messages.
 //!
-//! Everything `inspect` builds goes to `<target dir>/lowering-inspect`, so that its flags
-//! never invalidate the workspace's own builds:
+//! The release builds go to `<target dir>/lowering-inspect`, so that their flags never
+//! invalidate the workspace's own builds:
 //!
-//! - the inspected build: `cargo rustc --release --lib` with `--emit` to explicit paths,
-//!   v0 symbol names (generic arguments in every symbol, so that code instantiated for a
-//!   function's state machine can be attributed to it), full debug info (type layouts), one
-//!   codegen unit (one file per kind; rustc forces it when the paths are explicit);
-//! - the stacks example (if the package has one), in the dev and the release profile (with
-//!   line tables, as this workspace's release profile has).
+//! - the inspected build: the package's library in the release profile, compiled with `--emit`
+//!   to explicit paths, v0 symbol names (generic arguments in every symbol, so that code
+//!   instantiated for a function's state machine can be attributed to it), full debug info
+//!   (type layouts) and one codegen unit (one file per kind; rustc forces it when the paths are
+//!   explicit);
+//! - the stacks example (if the package has one) in the release profile, built by the same
+//!   cargo command and linked against that very library: one release compilation of the crate
+//!   serves both, and the example is a linked executable of the inspected code (which
+//!   `crosscheck` hands to cargo-bloat);
+//! - the stacks example in the dev profile, built in the package's own target dir exactly as
+//!   `cargo build --example` builds it, so that it reuses the debug build `cargo run -p
+//!   inspect` has just made of the crate and its dependencies.
 //!
-//! The inspected build runs rustc through `inspect` itself (`RUSTC_WORKSPACE_WRAPPER`): the
-//! wrapper records the exact command line cargo used for the inspected crate and how long
-//! that one rustc took, so that the expansion can be replayed with the same flags.
+//! The release builds run rustc through `inspect` itself (`RUSTC_WORKSPACE_WRAPPER`). The
+//! wrapper adds the inspection flags to the inspected library's rustc command, and only to
+//! it (cargo's `rustc` subcommand could not: its extra flags reach one target, and the
+//! example would link a second, differently built copy), records that command line and how
+//! long that one rustc took, so that the expansion and the one-variant builds can replay it.
+//! Cargo does not see the added flags: the record keeps them, and a record that does not
+//! match the current flags or is older than the library rebuilds the library.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -34,8 +44,14 @@ pub const STACKS_EXAMPLE: &str = "lowering_stacks";
 const WRAPPER_ENV: &str = "LOWERING_INSPECT_WRAPPER";
 /// Set for the rustc wrapper: the file to record the inspected crate's rustc invocation in.
 const WRAPPER_RECORD_ENV: &str = "LOWERING_INSPECT_RECORD";
-/// Set for the rustc wrapper: the `--emit` argument that marks the inspected invocation.
-const WRAPPER_MARK_ENV: &str = "LOWERING_INSPECT_MARK";
+/// Set for the rustc wrapper: the package and crate whose library is the inspected crate
+/// (`package crate`).
+const WRAPPER_TARGET_ENV: &str = "LOWERING_INSPECT_TARGET";
+/// Set for the rustc wrapper: the flags added to the inspected crate's rustc command, one
+/// per line.
+const WRAPPER_FLAGS_ENV: &str = "LOWERING_INSPECT_FLAGS";
+/// Set for the rustc wrapper: the file to write its rustc's wall and CPU time in.
+const WRAPPER_TIMES_ENV: &str = "LOWERING_INSPECT_TIMES";
 
 /// The package being inspected, as cargo describes it.
 #[derive(Debug, Clone)]
@@ -115,6 +131,13 @@ pub struct RustcInvocation {
     pub env: BTreeMap<String, String>,
     /// Wall time of this one rustc (the crate alone, not its dependencies).
     pub build_ms: u64,
+    /// CPU time (user and system, rustc's threads and the linker it runs) of this one rustc:
+    /// unlike wall time, it does not grow when other builds share the cores.
+    #[serde(default)]
+    pub cpu_ms: Option<u64>,
+    /// The flags the wrapper added (the tail of `args`), to tell a build with other flags.
+    #[serde(default)]
+    pub added: Vec<String>,
 }
 
 impl RustcInvocation {
@@ -148,7 +171,8 @@ pub const VARIANTS: [&str; 2] = ["classic", "runtime"];
 
 /// The inspected crate compiled again with only `variant` kept (`--cfg
 /// lowering_only="variant"`): the recorded rustc command, same flags and the same kinds of
-/// output, into `dir/variant`. Returns its wall time, or why it could not be built (a crate
+/// output, into `dir/variant`, run through `inspect` as the wrapper, which measures it. Returns
+/// its CPU time in ms (see [`RustcInvocation::cpu_ms`]), or why it could not be built (a crate
 /// whose host code names both variants does not compile with one).
 pub fn time_variant(
     invocation: &RustcInvocation,
@@ -157,6 +181,8 @@ pub fn time_variant(
 ) -> Result<std::result::Result<u64, String>> {
     let out_dir = dir.join(variant);
     std::fs::create_dir_all(&out_dir).context(|| format!("creating {}", out_dir.display()))?;
+    let times = out_dir.join("times.json");
+    let _ = std::fs::remove_file(&times);
     let mut args = invocation.replay_args();
     args.extend([
         "--cfg".to_owned(),
@@ -165,19 +191,28 @@ pub fn time_variant(
         "--out-dir".to_owned(),
         out_dir.display().to_string(),
     ]);
-    let started = Instant::now();
-    let output = Command::new(&invocation.program)
+    let me = std::env::current_exe().context(|| "finding inspect's own executable (the timing wrapper)")?;
+    let output = Command::new(me)
+        .arg(&invocation.program)
         .args(&args)
         .current_dir(&invocation.cwd)
         .envs(&invocation.env)
+        .env(WRAPPER_ENV, "1")
+        .env(WRAPPER_TIMES_ENV, &times)
+        // Not the inspected build: nothing to add or record.
+        .env_remove(WRAPPER_RECORD_ENV)
         // cargo's jobserver is not inherited by a replay.
         .env_remove("CARGO_MAKEFLAGS")
         .stdin(Stdio::null())
         .output()
         .context(|| format!("running {} for the {variant}-only build", invocation.program.display()))?;
-    let elapsed = started.elapsed().as_millis() as u64;
     if output.status.success() {
-        return Ok(Ok(elapsed));
+        let text = std::fs::read_to_string(&times).context(|| format!("reading {}", times.display()))?;
+        let measured: Times = serde_json::from_str(&text).context(|| format!("parsing {}", times.display()))?;
+        if measured.cpu_ms.is_none() {
+            eprintln!("inspect: no CPU time on this system (/proc): the {variant}-only build is timed by the clock");
+        }
+        return Ok(Ok(measured.cpu_ms.unwrap_or(measured.wall_ms)));
     }
     let first_error = String::from_utf8_lossy(&output.stderr)
         .lines()
@@ -186,6 +221,13 @@ pub fn time_variant(
         .find_map(|message| message["message"].as_str().map(str::to_owned))
         .unwrap_or_else(|| format!("rustc exited with {}", output.status));
     Ok(Err(format!("the {variant}-only build (--cfg lowering_only=\"{variant}\") failed: {first_error}")))
+}
+
+/// What the wrapper measured of one rustc.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+struct Times {
+    wall_ms: u64,
+    cpu_ms: Option<u64>,
 }
 
 /// The files of the inspected build.
@@ -197,6 +239,9 @@ pub struct Emitted {
     pub asm: PathBuf,
     pub rlib: PathBuf,
     pub rustc: RustcInvocation,
+    /// The release stacks example, linked against this very library (`None` when the
+    /// package has no stacks example).
+    pub stacks_example: Option<PathBuf>,
 }
 
 impl Emitted {
@@ -205,11 +250,64 @@ impl Emitted {
     }
 }
 
-/// The inspected build (see the module docs), fresh or rebuilt by cargo as needed.
-pub fn emit(package: &Package) -> Result<Emitted> {
+/// The inspected library and the release stacks example (see the module docs), fresh or
+/// rebuilt by cargo as needed.
+pub fn emit(package: &Package) -> Result<(Emitted, crate::replays::Early)> {
     let dir = package.inspect_dir.join("emit");
     std::fs::create_dir_all(&dir).context(|| format!("creating {}", dir.display()))?;
     let [mir, llvm_ir, object, asm] = Emitted::paths(&dir, &package.crate_name);
+    let record = dir.join("rustc.json");
+    let flags = inspection_flags(&[&mir, &llvm_ir, &object, &asm]);
+    let what = if package.has_stacks_example {
+        format!(
+            "{} (release, emitting MIR, LLVM IR, object and assembly; example {STACKS_EXAMPLE} linked to it)",
+            package.name
+        )
+    } else {
+        format!("{} (release, emitting MIR, LLVM IR, object and assembly)", package.name)
+    };
+    let early = crate::replays::Early::watch(&record, flags.clone(), package.inspect_dir.clone());
+    let mut artifacts = run_cargo(release_build(package, &record, &flags), &what)?;
+
+    // cargo knows neither the `--emit` files nor the flags the wrapper adds: if the files (or
+    // the record) went missing, or the library was built without those flags (by an older
+    // `inspect`, or with other ones), while cargo holds it fresh, rebuild it once.
+    let current = |artifacts: &[Artifact]| -> bool {
+        let emitted = [&mir, &llvm_ir, &object, &asm, &record].iter().all(|path| path.exists());
+        let recorded = read_record(&record).is_some_and(|rustc| rustc.added == flags);
+        let rlib_built_with_them = rlib_of(package, artifacts)
+            .and_then(|rlib| Some((modified(&rlib)?, modified(&record)?)))
+            .is_some_and(|(rlib, record)| rlib <= record);
+        emitted && recorded && rlib_built_with_them
+    };
+    if !current(&artifacts) {
+        let mut clean = cargo(package, "clean");
+        clean.args(["--release", "-p", &package.name]);
+        run_cargo(clean, &format!("{} from scratch (its inspected build was out of date)", package.name))?;
+        artifacts = run_cargo(release_build(package, &record, &flags), &what)?;
+        if !current(&artifacts) {
+            return Err(Error::new(format!(
+                "the build of {} did not write its --emit files and its rustc record to {}",
+                package.name,
+                dir.display()
+            )));
+        }
+    }
+    let rlib = rlib_of(package, &artifacts).context(|| format!("cargo reported no rlib for {}", package.name))?;
+    let stacks_example = if package.has_stacks_example {
+        let executable = artifacts.iter().find_map(|artifact| artifact.executable.clone());
+        Some(executable.context(|| format!("cargo reported no executable for the example {STACKS_EXAMPLE}"))?)
+    } else {
+        None
+    };
+    let rustc = read_record(&record).context(|| format!("reading {}", record.display()))?;
+    Ok((Emitted { mir, llvm_ir, object, asm, rlib, rustc, stacks_example }, early))
+}
+
+/// What the wrapper adds to the inspected crate's rustc command: the explicit outputs, v0
+/// names, full debug info, one codegen unit (rustc takes the last of a repeated `-C`).
+fn inspection_flags(outputs: &[&PathBuf; 4]) -> Vec<String> {
+    let [mir, llvm_ir, object, asm] = outputs;
     let emit = format!(
         "--emit=mir={},llvm-ir={},obj={},asm={}",
         mir.display(),
@@ -217,44 +315,57 @@ pub fn emit(package: &Package) -> Result<Emitted> {
         object.display(),
         asm.display()
     );
-    let record = dir.join("rustc.json");
-    let command = || {
-        let mut command = cargo(package, "rustc");
-        command
-            .args(["--release", "--lib", "--"])
-            .arg(&emit)
-            .args(["-C", "symbol-mangling-version=v0", "-C", "debuginfo=2", "-C", "codegen-units=1"])
-            .env(WRAPPER_RECORD_ENV, &record)
-            .env(WRAPPER_MARK_ENV, &emit);
-        command
-    };
-    let what = format!("{} (release, emitting MIR, LLVM IR, object and assembly)", package.name);
-    let mut artifacts = run_cargo(command(), &what)?;
+    [emit.as_str(), "-C", "symbol-mangling-version=v0", "-C", "debuginfo=2", "-C", "codegen-units=1"]
+        .map(str::to_owned)
+        .to_vec()
+}
 
-    // cargo does not know about the `--emit` files: if they (or the record) went missing
-    // while the rlib stayed fresh, rebuild once from scratch.
-    let complete = |emitted: &[&PathBuf]| emitted.iter().all(|path| path.exists());
-    if !complete(&[&mir, &llvm_ir, &object, &asm, &record]) {
-        let mut clean = cargo(package, "clean");
-        clean.args(["--release", "-p", &package.name]);
-        run_cargo(clean, &format!("cleaning {} (emitted files were missing)", package.name))?;
-        artifacts = run_cargo(command(), &what)?;
-        if !complete(&[&mir, &llvm_ir, &object, &asm, &record]) {
-            return Err(Error::new(format!(
-                "the build of {} did not write its --emit files to {}",
-                package.name,
-                dir.display()
-            )));
-        }
+/// `cargo build --release --lib [--example lowering_stacks]`, the wrapper told which crate
+/// to add `flags` to and where to record its command.
+fn release_build(package: &Package, record: &Path, flags: &[String]) -> Command {
+    let mut command = cargo(package, "build");
+    command.args(release_build_args(package));
+    command
+        .env(WRAPPER_RECORD_ENV, record)
+        .env(WRAPPER_TARGET_ENV, format!("{} {}", package.name, package.crate_name))
+        .env(WRAPPER_FLAGS_ENV, flags.join("\n"));
+    command
+}
+
+/// The selection of the release build, also given to cargo-bloat so that it finds that build
+/// fresh (see `crosscheck`).
+pub fn release_build_args(package: &Package) -> Vec<String> {
+    let mut args = vec!["--release".to_owned(), "--lib".to_owned()];
+    if package.has_stacks_example {
+        args.extend(["--example".to_owned(), STACKS_EXAMPLE.to_owned()]);
     }
-    let rlib = artifacts
-        .into_iter()
+    args
+}
+
+/// The environment of every release build (and of cargo-bloat's, which must find them fresh).
+pub fn release_build_env(package: &Package, emitted: &Emitted) -> Vec<(String, std::ffi::OsString)> {
+    let record = package.inspect_dir.join("emit").join("rustc.json");
+    let mut env = release_env(package);
+    env.push((WRAPPER_RECORD_ENV.to_owned(), record.into_os_string()));
+    env.push((WRAPPER_TARGET_ENV.to_owned(), format!("{} {}", package.name, package.crate_name).into()));
+    env.push((WRAPPER_FLAGS_ENV.to_owned(), emitted.rustc.added.join("\n").into()));
+    env
+}
+
+fn rlib_of(package: &Package, artifacts: &[Artifact]) -> Option<PathBuf> {
+    artifacts
+        .iter()
         .find(|artifact| artifact.package == package.name && artifact.is_lib)
-        .and_then(|artifact| artifact.files.into_iter().find(|file| file.extension().is_some_and(|ext| ext == "rlib")))
-        .context(|| format!("cargo reported no rlib for {}", package.name))?;
-    let text = std::fs::read_to_string(&record).context(|| format!("reading {}", record.display()))?;
-    let rustc = serde_json::from_str(&text).context(|| format!("parsing {}", record.display()))?;
-    Ok(Emitted { mir, llvm_ir, object, asm, rlib, rustc })
+        .and_then(|artifact| artifact.files.iter().find(|file| file.extension().is_some_and(|ext| ext == "rlib")))
+        .cloned()
+}
+
+fn read_record(path: &Path) -> Option<RustcInvocation> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    std::fs::metadata(path).and_then(|metadata| metadata.modified()).ok()
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -272,18 +383,43 @@ impl Profile {
     }
 }
 
-/// Build the package's stacks example and return its executable.
-pub fn build_stacks_example(package: &Package, profile: Profile) -> Result<PathBuf> {
-    let mut command = cargo(package, "build");
-    command.args(["--example", STACKS_EXAMPLE]);
-    if profile == Profile::Release {
-        command.arg("--release");
-    }
-    let what = format!("{} example {STACKS_EXAMPLE} ({})", package.name, profile.name());
+/// Build the package's stacks example in the dev profile, in the package's own target dir
+/// and as a plain `cargo build --example` would (no wrapper, cargo's own environment), so
+/// that the debug build `cargo run -p inspect` made of the crate serves it. The release
+/// example comes with the inspected build ([`emit`]).
+pub fn build_debug_stacks_example(package: &Package) -> Result<PathBuf> {
+    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command.arg("build").arg("--manifest-path").arg(&package.manifest_path).args([
+        "-p",
+        &package.name,
+        "--message-format=json",
+        "--example",
+        STACKS_EXAMPLE,
+    ]);
+    let what = format!("{} example {STACKS_EXAMPLE} (debug)", package.name);
     run_cargo(command, &what)?
         .into_iter()
         .find_map(|artifact| artifact.executable)
         .context(|| format!("cargo reported no executable for {what}"))
+}
+
+/// The environment of every build in the inspect dir (see [`cargo`]).
+fn release_env(package: &Package) -> Vec<(String, std::ffi::OsString)> {
+    let mut env: Vec<(String, std::ffi::OsString)> = vec![
+        ("CARGO_TARGET_DIR".to_owned(), package.inspect_dir.join("target").into_os_string()),
+        // Release stacks need line tables to name inlined frames (this workspace's profile
+        // has them; a crate's own profile may not). Set for every build here, so that all
+        // share one release profile and none invalidates another.
+        ("CARGO_PROFILE_RELEASE_DEBUG".to_owned(), "line-tables-only".into()),
+        // cargo-bloat sets this for its build (it needs the symbols); set for every build here
+        // too, so that its build of the example finds this one fresh.
+        ("CARGO_PROFILE_RELEASE_STRIP".to_owned(), "false".into()),
+    ];
+    if let Ok(me) = std::env::current_exe() {
+        env.push(("RUSTC_WORKSPACE_WRAPPER".to_owned(), me.into_os_string()));
+        env.push((WRAPPER_ENV.to_owned(), "1".into()));
+    }
+    env
 }
 
 /// `cargo <subcommand> -p <package>` in the inspect dir, wrapped (see the module docs).
@@ -294,14 +430,7 @@ fn cargo(package: &Package, subcommand: &str) -> Command {
     if subcommand != "clean" {
         command.arg("--message-format=json");
     }
-    command.env("CARGO_TARGET_DIR", package.inspect_dir.join("target"));
-    // Release stacks need line tables to name inlined frames (this workspace's profile has
-    // them; a crate's own profile may not). Set for every build here, so that all share one
-    // release profile and none invalidates another.
-    command.env("CARGO_PROFILE_RELEASE_DEBUG", "line-tables-only");
-    if let Ok(me) = std::env::current_exe() {
-        command.env("RUSTC_WORKSPACE_WRAPPER", me).env(WRAPPER_ENV, "1");
-    }
+    command.envs(release_env(package));
     command
 }
 
@@ -401,41 +530,99 @@ fn package_name_of(id: &str) -> String {
     id.split(' ').next().unwrap_or(id).to_owned()
 }
 
-/// `inspect` as cargo's rustc wrapper: `inspect <rustc> <args>`. Runs rustc unchanged; for the
-/// inspected crate's invocation (the one carrying the marked `--emit`), records the command
-/// line and rustc's wall time. Returns rustc's exit code, or `None` when not run as a wrapper.
+/// `inspect` as cargo's rustc wrapper: `inspect <rustc> <args>`. Runs rustc unchanged, except
+/// for the inspected crate's library (the package and crate named in the environment): its
+/// command gets the inspection flags, and is recorded with rustc's wall time. Returns rustc's
+/// exit code, or `None` when not run as a wrapper.
 pub fn run_as_rustc_wrapper() -> Option<i32> {
     std::env::var_os(WRAPPER_ENV)?;
-    let record = std::env::var_os(WRAPPER_RECORD_ENV);
-    let mark = std::env::var(WRAPPER_MARK_ENV).unwrap_or_default();
     let mut args = std::env::args().skip(1);
     let program = PathBuf::from(args.next()?);
-    let args: Vec<String> = args.collect();
+    let mut args: Vec<String> = args.collect();
+    let record = std::env::var_os(WRAPPER_RECORD_ENV).filter(|_| is_inspected_library(&args));
+    let mut added = Vec::new();
+    if record.is_some() {
+        added = std::env::var(WRAPPER_FLAGS_ENV)
+            .unwrap_or_default()
+            .split('\n')
+            .filter(|flag| !flag.is_empty())
+            .map(str::to_owned)
+            .collect();
+        args.extend(added.iter().cloned());
+    }
+    let mut invocation = RustcInvocation {
+        program,
+        args,
+        cwd: std::env::current_dir().unwrap_or_default(),
+        env: std::env::vars().filter(|(key, _)| key.starts_with("CARGO") || key == "OUT_DIR").collect(),
+        build_ms: 0,
+        cpu_ms: None,
+        added,
+    };
+    // The command is known before rustc runs: `inspect` starts its replays of it (which need
+    // only the dependencies, built by now) while this rustc still compiles.
+    if let Some(record) = &record
+        && let Err(error) = write_json(&started_record(Path::new(record)), &invocation)
+    {
+        eprintln!("inspect (as rustc wrapper): cannot record the invocation: {error}");
+        return Some(1);
+    }
     let started = Instant::now();
-    let status = match Command::new(&program).args(&args).status() {
+    let cpu_before = children_cpu_ms();
+    let status = match Command::new(&invocation.program).args(&invocation.args).status() {
         Ok(status) => status,
         Err(error) => {
-            eprintln!("inspect (as rustc wrapper): cannot run {}: {error}", program.display());
+            eprintln!("inspect (as rustc wrapper): cannot run {}: {error}", invocation.program.display());
             return Some(1);
         }
     };
-    if let Some(record) = record.filter(|_| status.success() && !mark.is_empty() && args.contains(&mark)) {
-        let invocation = RustcInvocation {
-            program,
-            args,
-            cwd: std::env::current_dir().unwrap_or_default(),
-            env: std::env::vars().filter(|(key, _)| key.starts_with("CARGO") || key == "OUT_DIR").collect(),
-            build_ms: started.elapsed().as_millis() as u64,
-        };
-        let written = serde_json::to_string(&invocation)
-            .map_err(|error| error.to_string())
-            .and_then(|json| std::fs::write(&record, json).map_err(|error| error.to_string()));
-        if let Err(error) = written {
-            eprintln!("inspect (as rustc wrapper): cannot record the invocation: {error}");
-            return Some(1);
-        }
+    invocation.build_ms = started.elapsed().as_millis() as u64;
+    invocation.cpu_ms = children_cpu_ms().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
+    let mut written = Ok(());
+    if let Some(times) = std::env::var_os(WRAPPER_TIMES_ENV) {
+        written = write_json(Path::new(&times), &Times { wall_ms: invocation.build_ms, cpu_ms: invocation.cpu_ms });
+    }
+    if let Some(record) = record.filter(|_| status.success()) {
+        written = written.and(write_json(Path::new(&record), &invocation));
+    }
+    if let Err(error) = written {
+        eprintln!("inspect (as rustc wrapper): cannot record the invocation: {error}");
+        return Some(1);
     }
     Some(status.code().unwrap_or(1))
+}
+
+/// Where the wrapper writes the inspected crate's command as rustc starts (`record` is
+/// written when it ends).
+pub fn started_record(record: &Path) -> PathBuf {
+    record.with_file_name("rustc-started.json")
+}
+
+fn write_json(path: &Path, value: &impl Serialize) -> std::result::Result<(), String> {
+    let json = serde_json::to_string(value).map_err(|error| error.to_string())?;
+    std::fs::write(path, json).map_err(|error| format!("{}: {error}", path.display()))
+}
+
+/// CPU time (user and system) of this process's waited-for children so far, in ms: fields
+/// `cutime` and `cstime` of `/proc/self/stat`, in the kernel's fixed 100 ticks a second.
+/// `None` where there is no `/proc`: the wall time stands in, and `inspect` says so.
+fn children_cpu_ms() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces), starting with field 3.
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    let ticks = |field: usize| fields.get(field - 3)?.parse::<u64>().ok();
+    Some((ticks(16)? + ticks(17)?) * 10)
+}
+
+/// Whether this rustc command compiles the inspected package's library (named, as `package
+/// crate`, in the environment cargo passes through).
+fn is_inspected_library(args: &[String]) -> bool {
+    let Ok(target) = std::env::var(WRAPPER_TARGET_ENV) else { return false };
+    let Some((package, krate)) = target.split_once(' ') else { return false };
+    let value_of = |flag: &str| args.iter().position(|arg| arg == flag).and_then(|at| args.get(at + 1));
+    std::env::var("CARGO_PKG_NAME").is_ok_and(|name| name == package)
+        && value_of("--crate-name").is_some_and(|name| name == krate)
+        && value_of("--crate-type").is_some_and(|kind| kind == "lib" || kind == "rlib")
 }
 
 #[cfg(test)]

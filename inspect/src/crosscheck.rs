@@ -1,6 +1,8 @@
 //! `inspect crosscheck`: inspect's per-function LLVM IR counts beside those of
 //! `cargo-llvm-lines`, run over the very `.ll` file the report was read from
-//! (`cargo llvm-lines --files`), and native bytes beside `cargo-bloat`'s.
+//! (`cargo llvm-lines --files`), and native bytes beside `cargo-bloat`'s, run over the
+//! release stacks example: the executable linked against the very library inspect read
+//! (see `builds`), which cargo-bloat finds fresh and only reads.
 //!
 //! The units are nearly the same: cargo-llvm-lines' "lines" of a definition are the lines
 //! indented by two spaces (labels, comments, blank lines, debug records and continuation
@@ -10,13 +12,22 @@
 //! (one copy each) and its lines are inspect's instructions plus those `]` lines; a function
 //! without IR of its own agrees when its row says why (merged, not instantiated).
 //!
+//! Native bytes are symbol sizes on both sides (the object's symbol table for inspect, the
+//! executable's for cargo-bloat), and linking does not change a function's size, so a
+//! function agrees when every code symbol inspect attributes to it is a row of cargo-bloat's
+//! with the same bytes. Names are compared after the same normalisation as the IR's: crate
+//! hashes removed, and the type suffix some demanglers print on a const generic argument
+//! (`[u8; 16usize]`) dropped.
+//!
 //! The tools are installed by `inspect/scripts/install-peer-tools.sh`; without them the
 //! comparison says which is missing and how to install it, and fails.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::path::Path;
 use std::process::Command;
 
+use crate::builds::{self, Emitted, Package};
 use crate::error::{Context, Error, Result};
 use crate::facts::Facts;
 
@@ -66,12 +77,51 @@ fn llvm_lines(file: &std::path::Path) -> Result<HashMap<String, Lines>> {
         let name_at =
             rest.iter().skip(copies_at + 1).position(|field| field.ends_with("%)")).map(|p| copies_at + 2 + p);
         let Some(name_at) = name_at else { continue };
-        let name = strip_crate_hashes(&rest[name_at..].join(" "));
+        let name = normalise(&rest[name_at..].join(" "));
         let entry: &mut Lines = rows.entry(name).or_default();
         entry.lines += lines;
         entry.copies += copies;
     }
     Ok(rows)
+}
+
+/// A demangled name as inspect's own (`{:#}`) demangling writes it: crate hashes removed
+/// (`krate[0123abcd]::x` to `krate::x`) and integer constants without their type suffix
+/// (`[u8; 16usize]` to `[u8; 16]`).
+fn normalise(name: &str) -> String {
+    strip_const_suffixes(&strip_crate_hashes(name))
+}
+
+/// `16usize` to `16` where a number stands alone (after `; `, `<`, `, ` or a space).
+fn strip_const_suffixes(name: &str) -> String {
+    const SUFFIXES: [&str; 12] =
+        ["usize", "isize", "u128", "i128", "u64", "i64", "u32", "i32", "u16", "i16", "u8", "i8"];
+    let bytes = name.as_bytes();
+    let mut out = String::with_capacity(name.len());
+    let mut at = 0;
+    while at < name.len() {
+        let starts_number = bytes[at].is_ascii_digit()
+            && (at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_'));
+        if !starts_number {
+            let next = name[at..].chars().next().map_or(1, char::len_utf8);
+            out.push_str(&name[at..at + next]);
+            at += next;
+            continue;
+        }
+        let digits = name[at..].bytes().take_while(u8::is_ascii_digit).count();
+        out.push_str(&name[at..at + digits]);
+        at += digits;
+        // `16usize`, or `16: usize` as cargo-bloat's demangler writes it.
+        let typed = if name[at..].starts_with(": ") { 2 } else { 0 };
+        let rest = &name[at + typed..];
+        if let Some(suffix) = SUFFIXES.iter().find(|suffix| {
+            rest.starts_with(**suffix)
+                && !rest[suffix.len()..].bytes().next().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+        }) {
+            at += typed + suffix.len();
+        }
+    }
+    out
 }
 
 /// `krate[0123abcd]::x` to `krate::x`, as inspect's own (`{:#}`) demangling writes names.
@@ -95,7 +145,7 @@ fn strip_crate_hashes(name: &str) -> String {
     out
 }
 
-pub fn run(facts: &Facts) -> Result<String> {
+pub fn run(package: &Package, emitted: &Emitted, facts: &Facts) -> Result<String> {
     require("llvm-lines", "cargo-llvm-lines")?;
     let rows = llvm_lines(&facts.files.llvm_ir)?;
     let mut out = String::new();
@@ -173,11 +223,16 @@ pub fn run(facts: &Facts) -> Result<String> {
         rows.len().saturating_sub(attributed.len())
     );
 
-    let native_agree = 0;
-    let _ = writeln!(
-        out,
-        "native: not compared: cargo-bloat measures a linked executable, and no executable links the inspected object yet"
-    );
+    let native_agree = match native(package, emitted, facts)? {
+        Native::Compared { agree, report } => {
+            out.push_str(&report);
+            agree
+        }
+        Native::NotCompared(why) => {
+            let _ = writeln!(out, "native: not compared: {why}");
+            0
+        }
+    };
     let _ = writeln!(
         out,
         "crosscheck: {total} functions, IR agree {ir_agree}/{total}, native agree {native_agree}/{total}"
@@ -185,9 +240,266 @@ pub fn run(facts: &Facts) -> Result<String> {
     Ok(out)
 }
 
+enum Native {
+    Compared { agree: usize, report: String },
+    NotCompared(String),
+}
+
+/// One name's rows in cargo-bloat's list: bytes summed, and how many symbols.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Bytes {
+    bytes: u64,
+    symbols: u64,
+}
+
+/// `cargo bloat` over the release stacks example, parsed: name (normalised) to bytes.
+fn bloat(package: &Package, emitted: &Emitted, executable: &Path) -> Result<HashMap<String, Bytes>> {
+    let before = std::fs::metadata(executable).and_then(|metadata| metadata.modified()).ok();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command
+        .arg("bloat")
+        .arg("--manifest-path")
+        .arg(&package.manifest_path)
+        .args(["-p", &package.name])
+        .args(builds::release_build_args(package).into_iter().filter(|arg| arg != "--lib"))
+        .args(["-n", "0", "--full-fn", "--message-format", "json"])
+        .envs(builds::release_build_env(package, emitted));
+    // cargo-bloat asks `cargo metadata` for the workspace root in its working directory.
+    if let Some(dir) = package.manifest_path.parent() {
+        command.current_dir(dir);
+    }
+    let output = command.output().context(|| "running cargo bloat")?;
+    if !output.status.success() {
+        return Err(Error::new(format!(
+            "cargo bloat failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim_end()
+        )));
+    }
+    let after = std::fs::metadata(executable).and_then(|metadata| metadata.modified()).ok();
+    if before.is_none() || before != after {
+        return Err(Error::new(format!(
+            "cargo bloat rebuilt {} instead of reading the inspected build; run inspect again",
+            executable.display()
+        )));
+    }
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).context(|| "parsing cargo bloat's JSON")?;
+    let functions = json["functions"].as_array().context(|| "cargo bloat's JSON has no `functions` list")?;
+    let mut rows: HashMap<String, Bytes> = HashMap::new();
+    for function in functions {
+        let (Some(name), Some(size)) = (function["name"].as_str(), function["size"].as_u64()) else { continue };
+        let row = rows.entry(normalise(name)).or_default();
+        row.bytes += size;
+        row.symbols += 1;
+    }
+    Ok(rows)
+}
+
+/// Native bytes per function beside cargo-bloat's reading of the linked executable.
+fn native(package: &Package, emitted: &Emitted, facts: &Facts) -> Result<Native> {
+    let Some(executable) = &emitted.stacks_example else {
+        return Ok(Native::NotCompared(format!(
+            "cargo-bloat reads a linked executable, and {} has no `{}` example linking the inspected library",
+            package.name,
+            builds::STACKS_EXAMPLE
+        )));
+    };
+    require("bloat", "cargo-bloat")?;
+    let rows = bloat(package, emitted, executable)?;
+    let linked = Linked::read(executable)?;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "native: inspect's code bytes per symbol beside cargo bloat --release --example {} -n 0 ({})",
+        builds::STACKS_EXAMPLE,
+        executable.display()
+    );
+    let _ = writeln!(
+        out,
+        "{:<24} {:<8} {:>10} {:>6} {:>12} {:>7}  verdict",
+        "function", "variant", "bytes", "syms", "tool bytes", "syms"
+    );
+    let mut agree = 0;
+    let mut attributed = std::collections::HashSet::new();
+    for function in &facts.functions {
+        let mut mine: HashMap<&str, Bytes> = HashMap::new();
+        for symbol in function.native.iter().filter(|symbol| symbol.code) {
+            let entry = mine.entry(symbol.name.as_str()).or_default();
+            entry.bytes += symbol.bytes;
+            entry.symbols += 1;
+        }
+        let mut tool = Bytes::default();
+        let mut unseen = Vec::new();
+        let mut unequal = Vec::new();
+        // Listed under another name of the same address (see `Linked::alias_listed`).
+        let mut under_alias = Vec::new();
+        for (name, bytes) in &mine {
+            attributed.insert(normalise(name));
+            let row = match rows.get(&normalise(name)) {
+                Some(row) => Some(*row),
+                None => linked.alias_listed(&normalise(name), &rows).map(|(alias, row)| {
+                    attributed.insert(alias.clone());
+                    under_alias.push(short(&alias));
+                    row
+                }),
+            };
+            match row {
+                Some(row) => {
+                    tool.bytes += row.bytes;
+                    tool.symbols += row.symbols;
+                    if row != *bytes {
+                        unequal.push(format!("{name} ({} against {})", row.bytes, bytes.bytes));
+                    }
+                }
+                None => unseen.push(*name),
+            }
+        }
+        let bytes = function.native_bytes();
+        let symbols = mine.values().map(|bytes| bytes.symbols).sum::<u64>();
+        // A symbol cargo-bloat does not list is either not in the executable at all (the
+        // linker's section GC removed it: nothing the executable keeps calls it, only host code
+        // of the library that the example does not link), or listed under another name.
+        let (removed, misnamed): (Vec<&str>, Vec<&str>) =
+            unseen.iter().partition(|name| !linked.addresses.contains_key(&normalise(name)));
+        let removed_bytes: u64 = removed.iter().map(|name| mine[name].bytes).sum();
+        let verdict = if !misnamed.is_empty() {
+            format!(
+                "DIFFERENT: the executable has these symbols, the tool lists no row for them: {}",
+                misnamed.join(", ")
+            )
+        } else if !unequal.is_empty() {
+            format!("DIFFERENT: other sizes for {}", unequal.join(", "))
+        } else if mine.is_empty() {
+            match &function.note {
+                Some(note) => {
+                    agree += 1;
+                    format!("agree: no code of its own, both tools ({note})")
+                }
+                None => "DIFFERENT: no code of its own, and no reason found".to_owned(),
+            }
+        } else if !removed.is_empty() {
+            agree += 1;
+            let what: Vec<String> = removed.iter().map(|name| short(name)).collect();
+            format!(
+                "agree: the tool has {removed_bytes} bytes less, {} symbol(s) the linker removed as nothing the executable keeps calls them ({})",
+                removed.len(),
+                what.join(", ")
+            )
+        } else if !under_alias.is_empty() {
+            agree += 1;
+            format!(
+                "agree: equal; the tool lists {} symbol(s) under another name at the same address (LLVM merged identical functions; cargo-bloat keeps one name per address): {}",
+                under_alias.len(),
+                under_alias.join(", ")
+            )
+        } else {
+            agree += 1;
+            "agree: equal".to_owned()
+        };
+        let _ = writeln!(
+            out,
+            "{:<24} {:<8} {:>10} {:>6} {:>12} {:>7}  {verdict}",
+            function.record.function, function.variant, bytes, symbols, tool.bytes, tool.symbols
+        );
+    }
+    let others: Vec<&Bytes> = rows.iter().filter(|(name, _)| !attributed.contains(*name)).map(|(_, row)| row).collect();
+    let _ = writeln!(
+        out,
+        "the tool's other {} names ({} bytes) are code inspect attributes to no function: the example's and the crate's host code, the runtime's code not instantiated for a function's types, and the standard library",
+        others.len(),
+        others.iter().map(|row| row.bytes).sum::<u64>()
+    );
+    Ok(Native::Compared { agree, report: out })
+}
+
+/// The executable's own symbol table: where each code symbol is, and every name at an
+/// address. cargo-bloat lists one name per address, so a function LLVM merged with identical
+/// ones (aliases: several names, one body) appears under one of those names only.
+struct Linked {
+    /// Normalised name to address.
+    addresses: HashMap<String, u64>,
+    /// Address to the normalised names there.
+    names: HashMap<u64, Vec<String>>,
+}
+
+impl Linked {
+    fn read(executable: &Path) -> Result<Linked> {
+        use object::{Object, ObjectSymbol, SymbolKind};
+        let data = std::fs::read(executable).context(|| format!("reading {}", executable.display()))?;
+        let file = object::File::parse(&*data).context(|| format!("parsing {}", executable.display()))?;
+        let mut linked = Linked { addresses: HashMap::new(), names: HashMap::new() };
+        for symbol in file.symbols() {
+            if symbol.size() == 0 || symbol.kind() != SymbolKind::Text {
+                continue;
+            }
+            let Ok(name) = symbol.name() else { continue };
+            let name = normalise(&format!("{:#}", rustc_demangle::demangle(name)));
+            linked.addresses.insert(name.clone(), symbol.address());
+            linked.names.entry(symbol.address()).or_default().push(name);
+        }
+        Ok(linked)
+    }
+
+    /// The name, and cargo-bloat's row, under which the tool lists the body at `name`'s
+    /// address, when that is another name.
+    fn alias_listed(&self, name: &str, rows: &HashMap<String, Bytes>) -> Option<(String, Bytes)> {
+        let address = self.addresses.get(name)?;
+        self.names[address]
+            .iter()
+            .filter(|other| *other != name)
+            .find_map(|other| Some((other.clone(), *rows.get(other)?)))
+    }
+}
+
+/// A symbol's name with its generic arguments elided below the first level
+/// (`core::ptr::drop_in_place::<a::Task<u64, S<..>>>` to `core::ptr::drop_in_place::<a::Task<..>>`),
+/// for a verdict that stays readable.
+fn short(name: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for c in name.chars() {
+        match c {
+            '<' => {
+                depth += 1;
+                match depth {
+                    1 => out.push('<'),
+                    2 => out.push_str("<.."),
+                    _ => {}
+                }
+            }
+            '>' => {
+                if depth <= 2 {
+                    out.push('>');
+                }
+                depth = depth.saturating_sub(1);
+            }
+            _ if depth <= 1 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::strip_crate_hashes;
+    use super::{normalise, strip_crate_hashes};
+
+    #[test]
+    fn const_arguments_lose_their_type_suffix_and_names_keep_theirs() {
+        assert_eq!(normalise("f::<[u8; 16usize], x[0a]::T<3u32>, u8, usize>"), "f::<[u8; 16], x::T<3>, u8, usize>");
+        assert_eq!(normalise("f::<[u8; 16: usize]>"), "f::<[u8; 16]>");
+        assert_eq!(normalise("a::b2u8::c"), "a::b2u8::c");
+    }
+
+    #[test]
+    fn short_names_keep_the_first_level_of_generic_arguments() {
+        assert_eq!(
+            super::short("core::ptr::drop_in_place::<a::Task<u64, b::S<c::R<u8>>>>"),
+            "core::ptr::drop_in_place::<a::Task<..>>"
+        );
+        assert_eq!(super::short("<alloc::sync::Arc<a::Core<u64>>>::drop_slow"), "<alloc::sync::Arc<..>>::drop_slow");
+    }
 
     #[test]
     fn crate_hashes_are_removed_and_other_brackets_kept() {

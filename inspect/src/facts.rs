@@ -21,7 +21,7 @@ use crate::mir::{self, Body, Counts, Role};
 use crate::panics::{self, Errors, Reports};
 use crate::records::{self, Record};
 use crate::stacks::{self, FrameKinds, Stacks};
-use crate::{dwarf, expansion, instantiated, llvm_ir, symbols};
+use crate::{dwarf, expansion, instantiated, llvm_ir, replays, symbols};
 
 /// Bumped when the facts' shape changes, so that an old cache is not read.
 const FACTS_VERSION: u32 = 3;
@@ -153,15 +153,11 @@ pub struct Diagnostics {
 }
 
 /// Build what is needed and gather the facts, or read them from the cache when the
-/// artifacts have not changed.
-pub fn gather(package: &Package) -> Result<Facts> {
-    let emitted = builds::emit(package)?;
-    let examples = if package.has_stacks_example {
-        let mut built = Vec::new();
-        for profile in [Profile::Debug, Profile::Release] {
-            built.push((profile, builds::build_stacks_example(package, profile)?));
-        }
-        built
+/// artifacts have not changed. Returns the inspected build's files with them.
+pub fn gather(package: &Package) -> Result<(Emitted, Facts)> {
+    let (emitted, early) = builds::emit(package)?;
+    let examples = if let Some(release) = &emitted.stacks_example {
+        vec![(Profile::Debug, builds::build_debug_stacks_example(package)?), (Profile::Release, release.clone())]
     } else {
         eprintln!("inspect: {} has no `{}` example: no diagnostics (D1-D4)", package.name, builds::STACKS_EXAMPLE);
         Vec::new()
@@ -171,15 +167,16 @@ pub fn gather(package: &Package) -> Result<Facts> {
     let cache = package.inspect_dir.join("facts.json");
     if let Some(facts) = read_cache(&cache, &key) {
         eprintln!("inspect: artifacts unchanged, facts from {}", cache.display());
-        return Ok(facts);
+        drop(early.finish());
+        return Ok((emitted, facts));
     }
-    let facts = gather_fresh(package, &emitted, &examples)?;
+    let facts = gather_fresh(package, &emitted, &examples, early)?;
     let cached = CacheFile { key, facts };
     if let Ok(json) = serde_json::to_string(&cached) {
         // A cache that cannot be written only costs time on the next run.
         let _ = std::fs::write(&cache, json);
     }
-    Ok(cached.facts)
+    Ok((emitted, cached.facts))
 }
 
 #[derive(Serialize, Deserialize)]
@@ -214,7 +211,12 @@ fn read_file(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).context(|| format!("reading {}", path.display()))
 }
 
-fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, PathBuf)]) -> Result<Facts> {
+fn gather_fresh(
+    package: &Package,
+    emitted: &Emitted,
+    examples: &[(Profile, PathBuf)],
+    early: replays::Early,
+) -> Result<Facts> {
     eprintln!("inspect: reading the artifacts of {}", package.name);
     let object_data = read_file(&emitted.object)?;
     let object = object::File::parse(&*object_data).context(|| format!("parsing {}", emitted.object.display()))?;
@@ -333,35 +335,18 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
         names.dedup();
         names
     };
-    // The expansions and the one-variant builds replay the recorded rustc command; they are
-    // independent, so they run side by side (the two builds at the same time, each timed).
-    let variant_dir = package.inspect_dir.join("variants");
+    // The expansions and the one-variant builds replay the recorded rustc command: started
+    // while the crate compiled, or now if it was not compiled by this run.
     let several_variants = functions.iter().any(|f| f.variant != functions[0].variant);
-    let (expansions, variant_builds) = std::thread::scope(|scope| {
-        let builds: Vec<_> = builds::VARIANTS
-            .iter()
-            .filter(|_| several_variants)
-            .map(|variant| {
-                let (rustc, dir) = (&emitted.rustc, &variant_dir);
-                (*variant, scope.spawn(move || builds::time_variant(rustc, variant, dir)))
-            })
-            .collect();
-        if several_variants {
-            eprintln!("inspect: building {} once per variant (--cfg lowering_only), timed", package.name);
-        }
-        let expansions = expansion::measure(&emitted.rustc, &names, &package.inspect_dir.join("expansion"));
-        let builds: Vec<(&str, Result<std::result::Result<u64, String>>)> = builds
-            .into_iter()
-            .map(|(variant, handle)| {
-                (variant, handle.join().unwrap_or_else(|_| Err(Error::new("a one-variant build panicked"))))
-            })
-            .collect();
-        (expansions, builds)
-    });
-    let expansions = expansions?;
+    let replays =
+        early.finish().unwrap_or_else(|| replays::run(&emitted.rustc, &package.inspect_dir, several_variants));
+    let mut expansions = replays.expansions?;
+    expansions.retain(|expansion| names.contains(&expansion.function));
     let mut variant_build_ms = BTreeMap::new();
-    for (variant, outcome) in variant_builds {
-        variant_build_ms.insert(variant.to_owned(), outcome?);
+    if several_variants {
+        for (variant, outcome) in replays.variants {
+            variant_build_ms.insert(variant, outcome?);
+        }
     }
     for expansion in &expansions {
         let mut matching = functions.iter_mut().filter(|function| {
@@ -373,7 +358,7 @@ fn gather_fresh(package: &Package, emitted: &Emitted, examples: &[(Profile, Path
         }
     }
 
-    let build_ms = emitted.rustc.build_ms;
+    let build_ms = emitted.rustc.cpu_ms.unwrap_or(emitted.rustc.build_ms);
     let variants = variant_totals(&functions, &expansions, build_ms, &variant_build_ms);
     let diagnostics = if examples.is_empty() { None } else { Some(diagnose(package, examples, &records)?) };
 

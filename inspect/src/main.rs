@@ -28,6 +28,7 @@ mod llvm_ir;
 mod mir;
 mod panics;
 mod records;
+mod replays;
 mod report;
 mod stacks;
 mod symbols;
@@ -64,8 +65,9 @@ the live stacks and failure reports of the package's `lowering_stacks` example.
   --function NAME       print the dump of the functions named NAME, both variants
   --mir, --llvm-ir, --asm   which dump
   check                 run the behaviour checks of both variants; exits 1 on a failure
-  crosscheck            compare per-function IR counts with cargo-llvm-lines (install it
-                        with inspect/scripts/install-peer-tools.sh)";
+  crosscheck            compare per-function IR counts with cargo-llvm-lines and native
+                        bytes with cargo-bloat (install both with
+                        inspect/scripts/install-peer-tools.sh)";
 
 #[derive(Debug, Default)]
 struct Options {
@@ -153,9 +155,9 @@ fn run(options: Options) -> Result<ExitCode> {
         return Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS });
     }
     let package = builds::locate(options.manifest_path.as_deref(), options.package.as_deref())?;
-    let facts = facts::gather(&package)?;
+    let (emitted, facts) = facts::gather(&package)?;
     if options.crosscheck {
-        print!("{}", crosscheck::run(&facts)?);
+        print!("{}", crosscheck::run(&package, &emitted, &facts)?);
         return Ok(ExitCode::SUCCESS);
     }
     // The inspect directory is `<target>/lowering-inspect`.

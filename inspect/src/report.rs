@@ -120,7 +120,7 @@ pub fn table(facts: &Facts) -> String {
     }
     let _ = writeln!(
         out,
-        "crate: object .text {} B, rlib .text {} B, rlib file {} B (code, data and metadata), host code not attributed to any function {} B; the crate's rustc took {} ms{}",
+        "crate: object .text {} B, rlib .text {} B, rlib file {} B (code, data and metadata), host code not attributed to any function {} B; the crate's rustc took {} ms of CPU{}",
         krate.object_text_bytes,
         krate.rlib_text_bytes,
         krate.rlib_file_bytes,
@@ -131,7 +131,7 @@ pub fn table(facts: &Facts) -> String {
     if facts.variants.len() > 1 {
         let _ = writeln!(
             out,
-            "build ms: the crate's rustc again with one variant kept (--cfg lowering_only), same flags and outputs, both at once"
+            "build ms: CPU time (user and system) of the crate's rustc again with one variant kept (--cfg lowering_only), same flags and outputs"
         );
     }
     for (variant, totals) in &facts.variants {

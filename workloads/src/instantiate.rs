@@ -208,5 +208,6 @@ pub fn entry_points() -> Vec<EntryPoint> {
         diag_err3(_),
         diag_err2(_),
         diag_err1(_),
+        read_loop(_),
     ]
 }

@@ -188,6 +188,14 @@ impl<T, S> Core<T, S> {
         }
     }
 
+    /// [`Self::claim`] for the handle registered under `key`, which it forgets: completion
+    /// took every waiter off the list (`finish`), so dropping the handle has nothing to
+    /// withdraw, and takes no lock for it.
+    fn claim_once(&self, completed: &MutexGuard<'_, State>, key: &mut Option<u32>) -> Outcome<T> {
+        *key = None;
+        self.claim(completed)
+    }
+
     pub(crate) fn is_completed(&self) -> bool {
         self.lock().status == Status::Completed
     }
@@ -203,7 +211,7 @@ impl<T, S> Core<T, S> {
     pub(crate) fn poll_from_parent(&self, key: &mut Option<u32>, parent: &CoreRef) -> Poll<Outcome<T>> {
         let mut state = self.lock();
         if state.status == Status::Completed {
-            return Poll::Ready(self.claim(&state));
+            return Poll::Ready(self.claim_once(&state, key));
         }
         if key.is_none() {
             let new_key = state.new_key();
@@ -214,7 +222,10 @@ impl<T, S> Core<T, S> {
         // to drive it move up to the parent's root.
         let handed_up = if state.waiters.driver_key() == *key { state.queue.take() } else { Default::default() };
         drop(state);
-        header::enqueue_under(parent.clone(), handed_up);
+        // Usually nothing: then no reference to the parent is taken only to be let go.
+        if !handed_up.is_empty() {
+            header::enqueue_under(parent.clone(), handed_up);
+        }
         Poll::Pending
     }
 
@@ -223,7 +234,7 @@ impl<T, S> Core<T, S> {
     pub(crate) fn poll_as_future(&self, key: &mut Option<u32>, cx: &mut Context<'_>) -> Poll<Outcome<T>> {
         let mut state = self.lock();
         if state.status == Status::Completed {
-            return Poll::Ready(self.claim(&state));
+            return Poll::Ready(self.claim_once(&state, key));
         }
         let registered = key.is_some_and(|key| state.waiters.update_waker(key, cx.waker()));
         if !registered {
@@ -248,7 +259,7 @@ impl<T, S> Core<T, S> {
         }
         let mut state = self.lock();
         if state.status == Status::Completed {
-            return Poll::Ready(self.claim(&state));
+            return Poll::Ready(self.claim_once(&state, key));
         }
         if let Some((key, kind)) = driver {
             state.waiters.push_front(key, kind);

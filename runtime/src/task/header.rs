@@ -290,6 +290,12 @@ impl TaskQueue {
     }
 
     pub(crate) fn append(&mut self, other: TaskQueue) {
+        // The usual case on a suspending chain: the queue handed up one level at a time
+        // lands in an empty one, and moves there whole.
+        if self.is_empty() {
+            *self = other;
+            return;
+        }
         for entry in other.entries() {
             self.push(entry);
         }
@@ -474,15 +480,19 @@ const MAX_INLINE_CONTINUATIONS: usize = 128;
 /// A task completed: resume its driver directly when that is a classic parent waiting
 /// idle (the continuation), and wake everyone else.
 pub(crate) fn notify_completion(waiters: Waiters) {
-    let mut waiters = waiters.into_iter();
-    if let Some(driver) = waiters.next() {
-        match driver {
+    let Waiters { first, rest } = waiters;
+    if let Some(driver) = first {
+        match driver.kind {
             WaiterKind::Parent(parent) => resume_continuation(parent),
             WaiterKind::Waker(waker) => waker.wake(),
         }
     }
-    for waiter in waiters {
-        match waiter {
+    // Usually nobody else: no iterator over an empty list is built and dropped.
+    if rest.is_empty() {
+        return;
+    }
+    for waiter in rest {
+        match waiter.kind {
             WaiterKind::Parent(parent) => wake(&parent),
             WaiterKind::Waker(waker) => waker.wake(),
         }
