@@ -70,7 +70,7 @@ impl<T, S> Core<T, S> {
         });
         // The call's first run in the heap task polls foreign futures (classic tasks awaited
         // as plain ones among them) as a poll would: a yield in it waits for a real poll.
-        let _poll = header::epoch::enter();
+        let _running = header::polling::enter();
         core.run_claimed();
         core
     }
@@ -245,13 +245,20 @@ impl<T, S> Core<T, S> {
         if state.waiters.driver_key() != *key || state.queue.is_empty() {
             return Poll::Pending;
         }
-        let _poll = header::epoch::enter();
+        if !registered && header::polling::inside() {
+            // A new driver inside a run of the classic runtime: what this task queued, it
+            // queued within that run (`header::polling`); it runs at the driver's next poll.
+            drop(state);
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
+        let _running = header::polling::enter();
         // This poll drives the root: run what is queued now. While the batch runs, this
         // poll is not waiting, so its waker is taken out: completing the root during the
         // batch returns `Ready` without waking the executor that is polling right now, and
         // tasks scheduled during the batch stay queued for the next poll, which one wake
         // asks for (so that a yield really yields).
-        let batch = state.queue.take_ready();
+        let batch = state.queue.take();
         let driver = key.and_then(|key| state.waiters.remove(key).map(|kind| (key, kind)));
         drop(state);
         for task in batch {

@@ -264,20 +264,19 @@ impl IntoIterator for Waiters {
     }
 }
 
-/// A run queue that does not allocate for its usual length (zero or one task). Each task
-/// carries the poll epoch in which it was scheduled (`epoch`).
+/// A run queue that does not allocate for its usual length (zero or one task).
 #[derive(Default)]
 pub(crate) struct TaskQueue {
-    first: Option<(CoreRef, u64)>,
-    rest: Vec<(CoreRef, u64)>,
+    first: Option<CoreRef>,
+    rest: Vec<CoreRef>,
 }
 
 impl TaskQueue {
-    fn push(&mut self, entry: (CoreRef, u64)) {
+    pub(crate) fn push(&mut self, task: CoreRef) {
         if self.first.is_none() {
-            self.first = Some(entry);
+            self.first = Some(task);
         } else {
-            self.rest.push(entry);
+            self.rest.push(task);
         }
     }
 
@@ -296,99 +295,49 @@ impl TaskQueue {
             *self = other;
             return;
         }
-        for entry in other.entries() {
-            self.push(entry);
+        for task in other {
+            self.push(task);
         }
-    }
-
-    /// The tasks scheduled before the outermost poll running on this thread began, taken
-    /// out; those scheduled during it stay, for the next poll (a yield inside this poll,
-    /// even one that happened in a task this poll meets for the first time, reaches the
-    /// executor).
-    pub(crate) fn take_ready(&mut self) -> TaskQueue {
-        let current = epoch::current();
-        let mut ready = TaskQueue::default();
-        for (task, scheduled) in mem::take(self).entries() {
-            if scheduled < current {
-                ready.push((task, scheduled));
-            } else {
-                self.push((task, scheduled));
-            }
-        }
-        ready
-    }
-
-    fn entries(self) -> impl Iterator<Item = (CoreRef, u64)> {
-        self.first.into_iter().chain(self.rest)
     }
 }
 
 impl IntoIterator for TaskQueue {
     type Item = CoreRef;
-    type IntoIter = std::iter::Map<
-        std::iter::Chain<std::option::IntoIter<(CoreRef, u64)>, std::vec::IntoIter<(CoreRef, u64)>>,
-        fn((CoreRef, u64)) -> CoreRef,
-    >;
+    type IntoIter = std::iter::Chain<std::option::IntoIter<CoreRef>, std::vec::IntoIter<CoreRef>>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.first.into_iter().chain(self.rest).map(|(task, _)| task)
+        self.first.into_iter().chain(self.rest)
     }
 }
 
-/// Poll epochs: which tasks a poll may run. Plain code enters the classic runtime by polling
-/// a task (`Core::poll_as_future`); the outermost such poll on a thread begins a new epoch,
-/// and a task scheduled from then on waits for the next one. Without this, a classic task
-/// awaited as a plain future (boxed, in a `select!` or `join!`) that yields during its eager
-/// start would be resumed by its awaiting parent's first poll of it, inside the very poll in
-/// which it yielded.
-pub(crate) mod epoch {
+/// Whether code of the classic runtime is running on this thread's stack: a poll of a task by
+/// plain code (`Core::poll_as_future` running its queue) or a call's first run in its heap
+/// task (`Core::spawn`). A task that a *new* driver first polls there was created (and may
+/// have yielded) within that very run: its queue waits for the driver's next poll, so that the
+/// yield reaches the executor, as the plain future's does (a classic task awaited as a plain
+/// future: boxed, in a `select!` or a `join!`).
+pub(crate) mod polling {
     use std::cell::Cell;
-    use std::sync::atomic::{AtomicU64, Ordering};
-
-    /// The latest epoch begun on any thread. Only compared, never used to order memory: the
-    /// queues themselves are under their headers' locks.
-    static LATEST: AtomicU64 = AtomicU64::new(0);
 
     thread_local! {
-        /// This thread's outermost poll: its epoch, and how many polls are nested in it.
-        static OUTERMOST: Cell<(u64, usize)> = const { Cell::new((0, 0)) };
+        static DEPTH: Cell<usize> = const { Cell::new(0) };
     }
 
-    /// The epoch a task scheduled now belongs to.
-    pub(crate) fn now() -> u64 {
-        LATEST.load(Ordering::Relaxed)
+    pub(crate) fn inside() -> bool {
+        DEPTH.with(Cell::get) > 0
     }
 
-    /// The epoch of the outermost poll running on this thread (tasks scheduled before it
-    /// may run); outside any poll, one past the latest.
-    pub(crate) fn current() -> u64 {
-        match OUTERMOST.with(Cell::get) {
-            (epoch, depth) if depth > 0 => epoch,
-            _ => now() + 1,
-        }
+    /// Marks such a run, for as long as the guard lives.
+    pub(crate) struct Running(());
+
+    pub(crate) fn enter() -> Running {
+        DEPTH.with(|depth| depth.set(depth.get() + 1));
+        Running(())
     }
 
-    /// Marks a poll of a task by plain code, for as long as the guard lives.
-    pub(crate) struct Poll(());
-
-    pub(crate) fn enter() -> Poll {
-        OUTERMOST.with(|outermost| {
-            let (epoch, depth) = outermost.get();
-            if depth == 0 {
-                outermost.set((LATEST.fetch_add(1, Ordering::Relaxed) + 1, 1));
-            } else {
-                outermost.set((epoch, depth + 1));
-            }
-        });
-        Poll(())
-    }
-
-    impl Drop for Poll {
+    impl Drop for Running {
         fn drop(&mut self) {
-            OUTERMOST.with(|outermost| {
-                let (epoch, depth) = outermost.get();
-                outermost.set((epoch, depth - 1));
-            });
+            DEPTH.with(|depth| depth.set(depth.get() - 1));
         }
     }
 }
@@ -431,7 +380,7 @@ pub(crate) fn enqueue_under(start: CoreRef, tasks: TaskQueue) {
 
 fn single(task: CoreRef) -> TaskQueue {
     let mut queue = TaskQueue::default();
-    queue.push((task, epoch::now()));
+    queue.push(task);
     queue
 }
 
