@@ -108,19 +108,26 @@ pub async fn fill(buf: &mut Buf, n: u32) -> u32 {
 /// A call of an async method on `&mut receiver`, made now (so that a classic call starts
 /// eagerly here, as a free function's does when the driver calls it), with the receiver kept
 /// beside the future that borrows it and dropped (logged) after it, as a caller's local would be.
-/// The output is the generated programs' `Result<u32, String>`, which cannot hold the borrow.
+/// The output is a generated program's (`Result<u32, String>` or `()`), which cannot hold
+/// the borrow.
 pub fn call_method<M, F>(receiver: M, call: impl FnOnce(&'static mut M) -> F) -> MethodCall<M, F::IntoFuture>
 where
     M: 'static,
-    F: IntoFuture<Output = Result<u32, String>>,
+    F: IntoFuture<Output: ProgramOutput>,
 {
     let receiver = Box::into_raw(Box::new(receiver));
     // SAFETY: the receiver lives in its own heap block until `MethodCall` drops, which drops
     // the future (the only holder of this borrow) first; nothing else reaches the block, and
-    // the output (`Result<u32, String>`) cannot keep the borrow past the future.
+    // the output (`ProgramOutput`: owns what it holds) cannot keep the borrow past the future.
     let future = Box::pin(call(unsafe { &mut *receiver }).into_future());
     MethodCall { future: Some(future), receiver }
 }
+
+/// The outputs of generated programs: values that borrow nothing.
+pub trait ProgramOutput {}
+
+impl ProgramOutput for Result<u32, String> {}
+impl ProgramOutput for () {}
 
 /// What [`call_method`] returns: the method's future, then its receiver.
 pub struct MethodCall<M, F> {

@@ -152,6 +152,14 @@ differential! {
         sum
     }
 
+    /// `join!` and `select!` inside the standard macros' arguments.
+    pub async fn inside_standard_macros(a: u32) -> (String, Vec<u32>) {
+        let text = format!("{} {}", futures::join!(later("x", a), later("y", 2)).0, a);
+        let v = vec![futures::join!(later("z", 3u32)).0, tokio::select! { biased; x = later("w", 4u32) => x }];
+        assert!(futures::join!(later("c", true)).0, "{}", a);
+        (text, v)
+    }
+
     /// `std::pin::pin!` of a future kept across awaits and polled through `&mut`.
     pub async fn pinned_std(x: u32) -> u32 {
         let mut pinned = std::pin::pin!(loud_later("pinned", x));
@@ -230,6 +238,13 @@ fn futures_select_fused_complete_and_default() {
 fn a_channel_drained_until_else() {
     let outcome = same_at_every_suspension(|| classic::channel(vec![1, 2, 3]), || runtime::channel(vec![1, 2, 3]));
     assert_eq!(outcome, Outcome::Value(6));
+}
+
+#[test]
+fn awaiting_macros_inside_standard_macros() {
+    let outcome =
+        same_at_every_suspension(|| classic::inside_standard_macros(1), || runtime::inside_standard_macros(1));
+    assert_eq!(outcome, Outcome::Value((String::from("1 1"), vec![3, 4])));
 }
 
 #[test]

@@ -97,6 +97,25 @@ impl Rewriter<'_> {
     }
 }
 
+impl Rewriter<'_> {
+    /// A standard macro's arguments (`format!`, `vec!`, `assert!`, ..) are expressions the
+    /// lowering takes apart: the awaiting macros among them are rewritten too
+    /// (`vec![join!(a, b).0]`). Any other macro's tokens stay as written.
+    fn inside_standard_macro(&mut self, mac: &mut syn::Macro) {
+        if let Some(Ok(mut parsed)) = super::std_macros::parse(mac) {
+            let mut found = false;
+            for expr in parsed.exprs_mut() {
+                let original = quote::ToTokens::to_token_stream(expr).to_string();
+                self.visit_expr_mut(expr);
+                found |= quote::ToTokens::to_token_stream(expr).to_string() != original;
+            }
+            if found {
+                mac.tokens = parsed.arguments();
+            }
+        }
+    }
+}
+
 impl VisitMut for Rewriter<'_> {
     fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
         if let syn::Expr::Macro(node) = expr {
@@ -104,10 +123,16 @@ impl VisitMut for Rewriter<'_> {
                 *expr = replacement;
                 // The futures and handlers it holds may hold more such macros.
                 visit_mut::visit_expr_mut(self, expr);
+            } else {
+                self.inside_standard_macro(&mut node.mac);
             }
             return;
         }
         visit_mut::visit_expr_mut(self, expr);
+    }
+
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        self.inside_standard_macro(mac);
     }
 
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
@@ -131,6 +156,8 @@ impl VisitMut for Rewriter<'_> {
                 let semi = node.semi_token;
                 *stmt = syn::Stmt::Expr(replacement, semi);
                 visit_mut::visit_stmt_mut(self, stmt);
+            } else {
+                self.inside_standard_macro(&mut node.mac);
             }
             return;
         }
