@@ -120,3 +120,31 @@ pub(crate) fn let_patterns(cond: &syn::Expr) -> Vec<&syn::Pat> {
         _ => Vec::new(),
     }
 }
+
+/// `pat` with each binding that `blank` picks replaced by `_` (by its sub-pattern, for
+/// `name @ sub`): a pattern that tests a value without binding (or moving) those parts.
+pub(crate) fn blank_bindings(pat: &Pat, blank: impl Fn(&syn::PatIdent) -> bool) -> Pat {
+    struct Blank<F>(F);
+    impl<F: Fn(&syn::PatIdent) -> bool> syn::visit_mut::VisitMut for Blank<F> {
+        fn visit_pat_mut(&mut self, pat: &mut Pat) {
+            if let Pat::Ident(ident) = pat {
+                if (self.0)(ident) {
+                    *pat = match ident.subpat.take() {
+                        Some((_, subpat)) => *subpat,
+                        None => Pat::Wild(syn::PatWild { attrs: Vec::new(), underscore_token: Default::default() }),
+                    };
+                }
+            }
+            syn::visit_mut::visit_pat_mut(self, pat);
+        }
+    }
+    let mut pat = pat.clone();
+    syn::visit_mut::VisitMut::visit_pat_mut(&mut Blank(blank), &mut pat);
+    pat
+}
+
+/// A name a pattern may bind: not one starting with an upper-case letter, which is taken to
+/// be a constant or a unit variant (`None`, `Msg::Quit`, `MAX`).
+pub(crate) fn may_bind(ident: &syn::PatIdent) -> bool {
+    !ident.ident.to_string().starts_with(|c: char| c.is_ascii_uppercase())
+}

@@ -140,33 +140,13 @@ impl Rewriter {
 /// `Some(word) => consume(word)`, is bound in step 2). A name that starts with an upper-case
 /// letter is kept: it is a constant or a unit variant.
 fn only_bindings_of(pat: &syn::Pat, guard: Option<&syn::Expr>) -> syn::Pat {
-    struct Strip<'g> {
-        named: &'g HashSet<String>,
-    }
-    impl VisitMut for Strip<'_> {
-        fn visit_pat_mut(&mut self, pat: &mut syn::Pat) {
-            if let syn::Pat::Ident(ident) = pat {
-                let name = ident.ident.to_string();
-                let binding = !name.starts_with(|c: char| c.is_ascii_uppercase());
-                if binding && !self.named.contains(&name) {
-                    *pat = match ident.subpat.take() {
-                        Some((_, subpat)) => *subpat,
-                        None => {
-                            syn::Pat::Wild(syn::PatWild { attrs: Vec::new(), underscore_token: Default::default() })
-                        }
-                    };
-                }
-            }
-            visit_mut::visit_pat_mut(self, pat);
-        }
-    }
     let mut named = HashSet::new();
     if let Some(guard) = guard {
         idents(guard.to_token_stream(), &mut named);
     }
-    let mut pat = pat.clone();
-    Strip { named: &named }.visit_pat_mut(&mut pat);
-    pat
+    super::bindings::blank_bindings(pat, |ident| {
+        super::bindings::may_bind(ident) && !named.contains(&ident.ident.to_string())
+    })
 }
 
 fn idents(tokens: proc_macro2::TokenStream, names: &mut HashSet<String>) {

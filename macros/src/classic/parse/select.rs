@@ -13,7 +13,6 @@ use proc_macro2::Span;
 use quote::{format_ident, quote, quote_spanned};
 use syn::parse::{ParseStream, Parser};
 use syn::spanned::Spanned;
-use syn::visit_mut::{self, VisitMut};
 
 /// The most branches a lowered `select!` takes (the runtime has `select1` to `select8`).
 const MAX_BRANCHES: usize = 8;
@@ -266,24 +265,7 @@ impl Select {
 /// without moving or binding anything. A name that starts with an upper-case letter is
 /// kept: it is a constant or a unit variant (`None`, `Msg::Quit`, `MAX`).
 fn without_bindings(pat: &syn::Pat) -> syn::Pat {
-    struct Strip;
-    impl VisitMut for Strip {
-        fn visit_pat_mut(&mut self, pat: &mut syn::Pat) {
-            if let syn::Pat::Ident(ident) = pat {
-                let binding = !ident.ident.to_string().starts_with(|c: char| c.is_ascii_uppercase());
-                if binding || ident.by_ref.is_some() || ident.mutability.is_some() {
-                    *pat = match ident.subpat.take() {
-                        Some((_, subpat)) => *subpat,
-                        None => {
-                            syn::Pat::Wild(syn::PatWild { attrs: Vec::new(), underscore_token: Default::default() })
-                        }
-                    };
-                }
-            }
-            visit_mut::visit_pat_mut(self, pat);
-        }
-    }
-    let mut pat = pat.clone();
-    Strip.visit_pat_mut(&mut pat);
-    pat
+    super::bindings::blank_bindings(pat, |ident| {
+        super::bindings::may_bind(ident) || ident.by_ref.is_some() || ident.mutability.is_some()
+    })
 }
