@@ -266,6 +266,9 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
                 #machine { state: 0, #(#field_names: #inits,)* },
                 #cache
                 |#sm: &mut #machine<#(#underscores),*>, #cx: &mut #krate::__private::Ctx<'_>| {
+                    // What a use by value of a local kept in place calls (`generate::places`).
+                    #[allow(unused_imports)]
+                    use #krate::__private::{CopyOut as _, MoveOut as _, ReborrowOut as _};
                     #dispatch
                 },
             )

@@ -217,11 +217,9 @@ impl<'a> Places<'a> {
     /// `lowering::__private::ByValue`). A move leaves the slot empty: its drop flag clears.
     fn by_value(&self, ident: &Ident, span: Span) -> syn::Expr {
         let krate = self.krate;
-        syn::parse_quote_spanned!(span=> {
-            #[allow(unused_imports)]
-            use #krate::__private::{CopyOut as _, MoveOut as _, ReborrowOut as _};
-            (&#krate::__private::ByValue(#ident)).by_value()
-        })
+        // The traits are imported once, where `move_next` begins (`classic::expand`):
+        // a block here would end an expression statement that starts with it (`{..} | 3;`).
+        syn::parse_quote_spanned!(span=> (&#krate::__private::ByValue(#ident)).by_value())
     }
 
     fn rewrite(&mut self, expr: &mut syn::Expr, usage: Use) {

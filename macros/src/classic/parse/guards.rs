@@ -17,7 +17,9 @@
 //! one. (A guard that uses a binding of a non-`Copy` value by value is rustc's E0507 at that
 //! binding; `ref name` in the pattern, which rustc suggests, gives the guard the reference it
 //! sees in Rust too.) The scrutinee is evaluated once: a place (`x`, `self.state`, `*r`) is
-//! matched where it is; any other value is put in a local first.
+//! matched where it is; any other value is bound first by a `match` of one arm around both
+//! steps (`match value { __scrutinee => { 1; 2 } }`), so that its temporaries live to the end
+//! of the whole `match`, as they do in Rust.
 
 use std::collections::HashSet;
 
@@ -80,14 +82,10 @@ impl Rewriter {
         self.matches += 1;
 
         let scrutinee = &node.expr;
-        let (setup, place): (Option<syn::Stmt>, syn::Expr) = if is_place(scrutinee) {
-            (None, (**scrutinee).clone())
-        } else {
-            (
-                Some(syn::parse_quote_spanned!(scrutinee.span()=> let #scrutinee_local = #scrutinee;)),
-                syn::parse_quote!(#scrutinee_local),
-            )
-        };
+        // A value is bound by a `match` of its own rather than a `let`: the temporaries of
+        // the scrutinee then live to the end of the whole `match`, as in Rust.
+        let place: syn::Expr =
+            if is_place(scrutinee) { (**scrutinee).clone() } else { syn::parse_quote!(#scrutinee_local) };
 
         let tests = node.arms.iter().enumerate().map(|(index, arm)| {
             let pat = &only_bindings_of(unguarded(&arm.pat), guard(arm));
@@ -112,26 +110,29 @@ impl Rewriter {
             quote_spanned!(arm.pat.span()=> #(#attrs)* #pat if #arm_index == #index => #body,)
         });
         let attrs = &node.attrs;
-        // A value put in a local is matched by value in step 2, as the original temporary
-        // was: its arms may move parts of it and bind others by `ref`.
-        let matched: syn::Expr = match setup {
-            Some(_) => syn::parse_quote!({ #place }),
-            None => place.clone(),
+        let steps = |matched: &syn::Expr| -> syn::Expr {
+            syn::parse_quote_spanned!(span=> {
+                #[allow(irrefutable_let_patterns, unused_variables, unreachable_code)]
+                let #arm_index: usize = #label: {
+                    #(#tests)*
+                    ::core::unreachable!("lowering: no arm of a match took its value")
+                };
+                #(#attrs)*
+                match #matched {
+                    #(#arms)*
+                    #[allow(unreachable_patterns)]
+                    _ => ::core::unreachable!("lowering: no arm of a match took its value"),
+                }
+            })
         };
-        syn::parse_quote_spanned!(span=> {
-            #setup
-            #[allow(irrefutable_let_patterns, unused_variables, unreachable_code)]
-            let #arm_index: usize = #label: {
-                #(#tests)*
-                ::core::unreachable!("lowering: no arm of a match took its value")
-            };
-            #(#attrs)*
-            match #matched {
-                #(#arms)*
-                #[allow(unreachable_patterns)]
-                _ => ::core::unreachable!("lowering: no arm of a match took its value"),
-            }
-        })
+        if is_place(scrutinee) {
+            steps(&place)
+        } else {
+            // The value is matched by value in step 2, as the original temporary was: its
+            // arms may move parts of it and bind others by `ref`.
+            let steps = steps(&syn::parse_quote!({ #place }));
+            syn::parse_quote_spanned!(span=> match #scrutinee { #scrutinee_local => #steps })
+        }
     }
 }
 
