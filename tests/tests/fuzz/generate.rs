@@ -392,8 +392,11 @@ impl<'r> Generator<'r> {
         };
         match self.below(10) {
             0 => {
-                // `let _ = value;` moves nothing out of a place.
-                let value = match self.pick_var(|var| !var.ty.is_copy() && var.borrowable) {
+                // `let _ = value;` moves nothing out of a place. (Not an item: `let _ = m;` of
+                // a `use`d generic function leaves its type parameter unknown, E0283.)
+                let value = match self
+                    .pick_var(|var| !var.ty.is_copy() && !matches!(var.ty, Ty::Item(_)) && var.borrowable)
+                {
                     Some(name) => Expr::Var(name),
                     None => self.expr(&ty, 2),
                 };

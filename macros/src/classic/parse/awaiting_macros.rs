@@ -102,17 +102,7 @@ impl Rewriter<'_> {
     /// lowering takes apart: the awaiting macros among them are rewritten too
     /// (`vec![join!(a, b).0]`). Any other macro's tokens stay as written.
     fn inside_standard_macro(&mut self, mac: &mut syn::Macro) {
-        if let Some(Ok(mut parsed)) = super::std_macros::parse(mac) {
-            let mut found = false;
-            for expr in parsed.exprs_mut() {
-                let original = quote::ToTokens::to_token_stream(expr).to_string();
-                self.visit_expr_mut(expr);
-                found |= quote::ToTokens::to_token_stream(expr).to_string() != original;
-            }
-            if found {
-                mac.tokens = parsed.arguments();
-            }
-        }
+        super::std_macros::visit_arguments(mac, |expr| self.visit_expr_mut(expr));
     }
 }
 

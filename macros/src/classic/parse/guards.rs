@@ -30,8 +30,8 @@ use syn::visit_mut::{self, VisitMut};
 
 use super::awaits;
 
-/// Rewrites every `match` of `block` (not inside closures, async blocks or items) with an
-/// await in a guard.
+/// Rewrites every `match` of `block` (not inside closures, async blocks or items; inside a
+/// standard macro's arguments too) with an await in a guard.
 pub(crate) fn rewrite(block: &mut syn::Block) {
     Rewriter { matches: 0 }.visit_block_mut(block);
 }
@@ -50,6 +50,12 @@ impl VisitMut for Rewriter {
                 *expr = self.two_steps(node);
             }
         }
+    }
+
+    /// A `match` inside a standard macro's arguments (`panic!("{}", match ..)`) is lowered
+    /// like any other.
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        super::std_macros::visit_arguments(mac, |expr| self.visit_expr_mut(expr));
     }
 
     fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}

@@ -67,6 +67,23 @@ fn std_name(path: &syn::Path) -> Option<String> {
     }
 }
 
+/// Calls `visit` on each argument expression of a standard macro (`format!`, `vec!`,
+/// `assert!`, ..), whose arguments the lowering takes apart as it does any expression, and
+/// writes the macro's tokens anew if one changed. Any other macro's tokens stay as written.
+pub(crate) fn visit_arguments(mac: &mut syn::Macro, mut visit: impl FnMut(&mut syn::Expr)) {
+    if let Some(Ok(mut parsed)) = parse(mac) {
+        let mut changed = false;
+        for expr in parsed.exprs_mut() {
+            let original = quote::ToTokens::to_token_stream(expr).to_string();
+            visit(expr);
+            changed |= quote::ToTokens::to_token_stream(expr).to_string() != original;
+        }
+        if changed {
+            mac.tokens = parsed.arguments();
+        }
+    }
+}
+
 /// `None`: not a standard macro with a known grammar.
 pub(crate) fn parse(mac: &syn::Macro) -> Option<syn::Result<Parsed>> {
     let name = std_name(&mac.path)?;
