@@ -4,6 +4,7 @@
 //! field of `self`, a parameter) or a value; nested matches; the future dropped at every
 //! suspension, a guard's await included.
 
+use lowering_tests::fuzz::weigh;
 use lowering_tests::*;
 
 pub async fn check(name: &str, verdict: bool) -> bool {
@@ -31,6 +32,34 @@ impl Db {
 }
 
 differential! {
+    /// The scrutinee's temporaries (`Loud::new("temp")`) live to the end of the whole
+    /// `match`, through the guards' awaits and the chosen arm.
+    pub async fn scrutinee_temporaries(n: u32) -> u32 {
+        let chosen = match weigh(&Loud::new("temp")) * n {
+            v if check("small", v < 5).await => v,
+            v if check("even", v % 2 == 0).await => later("arm", v / 2).await,
+            v => v,
+        };
+        chosen + 1
+    }
+
+    /// A guard that awaits inside a standard macro's arguments.
+    pub async fn inside_a_macro(n: u32) -> String {
+        format!("{} of {}", match n {
+            v if check("small", v < 5).await => "small",
+            _ => "large",
+        }, n)
+    }
+
+    /// The scrutinee awaits while it holds a temporary with a destructor (rustc 1.95 at
+    /// opt-level 0 miscompiles the plain function: see `scrutinee_awaits_with_a_temporary`).
+    pub async fn scrutinee_awaits(n: u32) -> u32 {
+        match [weigh(&Loud::new("temp")), later("scrutinee", n).await][0] {
+            v if later("guard", v < 5).await => 12,
+            _ => 16,
+        }
+    }
+
     pub async fn classify(n: u32) -> &'static str {
         match n {
             0 => "zero",
@@ -124,4 +153,40 @@ fn guards_in_a_loop_with_break_and_continue() {
     let values = || vec![Some(3), None, Some(150), Some(5), Some(2000), Some(1)];
     let outcome = same_at_every_suspension(|| classic::tally(values()), || runtime::tally(values()));
     assert_eq!(outcome, Outcome::Value((8, 150)));
+}
+
+#[test]
+fn the_scrutinee_temporaries_live_to_the_end_of_the_match() {
+    for n in [1, 4, 5] {
+        same_at_every_suspension(|| classic::scrutinee_temporaries(n), || runtime::scrutinee_temporaries(n));
+    }
+    let (outcome, log) = same(|| classic::scrutinee_temporaries(4), || runtime::scrutinee_temporaries(4));
+    assert_eq!(outcome, Outcome::Value(9));
+    assert_eq!(log.last().map(String::as_str), Some("drop temp"));
+}
+
+#[test]
+fn a_guard_inside_a_standard_macro() {
+    for n in [1, 7] {
+        same_at_every_suspension(|| classic::inside_a_macro(n), || runtime::inside_a_macro(n));
+    }
+}
+
+/// rustc 1.95 builds the plain `scrutinee_awaits` wrong at opt-level 0 (this crate's test
+/// profile): it runs the second arm, or crashes (docs/rustc-bugs.md has a reproducer without
+/// this project). The classic lowering, whose code has no await in a guard, is checked here
+/// against what Rust specifies, written out.
+#[test]
+fn scrutinee_awaits_with_a_temporary() {
+    let (outcome, log) = run(Stop::AtEnd, || classic::scrutinee_awaits(3));
+    assert_eq!(outcome, Outcome::Value(12));
+    assert_eq!(
+        log,
+        ["new temp", "weigh temp", "suspend scrutinee", "resume scrutinee", "suspend guard", "resume guard", "drop temp"]
+    );
+    for stop in 1..=2 {
+        let (outcome, log) = run(Stop::AfterSuspensions(stop), || classic::scrutinee_awaits(3));
+        assert_eq!(outcome, Outcome::Dropped);
+        assert_eq!(log.last().map(String::as_str), Some("drop temp"));
+    }
 }

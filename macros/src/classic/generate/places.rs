@@ -49,6 +49,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
+use super::captures;
 use crate::classic::analyse::mentions;
 use crate::classic::parse::bindings::pattern_bindings;
 use crate::classic::parse::std_macros;
@@ -76,6 +77,10 @@ pub(crate) struct Places<'a> {
     krate: &'a syn::Path,
     /// The visible locals used by value so far (whole, not a field of them).
     used_by_value: Vec<String>,
+    /// The fields of visible locals used by value so far: the local's name and the path.
+    fields_by_value: Vec<(String, Vec<syn::Member>)>,
+    /// How many fields closures and async blocks took first so far (their bindings' names).
+    fields_captured: usize,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -91,7 +96,17 @@ impl<'a> Places<'a> {
         parts: &'a HashMap<String, Vec<String>>,
         krate: &'a syn::Path,
     ) -> Self {
-        Places { visible, others, bound: Vec::new(), parts, found_parts: Vec::new(), krate, used_by_value: Vec::new() }
+        Places {
+            visible,
+            others,
+            bound: Vec::new(),
+            parts,
+            found_parts: Vec::new(),
+            krate,
+            used_by_value: Vec::new(),
+            fields_by_value: Vec::new(),
+            fields_captured: 0,
+        }
     }
 
     /// `v.a.b` (fields only) with `v` a visible local: that local and the path (`a.b`).
@@ -228,6 +243,9 @@ impl<'a> Places<'a> {
         if usage == Use::Value {
             if let Some((local, members)) = self.field_path(expr) {
                 // A field used by value: moved out (or copied; the same either way).
+                if let Some(name) = root_name(expr) {
+                    self.fields_by_value.push((name, members.clone()));
+                }
                 let path = members_text(&members);
                 let bit = self.part_bit(local, &path, true).expect("recorded");
                 let rest = self.rest_dropper(local);
@@ -354,17 +372,21 @@ impl<'a> Places<'a> {
                         self.moved_into(expr, &captured);
                     } else {
                         let original = node.clone();
-                        let mut moved = self.moves_inside(|this| this.closure(node, others));
+                        let (mut moved, fields) = self.moves_inside(|this| this.closure(node, others));
                         // One it assigns (`v = ..`, `v += ..`) it borrows mutably, as Rust's
                         // closure captures a `Copy` local it assigns: reached through its place.
-                        let assigned = assigned_in(&syn::Expr::Closure(original.clone()));
+                        let original = syn::Expr::Closure(original);
+                        let assigned = assigned_in(&original);
                         moved.retain(|name| !assigned.contains(name));
-                        if !moved.is_empty() && !others {
+                        let captures = self.fields_to_capture(&original, fields, &moved, &assigned);
+                        if (!moved.is_empty() || !captures.is_empty()) && !others {
                             // What it uses by value, it takes when it is made, as Rust's closure
                             // captures it; the rest it reaches through places.
+                            let syn::Expr::Closure(mut original) = original else { unreachable!() };
+                            captures::substitute(&mut original.body, &captures);
                             *node = original;
                             self.with_bound(moved.clone(), |this| this.closure(node, false));
-                            self.taken_first(expr, &moved);
+                            self.taken_first(expr, &moved, &captures);
                         }
                     }
                 }
@@ -375,13 +397,18 @@ impl<'a> Places<'a> {
                         self.moved_into(expr, &captured);
                     } else {
                         let original = node.clone();
-                        let mut moved = self.moves_inside(|this| this.async_block(node, others));
-                        let assigned = assigned_in(&syn::Expr::Async(original.clone()));
+                        let (mut moved, fields) = self.moves_inside(|this| this.async_block(node, others));
+                        let original = syn::Expr::Async(original);
+                        let assigned = assigned_in(&original);
                         moved.retain(|name| !assigned.contains(name));
-                        if !moved.is_empty() && !others {
+                        let captures = self.fields_to_capture(&original, fields, &moved, &assigned);
+                        if (!moved.is_empty() || !captures.is_empty()) && !others {
+                            let mut original = original;
+                            captures::substitute(&mut original, &captures);
+                            let syn::Expr::Async(original) = original else { unreachable!() };
                             *node = original;
                             self.with_bound(moved.clone(), |this| this.async_block(node, false));
-                            self.taken_first(expr, &moved);
+                            self.taken_first(expr, &moved, &captures);
                         }
                     }
                 }
@@ -462,21 +489,60 @@ impl<'a> Places<'a> {
         *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #prelude #expr }));
     }
 
-    /// The visible locals that code rewritten by `f` uses by value (whole).
-    fn moves_inside(&mut self, f: impl FnOnce(&mut Self)) -> Vec<String> {
+    /// The visible locals that code rewritten by `f` uses by value (whole), and the fields of
+    /// visible locals it uses by value.
+    #[allow(clippy::type_complexity)]
+    fn moves_inside(&mut self, f: impl FnOnce(&mut Self)) -> (Vec<String>, Vec<(String, Vec<syn::Member>)>) {
         let mark = self.used_by_value.len();
+        let fields_mark = self.fields_by_value.len();
         f(self);
         let mut moved: Vec<String> = self.used_by_value.drain(mark..).collect();
         moved.sort();
         moved.dedup();
-        moved
+        (moved, self.fields_by_value.drain(fields_mark..).collect())
     }
 
-    /// `{ let v = <v by value>; <expr> }` for the locals in `moved`.
-    fn taken_first(&self, expr: &mut syn::Expr, moved: &[String]) {
+    /// The fields a closure or async block (`code`) takes when it is made (`captures`): of
+    /// the fields it uses by value, those of locals it neither takes whole (`moved`) nor
+    /// assigns.
+    fn fields_to_capture(
+        &mut self,
+        code: &syn::Expr,
+        fields: Vec<(String, Vec<syn::Member>)>,
+        moved: &[String],
+        assigned: &[String],
+    ) -> Vec<(Ident, String, Vec<syn::Member>)> {
+        let fields = fields
+            .into_iter()
+            .filter(|(local, _)| !moved.contains(local) && !assigned.contains(local) && self.lookup(local).is_some())
+            .collect();
+        let captures = captures::plan(code, fields, self.fields_captured);
+        self.fields_captured += captures.len();
+        captures
+    }
+
+    /// `{ let v = <v by value>; let __captured0 = <v.b by value>; <expr> }` for the locals in
+    /// `moved` and the fields in `captures`.
+    fn taken_first(&mut self, expr: &mut syn::Expr, moved: &[String], captures: &[(Ident, String, Vec<syn::Member>)]) {
         let prelude = self.capture_values(moved);
+        let fields: Vec<TokenStream> = captures
+            .iter()
+            .map(|(ident, local, members)| {
+                let span = self.visible[local].ident.span();
+                // The path as user code writes it, rewritten as any use by value of it is.
+                let local: syn::Expr = if local == "self" {
+                    syn::parse_quote_spanned!(span=> self)
+                } else {
+                    let ident = Ident::new(local, span);
+                    syn::parse_quote!(#ident)
+                };
+                let mut field: syn::Expr = syn::parse_quote_spanned!(span=> #local #(.#members)*);
+                self.value(&mut field);
+                quote!(let #ident = #field;)
+            })
+            .collect();
         let span = expr.span();
-        *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #prelude #expr }));
+        *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #prelude #(#fields)* #expr }));
     }
 
     fn closure(&mut self, node: &mut syn::ExprClosure, others: bool) {
@@ -637,6 +703,15 @@ fn assigned_in(expr: &syn::Expr) -> Vec<String> {
     let mut assigned = Assigned(Vec::new());
     syn::visit::Visit::visit_expr(&mut assigned, expr);
     assigned.0
+}
+
+/// The local a field path starts from (`v` in `v.a.b`), as user code names it.
+fn root_name(expr: &syn::Expr) -> Option<String> {
+    match expr {
+        syn::Expr::Field(node) => root_name(&node.base),
+        syn::Expr::Paren(node) => root_name(&node.expr),
+        _ => Places::path_name(expr),
+    }
 }
 
 fn members_text(members: &[syn::Member]) -> String {

@@ -1,0 +1,142 @@
+//! Fields that a closure or a non-`move` async block takes by value when it is made.
+//!
+//! Since edition 2021 such code captures the precise place it uses (`v.b`, not `v`): a field
+//! it uses by value (`consume(v.b)`) moves into it when it is made, and is dropped with it if
+//! it never runs, before the rest of `v`. The classic lowering reaches a local kept in place
+//! through its place at run time, so such a field is taken first, into a binding of its own
+//! that the code then names instead (`{ let __captured0 = <take v.b>; async move { .. } }`).
+
+use proc_macro2::{Ident, Span};
+use syn::visit::Visit;
+use syn::visit_mut::{self, VisitMut};
+
+/// The fields to take first, from the field paths `code` uses by value (`found`: the local's
+/// name and the path): one per distinct path, none inside another one taken (`v.b` covers
+/// `v.b.c`). A local that `code` also names whole or through an ancestor of such a path
+/// (`&v`, `&v.b` beside `v.b.a`: Rust then captures the ancestor) or binds a name like (a `let v` inside hides it) is left as it was.
+/// Each comes with the name it gets.
+pub(crate) fn plan(
+    code: &syn::Expr,
+    found: Vec<(String, Vec<syn::Member>)>,
+    first_index: usize,
+) -> Vec<(Ident, String, Vec<syn::Member>)> {
+    let bound = bound_names(code);
+    let mut paths: Vec<(String, Vec<syn::Member>)> = Vec::new();
+    for (local, members) in found {
+        if !bound.contains(&local) && !paths.iter().any(|(other, path)| *other == local && *path == members) {
+            paths.push((local, members));
+        }
+    }
+    let covered = |local: &String, members: &[syn::Member]| {
+        paths.iter().any(|(other, path)| other == local && path.len() < members.len() && members.starts_with(path))
+    };
+    let mut kept: Vec<(String, Vec<syn::Member>)> =
+        paths.iter().filter(|(local, members)| !covered(local, members)).cloned().collect();
+    let mut others = OtherMentions { paths: &kept, found: Vec::new() };
+    others.visit_expr(code);
+    let named_otherwise = others.found;
+    kept.retain(|(local, _)| !named_otherwise.contains(local));
+    kept.into_iter()
+        .enumerate()
+        .map(|(index, (local, members))| {
+            (Ident::new(&format!("__captured{}", first_index + index), Span::mixed_site()), local, members)
+        })
+        .collect()
+}
+
+/// The locals of `paths` that code names whole or through an ancestor of one of the paths.
+struct OtherMentions<'p> {
+    paths: &'p [(String, Vec<syn::Member>)],
+    found: Vec<String>,
+}
+
+impl<'ast> Visit<'ast> for OtherMentions<'_> {
+    fn visit_expr(&mut self, expr: &'ast syn::Expr) {
+        if let Some((root, members)) = field_chain(expr) {
+            let paths = self.paths.iter().filter(|(local, _)| *local == root);
+            // A path inside a planned one, or beside it (`&v.b.b` beside `v.b.a`), is one
+            // of its own; only an ancestor (`v.b`) makes Rust capture more.
+            if paths.clone().all(|(_, path)| !path.starts_with(&members) || members.starts_with(path)) {
+                return;
+            }
+            self.found.push(root);
+            return;
+        }
+        if let syn::Expr::Path(path) = expr {
+            if let Some(ident) = path.path.get_ident() {
+                let name = ident.to_string();
+                if self.paths.iter().any(|(local, _)| *local == name) {
+                    self.found.push(name);
+                }
+            }
+        }
+        syn::visit::visit_expr(self, expr);
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// Every mention of a planned path in `code` (or of a path inside it: `v.b.c` for `v.b`)
+/// names the captured binding instead.
+pub(crate) fn substitute(code: &mut syn::Expr, captures: &[(Ident, String, Vec<syn::Member>)]) {
+    Substitute { captures }.visit_expr_mut(code);
+}
+
+struct Substitute<'c> {
+    captures: &'c [(Ident, String, Vec<syn::Member>)],
+}
+
+impl VisitMut for Substitute<'_> {
+    fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
+        if let Some((root, members)) = field_chain(expr) {
+            for (ident, local, path) in self.captures {
+                if root == *local && members.len() >= path.len() && members.starts_with(path) {
+                    let mut replacement: syn::Expr = syn::parse_quote!(#ident);
+                    for member in &members[path.len()..] {
+                        replacement = syn::parse_quote!(#replacement.#member);
+                    }
+                    *expr = replacement;
+                    return;
+                }
+            }
+        }
+        visit_mut::visit_expr_mut(self, expr);
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// `v.a.b` (fields only, through parentheses): `v` and `[a, b]`.
+fn field_chain(expr: &syn::Expr) -> Option<(String, Vec<syn::Member>)> {
+    let mut members = Vec::new();
+    let mut base = expr;
+    loop {
+        match base {
+            syn::Expr::Field(node) => {
+                members.push(node.member.clone());
+                base = &node.base;
+            }
+            syn::Expr::Paren(node) => base = &node.expr,
+            syn::Expr::Path(path) if !members.is_empty() && path.qself.is_none() => {
+                members.reverse();
+                return Some((path.path.get_ident()?.to_string(), members));
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The names patterns inside `code` bind (its closure parameters, `let`s, arms).
+fn bound_names(code: &syn::Expr) -> Vec<String> {
+    struct Bound(Vec<String>);
+    impl<'ast> Visit<'ast> for Bound {
+        fn visit_pat_ident(&mut self, node: &'ast syn::PatIdent) {
+            self.0.push(node.ident.to_string());
+            syn::visit::visit_pat_ident(self, node);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut bound = Bound(Vec::new());
+    bound.visit_expr(code);
+    bound.0
+}

@@ -1,0 +1,122 @@
+//! Closures and async blocks that use a field of a local by value: since edition 2021 they
+//! capture that field alone (`v.b`, not `v`), which moves into them when they are made and
+//! drops with them if they never run, before the rest of `v`. Under the classic lowering the
+//! local lives in the state machine and the field is taken when the closure or block is made,
+//! as Rust does; compared with the plain `async fn`, dropped at every suspension included.
+
+use lowering_tests::fuzz::*;
+use lowering_tests::*;
+
+pub struct Session {
+    pub label: Loud,
+    pub count: u32,
+}
+
+differential! {
+    /// Dropped while the block waits: the block's field drops before the rest of the pair.
+    pub async fn block_awaited_at_once() -> u32 {
+        let pair = Pair { a: Loud::new("a"), b: Loud::new("b") };
+        async {
+            later("inside", 0u32).await;
+            consume(pair.b)
+        }
+        .await
+    }
+
+    /// Made, then dropped unpolled: it takes `pair.b.a` with it; `pair.b.b` it only borrows.
+    pub async fn block_dropped_before_it_runs() -> u32 {
+        let pair = Pair { a: Loud::new("a"), b: Pair { a: Loud::new("ba"), b: Loud::new("bb") } };
+        let pending = async { consume(pair.b.a) + weigh(&pair.b.b) };
+        later("made", 0u32).await;
+        drop(pending);
+        later("dropped", 0u32).await;
+        weigh(&pair.a)
+    }
+
+    /// A closure that moves a field: the rest stays usable, and drops without it.
+    pub async fn closure_moves_a_field() -> u32 {
+        let pair = Pair { a: Loud::new("a"), b: Loud::new("b") };
+        let take = || consume(pair.b);
+        later("between", 0u32).await;
+        weigh(&pair.a) + take()
+    }
+
+    /// Blocks inside blocks: the inner one's field is the outer one's capture too.
+    pub async fn nested_blocks() -> u32 {
+        let pair = Pair { a: Loud::new("a"), b: Pair { a: Loud::new("ba"), b: Loud::new("bb") } };
+        let first = &pair.a;
+        let total = async {
+            let inner = async { consume(pair.b.a) };
+            later("inner", 0u32).await;
+            inner.await + consume(pair.b.b)
+        }
+        .await;
+        total + weigh(first)
+    }
+
+    /// The whole local named inside as well: the block borrows it all (no field is taken).
+    pub async fn whole_local_named_too() -> u32 {
+        let pair = Pair { a: Loud::new("a"), b: Loud::new("b") };
+        let first = &pair.a;
+        let seen = async {
+            later("inside", 0u32).await;
+            let whole = &pair;
+            weigh(&whole.a)
+        }
+        .await;
+        seen + weigh(first) + consume(pair.b)
+    }
+
+    /// A field of the receiver by value (a copy) in a block of a `&mut self` method.
+    pub async fn from_self(session: &mut Session) -> u32 {
+        let counted = async { later("count", session.count).await + 1 }.await;
+        session.count = counted;
+        weigh(&session.label) + session.count
+    }
+}
+
+#[test]
+fn a_block_dropped_while_it_waits_drops_its_field_first() {
+    let outcome = same_at_every_suspension(classic::block_awaited_at_once, runtime::block_awaited_at_once);
+    assert_eq!(outcome, Outcome::Value(1));
+    let (_, log) = run(Stop::AfterSuspensions(1), classic::block_awaited_at_once);
+    assert_eq!(log, ["new a", "new b", "suspend inside", "drop b", "drop a"]);
+}
+
+#[test]
+fn a_block_dropped_before_it_runs_takes_its_field_along() {
+    let outcome = same_at_every_suspension(classic::block_dropped_before_it_runs, runtime::block_dropped_before_it_runs);
+    assert_eq!(outcome, Outcome::Value(1));
+}
+
+#[test]
+fn a_closure_moving_a_field() {
+    same_at_every_suspension(classic::closure_moves_a_field, runtime::closure_moves_a_field);
+}
+
+#[test]
+fn nested_blocks() {
+    same_at_every_suspension(classic::nested_blocks, runtime::nested_blocks);
+}
+
+#[test]
+fn a_block_naming_the_whole_local() {
+    same_at_every_suspension(classic::whole_local_named_too, runtime::whole_local_named_too);
+}
+
+#[test]
+fn a_field_of_a_mut_reference() {
+    let drive = |classic: bool| {
+        take_log();
+        let mut session = Session { label: Loud::new("label"), count: 4 };
+        let value = if classic {
+            futures::executor::block_on(classic::from_self(&mut session))
+        } else {
+            futures::executor::block_on(runtime::from_self(&mut session))
+        };
+        (value, session.count, take_log())
+    };
+    let (classic, runtime) = (drive(true), drive(false));
+    assert_eq!(classic, runtime);
+    assert_eq!(classic.0, 10);
+}
