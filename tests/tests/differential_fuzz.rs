@@ -27,8 +27,7 @@ const SHRINK_SECONDS: u64 = 600;
 /// `fuzz_regressions.rs`. A run reports each as known, on every run, with its program; it does
 /// not shrink them or fail on them. Any other failure fails the run, and a known one that
 /// passes is said to be fixed (remove it here then).
-const KNOWN_FAILURES: &[(u64, usize, &str)] =
-    &[(31337, 362, "drop order: a field moved out as an operand before a later operand's await drops with its local")];
+const KNOWN_FAILURES: &[(u64, usize, &str)] = &[];
 
 fn setting(name: &str, default: u64) -> u64 {
     match std::env::var(name) {

@@ -1210,8 +1210,9 @@ mod seed31337 {
 
         // A field moved out of a local as an operand before a later operand's await: Rust
         // moves it into the statement's temporaries then, so a future dropped at the await
-        // drops it before the earlier operand (`l27`); the classic lowering reads the field
-        // after the await and drops it with its local. Program 362.
+        // drops it before the earlier operand (`l27`); the classic lowering read the field
+        // after the await and dropped it with its local (fixed: a place taken by value is
+        // evaluated where its operand is). Program 362.
         pub async fn program362(p1: u32) -> u32 {
             let v8 = Pair { a: Loud::new("l9"), b: Loud::new("l10") };
             let x = ({ Loud::new("l27") }, v8.a, { later("a30", 1u32).await; p1 },).2;
@@ -1230,8 +1231,35 @@ mod seed31337 {
     }
 
     #[test]
-    #[ignore = "classic lowering bug: a field moved out as an operand before a later operand's await drops with its local"]
     fn program362() {
         same_at_every_suspension(|| classic::program362(1), || runtime::program362(1));
+    }
+}
+
+/// Minimal cases of the fuzzer's everyday shapes (`LOWERING_FUZZ_EVERYDAY=1`, seed 7). The
+/// others it found have tests of their shape: guards whose scrutinee's temporaries ended
+/// early (programs 8, 50, 80, 92, 107, 158) and guards inside `panic!` (154, 399) in
+/// `match_guards.rs`, a field taken by an async block (475) in `captures.rs`, and program
+/// 161, which rustc itself builds wrong (docs/rustc-bugs.md).
+mod seed7_everyday {
+    use super::*;
+
+    differential! {
+        // A local kept in place, used by value at the start of an expression statement: its
+        // read was a block, which ended the statement there (`{..} | 3u32;` parsed as a
+        // block and a closure). Program 94.
+        pub async fn program94(mut p1: u32) -> u32 {
+            let r = &p1;
+            later("a", *r).await;
+            p1 | 3u32;
+            p1 += 1;
+            p1
+        }
+    }
+
+    #[test]
+    fn program94() {
+        let outcome = same_at_every_suspension(|| classic::program94(4), || runtime::program94(4));
+        assert_eq!(outcome, Outcome::Value(5));
     }
 }

@@ -981,8 +981,12 @@ impl Lower {
             .map(|(index, expr)| {
                 if index < last {
                     let expr = self.hoisting_temporaries(|this| this.anf(&expr, pre));
-                    let local = matches!(&expr, syn::Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some_and(|ident| !super::bindings::starts_uppercase(ident)));
-                    if is_stable(&expr) && !(local && by_value(index)) && !changed_later[index] {
+                    // A place taken by value (`v`, `v.a`, `v[0]`, `*r`) moves or is copied
+                    // where the operand is evaluated: into the statement's temporaries, which
+                    // drop before the locals if an await after it is where the future stops.
+                    // (Not a constant: `MAX`, `Self::LIMIT.0`.)
+                    let place = read_root(&expr).is_some_and(|root| !root.starts_with(char::is_uppercase));
+                    if is_stable(&expr) && !(place && by_value(index)) && !changed_later[index] {
                         expr
                     } else {
                         self.spill(expr, pre)
