@@ -51,6 +51,23 @@ differential! {
         }, n)
     }
 
+    /// Guards that read a local kept in place (borrowed across an await), in a `match` whose
+    /// arms await; one guard awaits, inside `panic!`'s arguments.
+    pub async fn guard_reads_a_borrowed_local(limit: u32) -> u32 {
+        let pair = (Loud::new("first"), 3u32);
+        let first = &pair.0;
+        let n = later("n", limit).await;
+        let chosen = match n {
+            v if v < 4 && pair.1 == 3 => later("arm", v).await + weigh(first),
+            v if v > 8 => panic!("{} too large", match v {
+                w if check("huge", w > 100).await => "far",
+                _ => "just",
+            }),
+            v => v + pair.1,
+        };
+        chosen
+    }
+
     /// The scrutinee awaits while it holds a temporary with a destructor (rustc 1.95 at
     /// opt-level 0 miscompiles the plain function: see `scrutinee_awaits_with_a_temporary`).
     pub async fn scrutinee_awaits(n: u32) -> u32 {
@@ -189,4 +206,16 @@ fn scrutinee_awaits_with_a_temporary() {
         assert_eq!(outcome, Outcome::Dropped);
         assert_eq!(log.last().map(String::as_str), Some("drop temp"));
     }
+}
+
+#[test]
+fn guards_reading_a_local_kept_in_place() {
+    for limit in [2, 6, 9, 200] {
+        same_at_every_suspension(
+            || classic::guard_reads_a_borrowed_local(limit),
+            || runtime::guard_reads_a_borrowed_local(limit),
+        );
+    }
+    let (outcome, _) = same(|| classic::guard_reads_a_borrowed_local(200), || runtime::guard_reads_a_borrowed_local(200));
+    assert_eq!(outcome, Outcome::Panic(String::from("far too large")));
 }

@@ -201,6 +201,13 @@ impl<'a> Places<'a> {
         expr
     }
 
+    /// A match arm's guard, where the names `pat` binds hide the locals of those names.
+    pub(crate) fn guard(&mut self, pat: &syn::Pat, guard: &syn::Expr) -> syn::Expr {
+        let mut guard = guard.clone();
+        self.with_bound(binding_names(pat), |this| this.value(&mut guard));
+        guard
+    }
+
     pub(crate) fn stmt(&mut self, stmt: &syn::Stmt) -> syn::Stmt {
         let mut stmt = stmt.clone();
         if !self.visible.is_empty() {

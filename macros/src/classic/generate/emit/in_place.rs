@@ -166,6 +166,24 @@ impl Emitter<'_> {
         rewritten
     }
 
+    /// A match arm's pattern with its guard's mentions of locals kept in place rewritten
+    /// (the arm's own bindings hide those of the same name).
+    pub(super) fn places_in_guard(&mut self, pat: &syn::Pat) -> syn::Pat {
+        let syn::Pat::Guard(guarded) = pat else {
+            return pat.clone();
+        };
+        let (visible, others) = self.visible_places();
+        if visible.is_empty() {
+            return pat.clone();
+        }
+        let mut places = Places::new(&visible, &others, &self.parts, self.config.krate);
+        let mut guarded = guarded.clone();
+        *guarded.guard = places.guard(&guarded.pat, &guarded.guard);
+        let found = std::mem::take(&mut places.found_parts);
+        self.add_parts(found);
+        syn::Pat::Guard(guarded)
+    }
+
     pub(super) fn add_parts(&mut self, found: Vec<(String, String)>) {
         for (field, path) in found {
             let known = self.parts.entry(field).or_default();

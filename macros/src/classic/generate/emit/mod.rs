@@ -1225,7 +1225,8 @@ impl<'a> Emitter<'a> {
             self.reachable = true;
             let attrs = &arm.attrs;
             let (arm_pat, rebound) = self.rebinding(&arm.pat);
-            let pat = self.rewriter().pat(&arm_pat);
+            let pat = self.places_in_guard(&arm_pat);
+            let pat = self.rewriter().pat(&pat);
             self.push_scope(quote!(#(#attrs)* #pat =>), false);
             self.declare_pattern(&arm_pat, Init::Yes, if rebound.is_empty() { borrows } else { None });
             self.bind_rebound(rebound);
