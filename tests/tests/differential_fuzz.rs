@@ -311,8 +311,7 @@ fn counted_loop_break_value_never_continues_it() {
     assert!(error.contains("counted loop's break value"), "{error}");
 }
 
-/// Issue 14's everyday shapes appear in the default run's programs with
-/// `LOWERING_FUZZ_EVERYDAY=1`: unit functions that
+/// Issue 14's everyday shapes appear in the default run's programs: unit functions that
 /// end in a loop that awaits, pattern parameters with `_` parts, `futures::join!`, items
 /// declared in the body, match guards that await.
 #[test]

@@ -1236,7 +1236,7 @@ mod seed31337 {
     }
 }
 
-/// Minimal cases of the fuzzer's everyday shapes (`LOWERING_FUZZ_EVERYDAY=1`, seed 7). The
+/// Minimal cases of the fuzzer's everyday shapes (seed 7, their first runs). The
 /// others it found have tests of their shape: guards whose scrutinee's temporaries ended
 /// early (programs 8, 50, 80, 92, 107, 158) and guards inside `panic!` (154, 399) in
 /// `match_guards.rs`, a field taken by an async block (475) in `captures.rs`, and program
