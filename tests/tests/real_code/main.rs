@@ -6,6 +6,7 @@ mod clients_and_streams;
 mod conditions_and_macros;
 mod errors_and_callables;
 mod everyday_idioms;
+mod handlers_and_codecs;
 mod real_shapes;
 mod services;
 mod types_and_methods;

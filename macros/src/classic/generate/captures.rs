@@ -107,7 +107,7 @@ impl VisitMut for Substitute<'_> {
 }
 
 /// `v.a.b` (fields only, through parentheses): `v` and `[a, b]`.
-fn field_chain(expr: &syn::Expr) -> Option<(String, Vec<syn::Member>)> {
+pub(crate) fn field_chain(expr: &syn::Expr) -> Option<(String, Vec<syn::Member>)> {
     let mut members = Vec::new();
     let mut base = expr;
     loop {

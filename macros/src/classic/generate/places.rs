@@ -111,24 +111,8 @@ impl<'a> Places<'a> {
 
     /// `v.a.b` (fields only) with `v` a visible local: that local and the path (`a.b`).
     fn field_path(&self, expr: &syn::Expr) -> Option<(&'a InPlace, Vec<syn::Member>)> {
-        let mut members = Vec::new();
-        let mut base = expr;
-        loop {
-            match base {
-                syn::Expr::Field(node) => {
-                    members.push(node.member.clone());
-                    base = &node.base;
-                }
-                syn::Expr::Paren(node) => base = &node.expr,
-                _ => break,
-            }
-        }
-        if members.is_empty() {
-            return None;
-        }
-        members.reverse();
-        let local = self.lookup(&Self::path_name(base)?)?;
-        Some((local, members))
+        let (root, members) = captures::field_chain(expr)?;
+        Some((self.lookup(&root)?, members))
     }
 
     /// The bit of a moved field (`path`) of `local`, recording the field if it is new.
@@ -250,7 +234,7 @@ impl<'a> Places<'a> {
         if usage == Use::Value {
             if let Some((local, members)) = self.field_path(expr) {
                 // A field used by value: moved out (or copied; the same either way).
-                if let Some(name) = root_name(expr) {
+                if let Some((name, _)) = captures::field_chain(expr) {
                     self.fields_by_value.push((name, members.clone()));
                 }
                 let path = members_text(&members);
@@ -710,15 +694,6 @@ fn assigned_in(expr: &syn::Expr) -> Vec<String> {
     let mut assigned = Assigned(Vec::new());
     syn::visit::Visit::visit_expr(&mut assigned, expr);
     assigned.0
-}
-
-/// The local a field path starts from (`v` in `v.a.b`), as user code names it.
-fn root_name(expr: &syn::Expr) -> Option<String> {
-    match expr {
-        syn::Expr::Field(node) => root_name(&node.base),
-        syn::Expr::Paren(node) => root_name(&node.expr),
-        _ => Places::path_name(expr),
-    }
 }
 
 fn members_text(members: &[syn::Member]) -> String {
