@@ -85,7 +85,8 @@ fn a_block_dropped_while_it_waits_drops_its_field_first() {
 
 #[test]
 fn a_block_dropped_before_it_runs_takes_its_field_along() {
-    let outcome = same_at_every_suspension(classic::block_dropped_before_it_runs, runtime::block_dropped_before_it_runs);
+    let outcome =
+        same_at_every_suspension(classic::block_dropped_before_it_runs, runtime::block_dropped_before_it_runs);
     assert_eq!(outcome, Outcome::Value(1));
 }
 

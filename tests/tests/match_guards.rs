@@ -199,7 +199,15 @@ fn scrutinee_awaits_with_a_temporary() {
     assert_eq!(outcome, Outcome::Value(12));
     assert_eq!(
         log,
-        ["new temp", "weigh temp", "suspend scrutinee", "resume scrutinee", "suspend guard", "resume guard", "drop temp"]
+        [
+            "new temp",
+            "weigh temp",
+            "suspend scrutinee",
+            "resume scrutinee",
+            "suspend guard",
+            "resume guard",
+            "drop temp"
+        ]
     );
     for stop in 1..=2 {
         let (outcome, log) = run(Stop::AfterSuspensions(stop), || classic::scrutinee_awaits(3));
@@ -216,6 +224,7 @@ fn guards_reading_a_local_kept_in_place() {
             || runtime::guard_reads_a_borrowed_local(limit),
         );
     }
-    let (outcome, _) = same(|| classic::guard_reads_a_borrowed_local(200), || runtime::guard_reads_a_borrowed_local(200));
+    let (outcome, _) =
+        same(|| classic::guard_reads_a_borrowed_local(200), || runtime::guard_reads_a_borrowed_local(200));
     assert_eq!(outcome, Outcome::Panic(String::from("far too large")));
 }

@@ -394,12 +394,11 @@ impl<'r> Generator<'r> {
             0 => {
                 // `let _ = value;` moves nothing out of a place. (Not an item: `let _ = m;` of
                 // a `use`d generic function leaves its type parameter unknown, E0283.)
-                let value = match self
-                    .pick_var(|var| !var.ty.is_copy() && !matches!(var.ty, Ty::Item(_)) && var.borrowable)
-                {
-                    Some(name) => Expr::Var(name),
-                    None => self.expr(&ty, 2),
-                };
+                let value =
+                    match self.pick_var(|var| !var.ty.is_copy() && !matches!(var.ty, Ty::Item(_)) && var.borrowable) {
+                        Some(name) => Expr::Var(name),
+                        None => self.expr(&ty, 2),
+                    };
                 Stmt::Let(Pat::Wild, value)
             }
             1 | 2 => {
