@@ -5,6 +5,9 @@
 #[path = "../../tests/borrows_across_awaits.rs"]
 mod borrows_across_awaits;
 #[rustfmt::skip]
+#[path = "../../tests/captures.rs"]
+mod captures;
+#[rustfmt::skip]
 #[path = "../../tests/control_flow.rs"]
 mod control_flow;
 #[rustfmt::skip]
