@@ -65,7 +65,7 @@ pub fn run(name: &str, programs: &[Program], twins: bool) -> Result<Vec<Verdict>
     let shards = std::thread::available_parallelism().map_or(1, |cores| cores.get()).min(programs.len()).max(1);
     // Named after the package, so that no other run's executable has the same path.
     let bins: Vec<String> = (0..shards).map(|shard| format!("{package}-{shard}")).collect();
-    write(&dir.join("Cargo.toml"), &manifest(&package, &bins))?;
+    write(&dir.join("Cargo.toml"), &manifest(&package, &bins, programs.len() >= LONG_RUN_BUILD))?;
     // The workspace's versions, so that nothing is resolved anew.
     std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock"))
         .map_err(|error| format!("cannot copy Cargo.lock: {error}"))?;
@@ -155,7 +155,16 @@ fn remove_executables(bins: &[String]) {
     }
 }
 
-fn manifest(package: &str, bins: &[String]) -> String {
+/// Programs in one build of a long run: such a build compiles the proc macros optimized.
+/// Expanding them is about a quarter of a build's time when they are not (`-Z time-passes`:
+/// `macro_expand_crate` 20 s of 70 s for 120 programs; 8.6 s of 53 s optimized); optimizing
+/// them costs about two minutes once (syn and the macro crates in release, kept in the shared
+/// target directory), which only a long run wins back.
+const LONG_RUN_BUILD: usize = 1000;
+
+/// The generated package's manifest; `optimized_macros` for a long run's builds.
+fn manifest(package: &str, bins: &[String], optimized_macros: bool) -> String {
+    let build_override = if optimized_macros { "\n[profile.dev.build-override]\nopt-level = 3\n" } else { "" };
     let root = workspace();
     let mut bin_targets = String::new();
     for (shard, bin) in bins.iter().enumerate() {
@@ -180,7 +189,7 @@ lowering-tests = {{ path = "{tests}" }}
 [profile.dev]
 debug = false
 incremental = false
-"#,
+{build_override}"#,
         runtime = root.join("runtime").display(),
         tests = root.join("tests").display(),
     )
