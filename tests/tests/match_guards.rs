@@ -68,9 +68,9 @@ differential! {
         chosen
     }
 
-    /// The scrutinee awaits while it holds a temporary with a destructor (rustc 1.95 at
-    /// opt-level 0 miscompiles the plain function: see `scrutinee_awaits_with_a_temporary`).
-    pub async fn scrutinee_awaits(n: u32) -> u32 {
+    /// An indexed scrutinee that awaits and holds a temporary with a destructor (rustc 1.95
+    /// at opt-level 0 miscompiles the plain function: see `an_indexed_scrutinee`).
+    pub async fn indexed_scrutinee(n: u32) -> u32 {
         match [weigh(&Loud::new("temp")), later("scrutinee", n).await][0] {
             v if later("guard", v < 5).await => 12,
             _ => 16,
@@ -189,13 +189,13 @@ fn a_guard_inside_a_standard_macro() {
     }
 }
 
-/// rustc 1.95 builds the plain `scrutinee_awaits` wrong at opt-level 0 (this crate's test
+/// rustc 1.95 builds the plain `indexed_scrutinee` wrong at opt-level 0 (this crate's test
 /// profile): it runs the second arm, or crashes (docs/rustc-bugs.md has a reproducer without
 /// this project). The classic lowering, whose code has no await in a guard, is checked here
 /// against what Rust specifies, written out.
 #[test]
-fn scrutinee_awaits_with_a_temporary() {
-    let (outcome, log) = run(Stop::AtEnd, || classic::scrutinee_awaits(3));
+fn an_indexed_scrutinee() {
+    let (outcome, log) = run(Stop::AtEnd, || classic::indexed_scrutinee(3));
     assert_eq!(outcome, Outcome::Value(12));
     assert_eq!(
         log,
@@ -210,7 +210,7 @@ fn scrutinee_awaits_with_a_temporary() {
         ]
     );
     for stop in 1..=2 {
-        let (outcome, log) = run(Stop::AfterSuspensions(stop), || classic::scrutinee_awaits(3));
+        let (outcome, log) = run(Stop::AfterSuspensions(stop), || classic::indexed_scrutinee(3));
         assert_eq!(outcome, Outcome::Dropped);
         assert_eq!(log.last().map(String::as_str), Some("drop temp"));
     }

@@ -830,13 +830,11 @@ impl<'r> Generator<'r> {
         }
         let last = pats.len() - 1;
         // rustc (1.95, opt-level 0) miscompiles the plain `async fn` when a guard awaits and
-        // the scrutinee awaits while it holds a temporary with a destructor (the wrong arm
-        // runs, or it crashes: docs/rustc-bugs.md). The reference would be wrong, so that
-        // shape is not drawn; `match_guards::scrutinee_awaits_with_a_temporary` runs it under
-        // the classic lowering against the values Rust specifies.
-        let scrutinee_text = super::print::inline(&scrutinee);
-        let miscompiled = (scrutinee_text.contains(".await") || scrutinee_text.contains("join!"))
-            && scrutinee_text.contains("::new(");
+        // the scrutinee is an indexed place (`[a, b, c][i]`, even `a[0]` of a local array): the
+        // wrong arm runs, or it crashes (docs/rustc-bugs.md). The reference would be wrong, so
+        // that shape is not drawn; `match_guards::an_indexed_scrutinee` runs it under the
+        // classic lowering against the values Rust specifies.
+        let miscompiled = matches!(scrutinee, Expr::Index(..));
         // Each arm sees the scrutinee's moves and its own binding.
         let saved = self.env.clone();
         let _ = self.env.expr(&scrutinee);
