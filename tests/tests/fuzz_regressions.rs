@@ -1263,3 +1263,48 @@ mod seed7_everyday {
         assert_eq!(outcome, Outcome::Value(5));
     }
 }
+
+/// Minimal cases of what the long run on seed 2718 found (its first 1000 programs: 249; 235
+/// and 963 were rustc's, docs/rustc-bugs.md).
+mod seed2718 {
+    use super::*;
+
+    differential! {
+        // A `break` out of a labelled block skips the rest of the block; the liveness walk
+        // went on through it as if the block fell through, met the assignment that ends the
+        // `match` (`p3 = ..`), and took `p3`'s read before the break for its last use. After
+        // the block `p3` was then maybe moved, and the final read named the parameter of the
+        // stub (E0308: the `move_next` closure captured it). Program 249.
+        pub async fn program249(mut p3: u32, s: u32, arm: usize) -> u32 {
+            match s {
+                v if arm == 0 => {
+                    p3 = 1;
+                }
+                v16 => note(
+                    "n20",
+                    'b21: {
+                        p3 = match ev("e27", v16) {
+                            5 => {
+                                note("n31", now("a33", p3).await);
+                                break 'b21 1;
+                            }
+                            _ => {
+                                forever::<u32>("f44").await;
+                                p3
+                            }
+                        };
+                        6u32
+                    },
+                ),
+            };
+            later("a50", p3).await
+        }
+    }
+
+    #[test]
+    fn program249() {
+        for (p3, s, arm) in [(4, 5, 1), (4, 5, 0), (4, 6, 1)] {
+            same_at_every_suspension(|| classic::program249(p3, s, arm), || runtime::program249(p3, s, arm));
+        }
+    }
+}

@@ -21,6 +21,9 @@ pub(crate) enum Rest<'a> {
     /// The paths of a construct whose head is being applied, one of which runs: the branches
     /// of an `if` (`None` for a missing `else`) or the arms of a `match`.
     Paths(Vec<Path<'a>>),
+    /// Where a labelled block begins (no code): a `break` to its label goes on with the
+    /// entries before this one, the code after the block, skipping the rest of the block.
+    Labelled(&'a syn::Label),
 }
 
 pub(crate) enum Path<'a> {
@@ -76,14 +79,13 @@ pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bo
         let target = |label: &Option<syn::Lifetime>| {
             rest[..index].iter().rposition(|entry| match (entry, label) {
                 (Rest::LoopBody(..), None) => true,
-                (Rest::LoopBody(_, Some(own)), Some(label)) => own.name.ident == label.ident,
+                (Rest::LoopBody(_, Some(own)) | Rest::Labelled(own), Some(label)) => own.name.ident == label.ident,
                 _ => false,
             })
         };
         match jump {
             Some(Leave::Return) => return false,
-            // Next: the code outside the loop. (A `break` out of a labelled block, which no
-            // entry names, goes on through what follows as if it fell through.)
+            // Next: the code outside the loop or the labelled block.
             Some(Leave::Break(label)) => {
                 if let Some(at) = target(&label) {
                     index = at;
@@ -116,6 +118,7 @@ fn rest_may_jump(rest: &Rest<'_>) -> bool {
             Path::Arm(arm) => arm.body.stmts.iter().any(stmt_may_jump),
             Path::Empty => false,
         }),
+        Rest::Labelled(_) => false,
     }
 }
 
@@ -162,6 +165,7 @@ pub(crate) fn named_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> b
                 }
                 continue;
             }
+            Rest::Labelled(_) => continue,
         };
         for stmt in stmts {
             if stmt_mentions(stmt, name) {
@@ -193,6 +197,7 @@ pub(crate) fn transition_later(rest: &[Rest<'_>]) -> bool {
             Path::Arm(arm) => arm.body.stmts.iter().any(stmt_transitions),
             Path::Empty => false,
         }),
+        Rest::Labelled(_) => false,
     })
 }
 
@@ -201,6 +206,7 @@ fn rest_use(rest: &Rest<'_>, name: &str) -> Use {
         Rest::Stmts(stmts) => stmts_use(stmts, name),
         Rest::LoopBody(block, _) => stmts_use(&block.stmts, name),
         Rest::Paths(paths) => paths_use(paths, name),
+        Rest::Labelled(_) => Use::Unused,
     }
 }
 

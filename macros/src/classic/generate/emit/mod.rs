@@ -1131,9 +1131,15 @@ impl<'a> Emitter<'a> {
         let origin = self.segment.state;
         let level_depth = self.segment.levels.len();
         self.pinned.push(origin);
+        if let Some(label) = &block.label {
+            self.push_rest(Rest::Labelled(label));
+        }
         self.push_scope(quote!(), block.unsafety.is_some());
         self.stmts(&block.stmts, sink);
         let scope = self.end_scope();
+        if block.label.is_some() {
+            self.pop_rest();
+        }
         self.jump(exit, None);
         self.unshadow(scope);
         self.back_to_after_scope(origin, level_depth);
