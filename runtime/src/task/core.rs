@@ -19,10 +19,11 @@ use std::mem::ManuallyDrop;
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, MutexGuard, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 
 use super::header::{self, CoreRef, CoreVTable, Header, State, Status, WaiterKind, borrowed_waker};
+use super::lock::LockGuard;
 use super::outcome::Outcome;
 use crate::builder::{Ctx, MoveNext};
 
@@ -75,7 +76,8 @@ impl<T, S> Core<T, S> {
         core
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
+    #[inline]
+    fn lock(&self) -> LockGuard<'_, State> {
         self.header.lock()
     }
 
@@ -172,7 +174,7 @@ impl<T, S> Core<T, S> {
 
     /// Read the outcome under the lock (status `Completed`): moved out for the last handle,
     /// copied for the others.
-    fn claim(&self, _completed: &MutexGuard<'_, State>) -> Outcome<T> {
+    fn claim(&self, _completed: &LockGuard<'_, State>) -> Outcome<T> {
         // SAFETY: `Completed` and the header lock is held (witnessed by the guard).
         let machine = unsafe { &mut *self.machine.get() };
         let Machine::Finished(outcome) = machine else {
@@ -191,7 +193,7 @@ impl<T, S> Core<T, S> {
     /// [`Self::claim`] for the handle registered under `key`, which it forgets: completion
     /// took every waiter off the list (`finish`), so dropping the handle has nothing to
     /// withdraw, and takes no lock for it.
-    fn claim_once(&self, completed: &MutexGuard<'_, State>, key: &mut Option<u32>) -> Outcome<T> {
+    fn claim_once(&self, completed: &LockGuard<'_, State>, key: &mut Option<u32>) -> Outcome<T> {
         *key = None;
         self.claim(completed)
     }

@@ -29,18 +29,20 @@
 //!
 //! # Locking
 //!
-//! Each header has one mutex. Code here holds at most one header lock at a time and never
-//! runs a state machine, wakes a waker or drops a task while holding one.
+//! Each header has one lock (`super::lock`, a mutex without poisoning). Code here holds at
+//! most one header lock at a time and never runs a state machine, wakes a waker or drops a
+//! task while holding one.
 
 use std::mem;
 use std::ptr::NonNull;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use super::lock::{Lock, LockGuard};
 use std::task::{RawWaker, RawWakerVTable, Waker};
 
 /// The first field of every heap task.
 #[repr(C)]
 pub(crate) struct Header {
-    state: Mutex<State>,
+    state: Lock<State>,
     vtable: &'static CoreVTable,
 }
 
@@ -86,7 +88,7 @@ pub(crate) struct State {
 impl Header {
     pub(crate) fn new(status: Status, vtable: &'static CoreVTable) -> Self {
         Header {
-            state: Mutex::new(State {
+            state: Lock::new(State {
                 status,
                 waiters: Waiters::default(),
                 queue: TaskQueue::default(),
@@ -97,10 +99,9 @@ impl Header {
         }
     }
 
-    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
-        // A panic never happens while a header is locked (no user code runs under it), so
-        // poisoning carries no information here.
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    #[inline]
+    pub(crate) fn lock(&self) -> LockGuard<'_, State> {
+        self.state.lock()
     }
 }
 
@@ -114,7 +115,7 @@ impl State {
 /// One strong reference to a heap task, seen through its header.
 pub(crate) struct CoreRef(NonNull<Header>);
 
-// SAFETY: a `CoreRef` only touches the header (a mutex) and the reference count, both
+// SAFETY: a `CoreRef` only touches the header (its lock) and the reference count, both
 // thread-safe; running the state machine goes through the status protocol, and a task is
 // only ever run by the thread that drives its root (see the module documentation), which the
 // root's own `Send` bound covers.
@@ -136,7 +137,8 @@ impl CoreRef {
         unsafe { self.0.as_ref() }
     }
 
-    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+    #[inline]
+    pub(crate) fn lock(&self) -> LockGuard<'_, State> {
         self.header().lock()
     }
 
