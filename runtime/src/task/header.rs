@@ -106,6 +106,7 @@ impl Header {
 }
 
 impl State {
+    #[inline]
     pub(crate) fn new_key(&mut self) -> u32 {
         self.next_key = self.next_key.wrapping_add(1);
         self.next_key
@@ -132,6 +133,7 @@ impl CoreRef {
         CoreRef(header)
     }
 
+    #[inline]
     pub(crate) fn header(&self) -> &Header {
         // SAFETY: a `CoreRef` holds a strong reference, so the allocation is alive.
         unsafe { self.0.as_ref() }
@@ -142,6 +144,7 @@ impl CoreRef {
         self.header().lock()
     }
 
+    #[inline]
     pub(crate) fn ptr(&self) -> NonNull<Header> {
         self.0
     }
@@ -160,6 +163,7 @@ impl CoreRef {
 }
 
 impl Clone for CoreRef {
+    #[inline]
     fn clone(&self) -> Self {
         // SAFETY: `self` keeps the allocation alive while the count goes up.
         unsafe { (self.header().vtable.retain)(self.0) };
@@ -168,6 +172,7 @@ impl Clone for CoreRef {
 }
 
 impl Drop for CoreRef {
+    #[inline]
     fn drop(&mut self) {
         // SAFETY: this reference owns one strong count.
         unsafe { (self.header().vtable.release)(self.0) }
@@ -196,10 +201,12 @@ pub(crate) struct Waiters {
 }
 
 impl Waiters {
+    #[inline]
     pub(crate) fn driver(&self) -> Option<&WaiterKind> {
         self.first.as_ref().map(|waiter| &waiter.kind)
     }
 
+    #[inline]
     pub(crate) fn driver_key(&self) -> Option<u32> {
         self.first.as_ref().map(|waiter| waiter.key)
     }
@@ -211,6 +218,7 @@ impl Waiters {
         }
     }
 
+    #[inline]
     pub(crate) fn push(&mut self, key: u32, kind: WaiterKind) {
         let waiter = Waiter { key, kind };
         if self.first.is_none() {
@@ -274,6 +282,7 @@ pub(crate) struct TaskQueue {
 }
 
 impl TaskQueue {
+    #[inline]
     pub(crate) fn push(&mut self, task: CoreRef) {
         if self.first.is_none() {
             self.first = Some(task);
@@ -282,14 +291,17 @@ impl TaskQueue {
         }
     }
 
+    #[inline]
     pub(crate) fn is_empty(&self) -> bool {
         self.first.is_none()
     }
 
+    #[inline]
     pub(crate) fn take(&mut self) -> TaskQueue {
         mem::take(self)
     }
 
+    #[inline]
     pub(crate) fn append(&mut self, other: TaskQueue) {
         // The usual case on a suspending chain: the queue handed up one level at a time
         // lands in an empty one, and moves there whole.
