@@ -357,7 +357,10 @@ impl<T, S> Drop for Core<T, S> {
         // Reached when the last strong reference goes. The last handle normally emptied the
         // machine already; a task that was never handed out (a panic between `spawn` and the
         // handle) is emptied here.
-        // SAFETY: `&mut self`: nothing else touches the machine.
-        unsafe { self.set_machine(Machine::Gone) };
+        // Usually gone already: then there is nothing to drop and nothing to write.
+        if !matches!(self.machine.get_mut(), Machine::Gone) {
+            // SAFETY: `&mut self`: nothing else touches the machine.
+            unsafe { self.set_machine(Machine::Gone) };
+        }
     }
 }
