@@ -18,7 +18,7 @@ use std::cell::UnsafeCell;
 use std::mem::ManuallyDrop;
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 
@@ -33,9 +33,6 @@ pub(crate) struct Core<T, S> {
     header: Header,
     /// Live [`crate::Task`] handles.
     handles: AtomicUsize,
-    /// The status is `Completed` (set with it, under the lock; `Completed` is never left):
-    /// an awaiter on its caller's stack asks this first, and takes the lock only to claim.
-    completed: AtomicBool,
     clone_value: OnceLock<fn(&T) -> T>,
     /// Accessed only by the thread whose status transition gave it the right: the runner
     /// while `Running`, readers of the outcome under the header lock once `Completed`, the
@@ -69,7 +66,6 @@ impl<T, S> Core<T, S> {
         let core = Arc::new(Core {
             header: Header::new(Status::Running, &Self::VTABLE),
             handles: AtomicUsize::new(1),
-            completed: AtomicBool::new(false),
             clone_value: OnceLock::new(),
             machine: UnsafeCell::new(Machine::Suspended { state_machine, move_next }),
         });
@@ -167,7 +163,8 @@ impl<T, S> Core<T, S> {
         let (waiters, orphaned) = {
             let mut state = self.lock();
             state.status = Status::Completed;
-            self.completed.store(true, Ordering::Release);
+            // `Completed` is never left: the header's mark says so without its lock.
+            state.mark();
             (state.waiters.take_all(), state.orphaned)
         };
         if orphaned {
@@ -204,13 +201,13 @@ impl<T, S> Core<T, S> {
     }
 
     pub(crate) fn is_completed(&self) -> bool {
-        self.completed.load(Ordering::Acquire)
+        self.header.is_completed()
     }
 
     /// Is the outcome there yet (checked by an awaiter still on its caller's stack)?
     pub(crate) fn try_claim(&self) -> Option<Outcome<T>> {
         // The usual answer on a suspending chain (the task has just suspended): no lock.
-        if !self.completed.load(Ordering::Acquire) {
+        if !self.header.is_completed() {
             return None;
         }
         let state = self.lock();

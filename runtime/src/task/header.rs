@@ -103,6 +103,13 @@ impl Header {
     pub(crate) fn lock(&self) -> LockGuard<'_, State> {
         self.state.lock()
     }
+
+    /// The status is `Completed` (the lock's mark, set with that status; `Completed` is
+    /// never left), read without locking.
+    #[inline]
+    pub(crate) fn is_completed(&self) -> bool {
+        self.state.is_marked()
+    }
 }
 
 impl State {
