@@ -230,9 +230,9 @@ impl<T, S> Core<T, S> {
         // to drive it move up to the parent's root.
         let handed_up = if state.waiters.driver_key() == *key { state.queue.take() } else { Default::default() };
         drop(state);
-        // Usually nothing: then no reference to the parent is taken only to be let go.
+        // Usually nothing: then the parent's lock is not taken.
         if !handed_up.is_empty() {
-            header::enqueue_under(parent.clone(), handed_up);
+            header::enqueue_under(parent, handed_up);
         }
         Poll::Pending
     }

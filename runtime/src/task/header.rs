@@ -367,18 +367,23 @@ pub(crate) mod polling {
 const MAX_CHAIN: usize = 1 << 16;
 
 /// Put `tasks` on the run queue of the root that drives `start`, and wake that root.
-pub(crate) fn enqueue_under(start: CoreRef, tasks: TaskQueue) {
+///
+/// `start` is borrowed: its caller holds a reference anyway (the task itself, or the running
+/// parent), and the usual walk ends there, so that no count goes up and down for it.
+pub(crate) fn enqueue_under(start: &CoreRef, tasks: TaskQueue) {
     if tasks.is_empty() {
         return;
     }
-    let mut current = start;
+    // The tasks above `start`, each held by a reference of our own while it is visited.
+    let mut above: Option<CoreRef> = None;
     for _ in 0..MAX_CHAIN {
+        let current = above.as_ref().unwrap_or(start);
         let mut state = current.lock();
         match state.waiters.driver() {
             Some(WaiterKind::Parent(parent)) => {
                 let parent = parent.clone();
                 drop(state);
-                current = parent;
+                above = Some(parent);
             }
             Some(WaiterKind::Waker(driver)) => {
                 let driver = driver.clone();
@@ -396,7 +401,7 @@ pub(crate) fn enqueue_under(start: CoreRef, tasks: TaskQueue) {
         }
     }
     // Tasks awaiting each other in a cycle never complete (as in C#); park the entries.
-    current.lock().queue.append(tasks);
+    above.as_ref().unwrap_or(start).lock().queue.append(tasks);
 }
 
 fn single(task: CoreRef) -> TaskQueue {
@@ -413,7 +418,7 @@ pub(crate) fn wake(task: &CoreRef) {
         Status::Idle => {
             state.status = Status::Scheduled;
             drop(state);
-            enqueue_under(task.clone(), single(task.clone()));
+            enqueue_under(task, single(task.clone()));
         }
         Status::RunningNotified | Status::Scheduled | Status::Completed | Status::Dead => {}
     }
@@ -431,7 +436,7 @@ pub(crate) fn after_pending(task: &CoreRef) -> bool {
         Status::RunningNotified => {
             state.status = Status::Scheduled;
             drop(state);
-            enqueue_under(task.clone(), single(task.clone()));
+            enqueue_under(task, single(task.clone()));
         }
         _ => state.status = Status::Idle,
     }
