@@ -15,6 +15,7 @@
 //! lock, and without a field of its own (8 more bytes in every heap task).
 
 use std::cell::UnsafeCell;
+use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -44,7 +45,7 @@ impl<T> Lock<T> {
         if self.locked.compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed).is_err() {
             self.lock_contended();
         }
-        LockGuard { lock: self }
+        LockGuard { lock: self, _value: PhantomData }
     }
 
     /// Has a holder set the mark ([`LockGuard::mark`])? Read without locking.
@@ -76,7 +77,15 @@ impl<T> Lock<T> {
 
 pub(crate) struct LockGuard<'a, T> {
     lock: &'a Lock<T>,
+    /// A guard gives `&T` to whoever shares it, so it is `Sync` only for a `Sync` value
+    /// (below), as `std`'s `MutexGuard` is.
+    _value: PhantomData<*mut T>,
 }
+
+// SAFETY: a guard moved to another thread still holds the lock, which this lock does not tie
+// to a thread; shared, it hands out `&T`, which needs `T: Sync`.
+unsafe impl<T: Send> Send for LockGuard<'_, T> {}
+unsafe impl<T: Sync> Sync for LockGuard<'_, T> {}
 
 impl<T> LockGuard<'_, T> {
     /// Set the mark, for good: readers that see it (`Lock::is_marked`) also see what this
