@@ -26,6 +26,31 @@ pub trait Awaiter {
     /// Try to finish the await. `Pending` on the stack means "move the state machine to the
     /// heap and ask again"; `Pending` on the heap means a waker or continuation is registered.
     fn poll_await(self: Pin<&mut Self>, ctx: &mut Ctx<'_>) -> Poll<Self::Output>;
+
+    /// [`poll_awaiter`]'s work: poll the awaiter in `slot` and, on `Ready`, empty the slot,
+    /// dropping the spent awaiter. An awaiter that knows it holds nothing once spent (a
+    /// value task's inline value, moved out) overrides this to empty the slot without
+    /// running its drop glue, which the optimizer otherwise calls out of line on every
+    /// synchronous await.
+    #[inline]
+    fn poll_slot(slot: &mut Option<Self>, ctx: &mut Ctx<'_>) -> Poll<Self::Output>
+    where
+        Self: Sized,
+    {
+        let Some(awaiter) = slot.as_mut() else { unfilled_slot() };
+        // SAFETY: see `poll_awaiter`; the slot's contents are never moved while pinned.
+        let polled = unsafe { Pin::new_unchecked(awaiter) }.poll_await(ctx);
+        if polled.is_ready() {
+            *slot = None;
+        }
+        polled
+    }
+}
+
+#[cold]
+#[inline(never)]
+pub(crate) fn unfilled_slot() -> ! {
+    unreachable!("an awaiter slot is filled before it is polled")
 }
 
 /// The awaiter of a classic [`Task`].
@@ -93,11 +118,5 @@ impl<F: Future> Awaiter for FutureAwaiter<F> {
 #[doc(hidden)]
 #[inline]
 pub fn poll_awaiter<A: Awaiter>(slot: &mut Option<A>, ctx: &mut Ctx<'_>) -> Poll<A::Output> {
-    let Some(awaiter) = slot.as_mut() else { unreachable!("an awaiter slot is filled before it is polled") };
-    // SAFETY: see above; the slot's contents are never moved while pinned.
-    let polled = unsafe { Pin::new_unchecked(awaiter) }.poll_await(ctx);
-    if polled.is_ready() {
-        *slot = None;
-    }
-    polled
+    A::poll_slot(slot, ctx)
 }

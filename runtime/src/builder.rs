@@ -104,8 +104,7 @@ fn reify<T, S, M: MoveNextFn<T, S>>(_: M) -> MoveNext<T, S> {
 // wrapped in `AssertUnwindSafe`, into plain bindings, so that it captures them whole.
 
 /// Start a classic call: run it eagerly, then wrap what it produced in a [`Task`].
-pub fn start<T, S, M: MoveNextFn<T, S>>(state_machine: S, cache: impl CachePolicy<T>, move_next: M) -> Task<T, S> {
-    let mut state_machine = state_machine;
+pub fn start<T, S, M: MoveNextFn<T, S>>(mut state_machine: S, cache: impl CachePolicy<T>, move_next: M) -> Task<T, S> {
     let mut ctx = Ctx::stack();
     let (machine, context, next) =
         (AssertUnwindSafe(&mut state_machine), AssertUnwindSafe(&mut ctx), AssertUnwindSafe(move_next));
@@ -128,8 +127,7 @@ pub fn start<T, S, M: MoveNextFn<T, S>>(state_machine: S, cache: impl CachePolic
 
 /// Start a classic `value_task` call: as [`start`], but a synchronous completion hands its
 /// value back inline, allocating nothing (C#'s `AsyncValueTaskMethodBuilder<T>`).
-pub fn start_value<T, S, M: MoveNextFn<T, S>>(state_machine: S, move_next: M) -> ValueTask<T, S> {
-    let mut state_machine = state_machine;
+pub fn start_value<T, S, M: MoveNextFn<T, S>>(mut state_machine: S, move_next: M) -> ValueTask<T, S> {
     let mut ctx = Ctx::stack();
     let (machine, context, next) =
         (AssertUnwindSafe(&mut state_machine), AssertUnwindSafe(&mut ctx), AssertUnwindSafe(move_next));

@@ -7,11 +7,12 @@
 //! stored in a completed task, as C# stores the exception.
 
 use std::fmt;
+use std::mem::ManuallyDrop;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::awaiter::{Awaiter, TaskAwaiter};
+use crate::awaiter::{Awaiter, TaskAwaiter, unfilled_slot};
 use crate::builder::Ctx;
 use crate::task::Task;
 
@@ -60,7 +61,7 @@ impl<T, S> ValueTask<T, S> {
     fn repr_into_awaiter(self) -> AwaiterRepr<T, S> {
         match self.repr {
             Repr::Ready(value) => AwaiterRepr::Ready(value),
-            Repr::Task(task) => AwaiterRepr::Task(task.__lowering_awaiter()),
+            Repr::Task(task) => AwaiterRepr::Task(ManuallyDrop::new(task.__lowering_awaiter())),
         }
     }
 }
@@ -93,7 +94,28 @@ pub struct ValueTaskAwaiter<T, S> {
 
 enum AwaiterRepr<T, S> {
     Ready(Option<T>),
-    Task(TaskAwaiter<T, S>),
+    /// Dropped by `ValueTaskAwaiter`'s `Drop`, out of line: see there.
+    Task(ManuallyDrop<TaskAwaiter<T, S>>),
+}
+
+// The awaiter's drop glue runs where its slot is filled and where the state machine drops,
+// on every level of a synchronous value-task chain; with the task awaiter's drop inline in
+// it, the optimizer calls the glue out of line. Kept out of line here, the glue is a check
+// of the variant, which inlines.
+impl<T, S> Drop for ValueTaskAwaiter<T, S> {
+    #[inline]
+    fn drop(&mut self) {
+        if let AwaiterRepr::Task(awaiter) = &mut self.repr {
+            drop_task_awaiter(awaiter);
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn drop_task_awaiter<T, S>(awaiter: &mut ManuallyDrop<TaskAwaiter<T, S>>) {
+    // SAFETY: called once, from `ValueTaskAwaiter::drop`; the field is not used again.
+    unsafe { ManuallyDrop::drop(awaiter) }
 }
 
 impl<T, S> Awaiter for ValueTaskAwaiter<T, S> {
@@ -111,7 +133,30 @@ impl<T, S> Awaiter for ValueTaskAwaiter<T, S> {
                 Poll::Ready(value.take().expect("checked above"))
             }
             AwaiterRepr::Ready(None) => awaited_twice(),
-            AwaiterRepr::Task(awaiter) => Pin::new(awaiter).poll_await(ctx),
+            AwaiterRepr::Task(awaiter) => Pin::new(&mut **awaiter).poll_await(ctx),
+        }
+    }
+
+    // The inline value leaves a spent awaiter that owns nothing: the slot is emptied without
+    // the drop glue of `Option<ValueTaskAwaiter>`, which is not inlined and would otherwise
+    // run on every synchronous await of a value task. A task awaiter is dropped as usual.
+    #[inline]
+    fn poll_slot(slot: &mut Option<Self>, ctx: &mut Ctx<'_>) -> Poll<T> {
+        let Some(this) = slot.as_mut() else { unfilled_slot() };
+        match &mut this.repr {
+            AwaiterRepr::Ready(value) => {
+                let Some(value) = value.take() else { awaited_twice() };
+                // `Ready(None)` owns nothing: forgetting it is dropping it.
+                std::mem::forget(slot.take());
+                Poll::Ready(value)
+            }
+            AwaiterRepr::Task(awaiter) => {
+                let polled = Pin::new(&mut **awaiter).poll_await(ctx);
+                if polled.is_ready() {
+                    *slot = None;
+                }
+                polled
+            }
         }
     }
 }

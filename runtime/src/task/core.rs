@@ -19,10 +19,11 @@ use std::mem::ManuallyDrop;
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, MutexGuard, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 
 use super::header::{self, CoreRef, CoreVTable, Header, State, Status, WaiterKind, borrowed_waker};
+use super::lock::LockGuard;
 use super::outcome::Outcome;
 use crate::builder::{Ctx, MoveNext};
 
@@ -75,7 +76,8 @@ impl<T, S> Core<T, S> {
         core
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
+    #[inline]
+    fn lock(&self) -> LockGuard<'_, State> {
         self.header.lock()
     }
 
@@ -161,6 +163,8 @@ impl<T, S> Core<T, S> {
         let (waiters, orphaned) = {
             let mut state = self.lock();
             state.status = Status::Completed;
+            // `Completed` is never left: the header's mark says so without its lock.
+            state.mark();
             (state.waiters.take_all(), state.orphaned)
         };
         if orphaned {
@@ -172,7 +176,7 @@ impl<T, S> Core<T, S> {
 
     /// Read the outcome under the lock (status `Completed`): moved out for the last handle,
     /// copied for the others.
-    fn claim(&self, _completed: &MutexGuard<'_, State>) -> Outcome<T> {
+    fn claim(&self, _completed: &LockGuard<'_, State>) -> Outcome<T> {
         // SAFETY: `Completed` and the header lock is held (witnessed by the guard).
         let machine = unsafe { &mut *self.machine.get() };
         let Machine::Finished(outcome) = machine else {
@@ -191,17 +195,21 @@ impl<T, S> Core<T, S> {
     /// [`Self::claim`] for the handle registered under `key`, which it forgets: completion
     /// took every waiter off the list (`finish`), so dropping the handle has nothing to
     /// withdraw, and takes no lock for it.
-    fn claim_once(&self, completed: &MutexGuard<'_, State>, key: &mut Option<u32>) -> Outcome<T> {
+    fn claim_once(&self, completed: &LockGuard<'_, State>, key: &mut Option<u32>) -> Outcome<T> {
         *key = None;
         self.claim(completed)
     }
 
     pub(crate) fn is_completed(&self) -> bool {
-        self.lock().status == Status::Completed
+        self.header.is_completed()
     }
 
     /// Is the outcome there yet (checked by an awaiter still on its caller's stack)?
     pub(crate) fn try_claim(&self) -> Option<Outcome<T>> {
+        // The usual answer on a suspending chain (the task has just suspended): no lock.
+        if !self.header.is_completed() {
+            return None;
+        }
         let state = self.lock();
         (state.status == Status::Completed).then(|| self.claim(&state))
     }
@@ -222,9 +230,9 @@ impl<T, S> Core<T, S> {
         // to drive it move up to the parent's root.
         let handed_up = if state.waiters.driver_key() == *key { state.queue.take() } else { Default::default() };
         drop(state);
-        // Usually nothing: then no reference to the parent is taken only to be let go.
+        // Usually nothing: then the parent's lock is not taken.
         if !handed_up.is_empty() {
-            header::enqueue_under(parent.clone(), handed_up);
+            header::enqueue_under(parent, handed_up);
         }
         Poll::Pending
     }
@@ -346,7 +354,10 @@ impl<T, S> Drop for Core<T, S> {
         // Reached when the last strong reference goes. The last handle normally emptied the
         // machine already; a task that was never handed out (a panic between `spawn` and the
         // handle) is emptied here.
-        // SAFETY: `&mut self`: nothing else touches the machine.
-        unsafe { self.set_machine(Machine::Gone) };
+        // Usually gone already: then there is nothing to drop and nothing to write.
+        if !matches!(self.machine.get_mut(), Machine::Gone) {
+            // SAFETY: `&mut self`: nothing else touches the machine.
+            unsafe { self.set_machine(Machine::Gone) };
+        }
     }
 }

@@ -29,18 +29,20 @@
 //!
 //! # Locking
 //!
-//! Each header has one mutex. Code here holds at most one header lock at a time and never
-//! runs a state machine, wakes a waker or drops a task while holding one.
+//! Each header has one lock (`super::lock`, a mutex without poisoning). Code here holds at
+//! most one header lock at a time and never runs a state machine, wakes a waker or drops a
+//! task while holding one.
 
 use std::mem;
 use std::ptr::NonNull;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use super::lock::{Lock, LockGuard};
 use std::task::{RawWaker, RawWakerVTable, Waker};
 
 /// The first field of every heap task.
 #[repr(C)]
 pub(crate) struct Header {
-    state: Mutex<State>,
+    state: Lock<State>,
     vtable: &'static CoreVTable,
 }
 
@@ -86,7 +88,7 @@ pub(crate) struct State {
 impl Header {
     pub(crate) fn new(status: Status, vtable: &'static CoreVTable) -> Self {
         Header {
-            state: Mutex::new(State {
+            state: Lock::new(State {
                 status,
                 waiters: Waiters::default(),
                 queue: TaskQueue::default(),
@@ -97,14 +99,21 @@ impl Header {
         }
     }
 
-    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
-        // A panic never happens while a header is locked (no user code runs under it), so
-        // poisoning carries no information here.
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    #[inline]
+    pub(crate) fn lock(&self) -> LockGuard<'_, State> {
+        self.state.lock()
+    }
+
+    /// The status is `Completed` (the lock's mark, set with that status; `Completed` is
+    /// never left), read without locking.
+    #[inline]
+    pub(crate) fn is_completed(&self) -> bool {
+        self.state.is_marked()
     }
 }
 
 impl State {
+    #[inline]
     pub(crate) fn new_key(&mut self) -> u32 {
         self.next_key = self.next_key.wrapping_add(1);
         self.next_key
@@ -114,7 +123,7 @@ impl State {
 /// One strong reference to a heap task, seen through its header.
 pub(crate) struct CoreRef(NonNull<Header>);
 
-// SAFETY: a `CoreRef` only touches the header (a mutex) and the reference count, both
+// SAFETY: a `CoreRef` only touches the header (its lock) and the reference count, both
 // thread-safe; running the state machine goes through the status protocol, and a task is
 // only ever run by the thread that drives its root (see the module documentation), which the
 // root's own `Send` bound covers.
@@ -131,15 +140,18 @@ impl CoreRef {
         CoreRef(header)
     }
 
+    #[inline]
     pub(crate) fn header(&self) -> &Header {
         // SAFETY: a `CoreRef` holds a strong reference, so the allocation is alive.
         unsafe { self.0.as_ref() }
     }
 
-    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+    #[inline]
+    pub(crate) fn lock(&self) -> LockGuard<'_, State> {
         self.header().lock()
     }
 
+    #[inline]
     pub(crate) fn ptr(&self) -> NonNull<Header> {
         self.0
     }
@@ -158,6 +170,7 @@ impl CoreRef {
 }
 
 impl Clone for CoreRef {
+    #[inline]
     fn clone(&self) -> Self {
         // SAFETY: `self` keeps the allocation alive while the count goes up.
         unsafe { (self.header().vtable.retain)(self.0) };
@@ -166,6 +179,7 @@ impl Clone for CoreRef {
 }
 
 impl Drop for CoreRef {
+    #[inline]
     fn drop(&mut self) {
         // SAFETY: this reference owns one strong count.
         unsafe { (self.header().vtable.release)(self.0) }
@@ -194,10 +208,12 @@ pub(crate) struct Waiters {
 }
 
 impl Waiters {
+    #[inline]
     pub(crate) fn driver(&self) -> Option<&WaiterKind> {
         self.first.as_ref().map(|waiter| &waiter.kind)
     }
 
+    #[inline]
     pub(crate) fn driver_key(&self) -> Option<u32> {
         self.first.as_ref().map(|waiter| waiter.key)
     }
@@ -209,6 +225,7 @@ impl Waiters {
         }
     }
 
+    #[inline]
     pub(crate) fn push(&mut self, key: u32, kind: WaiterKind) {
         let waiter = Waiter { key, kind };
         if self.first.is_none() {
@@ -272,6 +289,7 @@ pub(crate) struct TaskQueue {
 }
 
 impl TaskQueue {
+    #[inline]
     pub(crate) fn push(&mut self, task: CoreRef) {
         if self.first.is_none() {
             self.first = Some(task);
@@ -280,14 +298,17 @@ impl TaskQueue {
         }
     }
 
+    #[inline]
     pub(crate) fn is_empty(&self) -> bool {
         self.first.is_none()
     }
 
+    #[inline]
     pub(crate) fn take(&mut self) -> TaskQueue {
         mem::take(self)
     }
 
+    #[inline]
     pub(crate) fn append(&mut self, other: TaskQueue) {
         // The usual case on a suspending chain: the queue handed up one level at a time
         // lands in an empty one, and moves there whole.
@@ -346,18 +367,23 @@ pub(crate) mod polling {
 const MAX_CHAIN: usize = 1 << 16;
 
 /// Put `tasks` on the run queue of the root that drives `start`, and wake that root.
-pub(crate) fn enqueue_under(start: CoreRef, tasks: TaskQueue) {
+///
+/// `start` is borrowed: its caller holds a reference anyway (the task itself, or the running
+/// parent), and the usual walk ends there, so that no count goes up and down for it.
+pub(crate) fn enqueue_under(start: &CoreRef, tasks: TaskQueue) {
     if tasks.is_empty() {
         return;
     }
-    let mut current = start;
+    // The tasks above `start`, each held by a reference of our own while it is visited.
+    let mut above: Option<CoreRef> = None;
     for _ in 0..MAX_CHAIN {
+        let current = above.as_ref().unwrap_or(start);
         let mut state = current.lock();
         match state.waiters.driver() {
             Some(WaiterKind::Parent(parent)) => {
                 let parent = parent.clone();
                 drop(state);
-                current = parent;
+                above = Some(parent);
             }
             Some(WaiterKind::Waker(driver)) => {
                 let driver = driver.clone();
@@ -375,7 +401,7 @@ pub(crate) fn enqueue_under(start: CoreRef, tasks: TaskQueue) {
         }
     }
     // Tasks awaiting each other in a cycle never complete (as in C#); park the entries.
-    current.lock().queue.append(tasks);
+    above.as_ref().unwrap_or(start).lock().queue.append(tasks);
 }
 
 fn single(task: CoreRef) -> TaskQueue {
@@ -392,7 +418,7 @@ pub(crate) fn wake(task: &CoreRef) {
         Status::Idle => {
             state.status = Status::Scheduled;
             drop(state);
-            enqueue_under(task.clone(), single(task.clone()));
+            enqueue_under(task, single(task.clone()));
         }
         Status::RunningNotified | Status::Scheduled | Status::Completed | Status::Dead => {}
     }
@@ -410,7 +436,7 @@ pub(crate) fn after_pending(task: &CoreRef) -> bool {
         Status::RunningNotified => {
             state.status = Status::Scheduled;
             drop(state);
-            enqueue_under(task.clone(), single(task.clone()));
+            enqueue_under(task, single(task.clone()));
         }
         _ => state.status = Status::Idle,
     }

@@ -15,6 +15,7 @@ pub mod cache;
 mod completed;
 pub(crate) mod core;
 pub(crate) mod header;
+mod lock;
 mod outcome;
 
 use std::fmt;
