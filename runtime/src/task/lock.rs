@@ -13,13 +13,17 @@
 //! *mark*: set by a holder, never cleared, read without locking. The task sets it with its
 //! `Completed` status, so that an awaiter can ask whether a task completed without taking its
 //! lock, and without a field of its own (8 more bytes in every heap task).
+//!
+//! Public (`lowering::task::Lock`) for one user: the benchmark's hand-written model floor
+//! (`workloads::floor`) locks its tasks with it, so that the floor and the classic tasks pay
+//! the same price per lock and their ratio counts work, not lock implementations.
 
 use std::cell::UnsafeCell;
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-pub(crate) struct Lock<T> {
+pub struct Lock<T> {
     /// Set while a guard exists.
     locked: AtomicBool,
     /// Set by a holder ([`LockGuard::mark`]), never cleared.
@@ -36,12 +40,12 @@ unsafe impl<T: Send> Sync for Lock<T> {}
 const SPINS: u32 = 64;
 
 impl<T> Lock<T> {
-    pub(crate) const fn new(value: T) -> Self {
+    pub const fn new(value: T) -> Self {
         Lock { locked: AtomicBool::new(false), marked: AtomicBool::new(false), value: UnsafeCell::new(value) }
     }
 
     #[inline]
-    pub(crate) fn lock(&self) -> LockGuard<'_, T> {
+    pub fn lock(&self) -> LockGuard<'_, T> {
         if self.locked.compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed).is_err() {
             self.lock_contended();
         }
@@ -75,7 +79,7 @@ impl<T> Lock<T> {
     }
 }
 
-pub(crate) struct LockGuard<'a, T> {
+pub struct LockGuard<'a, T> {
     lock: &'a Lock<T>,
     /// A guard gives `&T` to whoever shares it, so it is `Sync` only for a `Sync` value
     /// (below), as `std`'s `MutexGuard` is.

@@ -27,6 +27,7 @@ use std::task::{Context, Poll};
 use self::cache::{CachePolicy, CachedRef};
 use self::completed::Completed;
 use self::core::Core;
+pub use self::lock::{Lock, LockGuard};
 pub use self::outcome::SharedPanic;
 use self::outcome::{Outcome, PanicPayload};
 

@@ -22,7 +22,9 @@ use std::future::Future;
 use std::mem::ManuallyDrop;
 use std::panic::{self, AssertUnwindSafe};
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
+
+use lowering::task::{Lock, LockGuard};
 use std::task::{Context, Poll, Wake, Waker};
 
 type Payload = Box<dyn Any + Send + 'static>;
@@ -267,7 +269,7 @@ struct State<T> {
 }
 
 struct Core<T, S, const CATCH: bool> {
-    state: Mutex<State<T>>,
+    state: Lock<State<T>>,
     /// Touched only by the thread whose status transition set `Running`.
     machine: UnsafeCell<Option<S>>,
     move_next: MoveNext<T, S>,
@@ -281,7 +283,7 @@ unsafe impl<T: Send, S: Send, const CATCH: bool> Sync for Core<T, S, CATCH> {}
 impl<T: Send + 'static, S: Send + 'static, const CATCH: bool> Core<T, S, CATCH> {
     fn spawn(state_machine: S, move_next: MoveNext<T, S>) -> Arc<Self> {
         let core = Arc::new(Core {
-            state: Mutex::new(State { status: Status::Running, outcome: None, waiter: None, queue: Queue::default() }),
+            state: Lock::new(State { status: Status::Running, outcome: None, waiter: None, queue: Queue::default() }),
             machine: UnsafeCell::new(Some(state_machine)),
             move_next,
         });
@@ -289,8 +291,8 @@ impl<T: Send + 'static, S: Send + 'static, const CATCH: bool> Core<T, S, CATCH> 
         core
     }
 
-    fn lock(&self) -> MutexGuard<'_, State<T>> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    fn lock(&self) -> LockGuard<'_, State<T>> {
+        self.state.lock()
     }
 
     /// Run `move_next` once; the status is `Running`.
