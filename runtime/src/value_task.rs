@@ -7,8 +7,8 @@
 //! stored in a completed task, as C# stores the exception.
 
 use std::fmt;
-use std::mem::ManuallyDrop;
 use std::future::Future;
+use std::mem::ManuallyDrop;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 

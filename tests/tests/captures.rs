@@ -67,6 +67,19 @@ differential! {
         seen + weigh(first) + consume(pair.b)
     }
 
+    /// A block that moves one field and changes another (a `Copy` one, which Rust's
+    /// block borrows mutably): the change shows after the block.
+    pub async fn block_changes_a_field(label: Loud, count: u32) -> u32 {
+        let mut session = Session { label, count };
+        let taken = async {
+            session.count += 1;
+            later("inside", 0u32).await;
+            consume(session.label) + session.count
+        }
+        .await;
+        taken + session.count
+    }
+
     /// A field of the receiver by value (a copy) in a block of a `&mut self` method.
     pub async fn from_self(session: &mut Session) -> u32 {
         let counted = async { later("count", session.count).await + 1 }.await;
@@ -120,4 +133,13 @@ fn a_field_of_a_mut_reference() {
     let (classic, runtime) = (drive(true), drive(false));
     assert_eq!(classic, runtime);
     assert_eq!(classic.0, 10);
+}
+
+#[test]
+fn a_block_that_moves_one_field_and_changes_another() {
+    let outcome = same_at_every_suspension(
+        || classic::block_changes_a_field(Loud::new("label"), 2),
+        || runtime::block_changes_a_field(Loud::new("label"), 2),
+    );
+    assert_eq!(outcome, Outcome::Value(11));
 }

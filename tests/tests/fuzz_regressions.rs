@@ -1308,3 +1308,33 @@ mod seed2718 {
         }
     }
 }
+
+/// Minimal cases of what the long run on seed 6174 found (programs 1106, 1340, 1439, 1721 of
+/// its first 2000; 1439 and 1721 are `captures::a_block_that_moves_one_field_and_changes_another`).
+mod seed6174 {
+    use super::*;
+
+    differential! {
+        // A tuple `let` that hides a live local (`v5`, read on the other path) and a local of
+        // its own block (`v45`, holding a value to drop) begins a state of its own; the local
+        // of the block got its hidden name before the jump to that state saved it, so the
+        // save named a local this state never bound (E0425). Programs 1106 and 1340.
+        pub async fn program1340(c: bool) -> u32 {
+            let v5 = now("a3", 1u32).await;
+            if c {
+                let v45 = Loud::new("l44");
+                let (v5, v45) = later("a52", (3u32, 4u32)).await;
+                v5 + v45
+            } else {
+                later("a55", v5).await
+            }
+        }
+    }
+
+    #[test]
+    fn program1340() {
+        for c in [true, false] {
+            same_at_every_suspension(|| classic::program1340(c), || runtime::program1340(c));
+        }
+    }
+}

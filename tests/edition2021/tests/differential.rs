@@ -3,6 +3,8 @@
 // The files are formatted as the workspace formats them (edition 2024).
 #[rustfmt::skip]
 #[path = "../../tests/borrows_across_awaits.rs"]
+// Its fuzzer-found shapes keep what the fuzzer wrote (`match ({ .. })`, unused bindings).
+#[allow(unused)]
 mod borrows_across_awaits;
 #[rustfmt::skip]
 #[path = "../../tests/captures.rs"]

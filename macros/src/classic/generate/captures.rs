@@ -36,12 +36,72 @@ pub(crate) fn plan(
     others.visit_expr(code);
     let named_otherwise = others.found;
     kept.retain(|(local, _)| !named_otherwise.contains(local));
+    // A field the code also changes (`v.n += 1`, `v.b = ..`, `&mut v.b`, a method on it) is
+    // borrowed mutably by Rust's capture when it is `Copy`, which the macro cannot tell: such
+    // a field stays where it is, reached through its place when the code runs.
+    let mut changed = Changed(Vec::new());
+    changed.visit_expr(code);
+    kept.retain(|(local, path)| {
+        !changed
+            .0
+            .iter()
+            .any(|(root, members)| root == local && (members.starts_with(path) || path.starts_with(members)))
+    });
     kept.into_iter()
         .enumerate()
         .map(|(index, (local, members))| {
             (Ident::new(&format!("__captured{}", first_index + index), Span::mixed_site()), local, members)
         })
         .collect()
+}
+
+/// The field paths code assigns, borrows mutably or calls a method on.
+struct Changed(Vec<(String, Vec<syn::Member>)>);
+
+impl Changed {
+    fn note(&mut self, place: &syn::Expr) {
+        self.0.extend(field_chain(place));
+    }
+}
+
+impl<'ast> Visit<'ast> for Changed {
+    fn visit_expr_assign(&mut self, node: &'ast syn::ExprAssign) {
+        self.note(&node.left);
+        syn::visit::visit_expr_assign(self, node);
+    }
+
+    fn visit_expr_binary(&mut self, node: &'ast syn::ExprBinary) {
+        if matches!(
+            node.op,
+            syn::BinOp::AddAssign(_)
+                | syn::BinOp::SubAssign(_)
+                | syn::BinOp::MulAssign(_)
+                | syn::BinOp::DivAssign(_)
+                | syn::BinOp::RemAssign(_)
+                | syn::BinOp::BitXorAssign(_)
+                | syn::BinOp::BitAndAssign(_)
+                | syn::BinOp::BitOrAssign(_)
+                | syn::BinOp::ShlAssign(_)
+                | syn::BinOp::ShrAssign(_)
+        ) {
+            self.note(&node.left);
+        }
+        syn::visit::visit_expr_binary(self, node);
+    }
+
+    fn visit_expr_reference(&mut self, node: &'ast syn::ExprReference) {
+        if node.mutability.is_some() {
+            self.note(&node.expr);
+        }
+        syn::visit::visit_expr_reference(self, node);
+    }
+
+    fn visit_expr_method_call(&mut self, node: &'ast syn::ExprMethodCall) {
+        self.note(&node.receiver);
+        syn::visit::visit_expr_method_call(self, node);
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
 /// The locals of `paths` that code names whole or through an ancestor of one of the paths.

@@ -907,7 +907,9 @@ impl<'a> Emitter<'a> {
             self.initializing.pop();
         }
         let shadowed = self.shadowed_by(pat);
-        self.hide_dead(pat, &shadowed);
+        if shadowed.is_empty() {
+            self.hide_dead(pat, &shadowed);
+        }
         let (emitted_pat, temps) = self.place_temps(pat);
         if shadowed.is_empty() {
             self.emit(quote_spanned!(span=> #(#attrs)* let #emitted_pat = #rewritten #diverge_code;));
@@ -927,6 +929,8 @@ impl<'a> Emitter<'a> {
             let init_var = self.declare(value.clone(), false, Init::Yes);
             let state = self.new_state();
             self.jump(state, None);
+            // Renamed once the jump saved them under the names this state bound them by.
+            self.hide_dead(pat, &shadowed);
             for id in shadowed {
                 let alias = self.hidden("shadowed");
                 let name = std::mem::replace(&mut self.vars[id].name, alias);
