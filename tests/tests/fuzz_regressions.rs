@@ -1319,6 +1319,23 @@ mod seed6174 {
         // its own block (`v45`, holding a value to drop) begins a state of its own; the local
         // of the block got its hidden name before the jump to that state saved it, so the
         // save named a local this state never bound (E0425). Programs 1106 and 1340.
+        // A non-`move` async block that assigns a local and moves it (`p1 = ..;
+        // consume(p1)`): Rust's block takes a non-`Copy` local by value, and drops it when
+        // the block ends; the classic lowering reaches a local the block assigns through its
+        // place (right for a `Copy` one, which Rust's block borrows mutably), so it drops
+        // with the function. The macro cannot tell the two apart. Program 6141, open.
+        pub async fn program6141(mut p1: Loud, c: bool) -> u32 {
+            async {
+                if c {
+                    p1 = later("a9", Loud::new("l10")).await;
+                    consume(p1);
+                }
+                0u32
+            }
+            .await;
+            later("after", 1u32).await
+        }
+
         pub async fn program1340(c: bool) -> u32 {
             let v5 = now("a3", 1u32).await;
             if c {
@@ -1328,6 +1345,17 @@ mod seed6174 {
             } else {
                 later("a55", v5).await
             }
+        }
+    }
+
+    #[test]
+    #[ignore = "classic lowering bug: a non-move async block that assigns and moves a non-Copy local reaches it through its place instead of taking it"]
+    fn program6141() {
+        for c in [true, false] {
+            same_at_every_suspension(
+                || classic::program6141(Loud::new("p1"), c),
+                || runtime::program6141(Loud::new("p1"), c),
+            );
         }
     }
 
