@@ -706,7 +706,7 @@ fn with_span(ident: &Ident, span: Span) -> Ident {
     ident
 }
 
-fn is_compound_assignment(op: &syn::BinOp) -> bool {
+pub(crate) fn is_compound_assignment(op: &syn::BinOp) -> bool {
     use syn::BinOp::*;
     matches!(
         op,
