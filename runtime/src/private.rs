@@ -10,7 +10,10 @@ pub use crate::builder::{Ctx, MoveNext, MoveNextFn, start, start_pinned, start_v
 pub use crate::join::{join, try_join};
 pub use crate::record::RECORDS;
 pub use crate::select::*;
-pub use crate::slot::{ByValue, CopyOut, MoveOut, Place, ReborrowOut, Slot, SlotGuard, twin};
+pub use crate::slot::{
+    ByValue, Capture, CaptureByValue, CaptureCopy, CaptureReborrow, Captured, CopyOut, MoveOut, Place, ReborrowOut,
+    Slot, SlotGuard, twin,
+};
 pub use crate::task::cache::{CachePolicy, Cacheable, NoTable, Table};
 pub use std::future::IntoFuture;
 pub use std::pin::Pin;

@@ -13,6 +13,7 @@
 //! nor may be read. The soundness argument for the code that uses these types is written
 //! where it is generated (`lowering-macros`, `classic::generate::places`).
 
+use std::cell::UnsafeCell;
 use std::future::Future;
 use std::mem::MaybeUninit;
 
@@ -253,5 +254,67 @@ impl<T> MoveOut<T> for &ByValue<T> {
     #[inline(always)]
     fn by_value(&self) -> T {
         self.0.take()
+    }
+}
+
+/// A local that a non-`move` closure or async block both assigns and uses by value
+/// (`p = f().await; consume(p);`). Rust's closure borrows such a local mutably when its type is
+/// `Copy` (a use by value is a copy) and a `&mut` (a reborrow), and takes it by value
+/// otherwise, dropping it with the closure. `(&Capture(v)).capture()` picks the same by
+/// autoref-specialization, when the code is made: [`CaptureCopy`], [`CaptureReborrow`] or
+/// [`CaptureByValue`].
+pub struct Capture<T>(pub Place<T>);
+
+/// What a closure or async block captured of a [`Capture`]d local: the outer local's place,
+/// or the value in a slot of its own, which drops with the closure or block.
+pub enum Captured<T> {
+    Outer(Place<T>),
+    /// In a cell, so that a closure reaching it through `&self` stays callable as the plain
+    /// one is (`Fn` or `FnOnce`, never needing a `mut` binding that the user did not write).
+    Own(UnsafeCell<Slot<T>>),
+}
+
+impl<T> Captured<T> {
+    /// Where the code reaches the local: called at the start of each run of the closure, or
+    /// of the async block's first poll, when the code no longer moves.
+    #[inline(always)]
+    pub fn place(&self) -> Place<T> {
+        match self {
+            Captured::Outer(place) => *place,
+            Captured::Own(slot) => Place::of(slot.get()),
+        }
+    }
+}
+
+pub trait CaptureCopy<T> {
+    fn capture(&self) -> Captured<T>;
+}
+
+impl<T: Copy> CaptureCopy<T> for Capture<T> {
+    #[inline(always)]
+    fn capture(&self) -> Captured<T> {
+        Captured::Outer(self.0)
+    }
+}
+
+pub trait CaptureReborrow<'a, T: ?Sized> {
+    fn capture(&self) -> Captured<&'a mut T>;
+}
+
+impl<'a, T: ?Sized> CaptureReborrow<'a, T> for Capture<&'a mut T> {
+    #[inline(always)]
+    fn capture(&self) -> Captured<&'a mut T> {
+        Captured::Outer(self.0)
+    }
+}
+
+pub trait CaptureByValue<T> {
+    fn capture(&self) -> Captured<T>;
+}
+
+impl<T> CaptureByValue<T> for &Capture<T> {
+    #[inline(always)]
+    fn capture(&self) -> Captured<T> {
+        Captured::Own(UnsafeCell::new(Slot::holding(self.0.take())))
     }
 }

@@ -3,6 +3,8 @@
 //! drops with them if they never run, before the rest of `v`. Under the classic lowering the
 //! local lives in the state machine and the field is taken when the closure or block is made,
 //! as Rust does; compared with the plain `async fn`, dropped at every suspension included.
+//! Also locals that such code both assigns and uses by value: borrowed if they are `Copy`,
+//! taken otherwise, as rustc decides.
 
 use lowering_tests::fuzz::*;
 use lowering_tests::*;
@@ -80,6 +82,60 @@ differential! {
         taken + session.count
     }
 
+    /// A block that assigns a local and moves it takes it when it is made (it is not
+    /// `Copy`): dropped unpolled, it drops the local with it, before the next await.
+    pub async fn block_assigns_and_moves_a_local(c: bool) -> u32 {
+        let mut label = Loud::new("label");
+        let pending = async {
+            if c {
+                label = later("assign", Loud::new("new")).await;
+            }
+            consume(label)
+        };
+        later("made", 0u32).await;
+        drop(pending);
+        later("dropped", 1u32).await
+    }
+
+    /// The same, awaited: the old value drops where the block assigns it.
+    pub async fn block_assigns_and_moves_a_local_awaited(mut label: Loud, c: bool) -> u32 {
+        let taken = async {
+            if c {
+                label = later("assign", Loud::new("new")).await;
+            }
+            later("inside", 0u32).await;
+            consume(label)
+        }
+        .await;
+        later("after", taken).await
+    }
+
+    /// A `Copy` local that a block assigns and reads by value: the block borrows it, so the
+    /// function sees the change.
+    pub async fn block_assigns_a_copy_local(start: u32) -> u32 {
+        let mut count = start;
+        let read = async {
+            count = later("assign", count + 1).await;
+            count * 10
+        }
+        .await;
+        read + count
+    }
+
+    /// A closure that assigns a local and moves it: taken when the closure is made, dropped
+    /// with it if it is never called.
+    pub async fn closure_assigns_and_moves_a_local(call: bool) -> u32 {
+        let mut label = Loud::new("label");
+        let replace = || {
+            let old = weigh(&label);
+            label = Loud::new("new");
+            old + consume(label)
+        };
+        later("made", 0u32).await;
+        let value = if call { replace() } else { 0 };
+        later("after", value).await
+    }
+
     /// A field of the receiver by value (a copy) in a block of a `&mut self` method.
     pub async fn from_self(session: &mut Session) -> u32 {
         let counted = async { later("count", session.count).await + 1 }.await;
@@ -142,4 +198,43 @@ fn a_block_that_moves_one_field_and_changes_another() {
         || runtime::block_changes_a_field(Loud::new("label"), 2),
     );
     assert_eq!(outcome, Outcome::Value(11));
+}
+
+#[test]
+fn a_block_that_assigns_and_moves_a_local_takes_it() {
+    for c in [true, false] {
+        same_at_every_suspension(
+            || classic::block_assigns_and_moves_a_local(c),
+            || runtime::block_assigns_and_moves_a_local(c),
+        );
+    }
+    let (_, log) = run(Stop::AtEnd, || classic::block_assigns_and_moves_a_local(false));
+    assert_eq!(log, ["new label", "suspend made", "resume made", "drop label", "suspend dropped", "resume dropped"]);
+}
+
+#[test]
+fn an_awaited_block_that_assigns_and_moves_a_local() {
+    for c in [true, false] {
+        same_at_every_suspension(
+            || classic::block_assigns_and_moves_a_local_awaited(Loud::new("label"), c),
+            || runtime::block_assigns_and_moves_a_local_awaited(Loud::new("label"), c),
+        );
+    }
+}
+
+#[test]
+fn a_block_that_assigns_a_copy_local_borrows_it() {
+    let outcome =
+        same_at_every_suspension(|| classic::block_assigns_a_copy_local(4), || runtime::block_assigns_a_copy_local(4));
+    assert_eq!(outcome, Outcome::Value(55));
+}
+
+#[test]
+fn a_closure_that_assigns_and_moves_a_local_takes_it() {
+    for call in [true, false] {
+        same_at_every_suspension(
+            || classic::closure_assigns_and_moves_a_local(call),
+            || runtime::closure_assigns_and_moves_a_local(call),
+        );
+    }
 }

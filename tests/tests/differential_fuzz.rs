@@ -29,23 +29,11 @@ const SHRINK_SECONDS: u64 = 600;
 /// reports each as known, on every run, with its program; it does not shrink them or fail on
 /// them. Any other failure fails the run, and a known one that
 /// passes is said to be fixed (remove it here then).
-const KNOWN_FAILURES: &[(u64, usize, &str)] = &[
-    (
-        6174,
-        5900,
-        "E0308: a parameter hidden by a `let` in a `for` body, read and assigned in the initializer, which `continue`s the loop: the read names the stub's parameter",
-    ),
-    (
-        6174,
-        6141,
-        "drop order: a non-move async block that assigns and moves a non-Copy local reaches it through its place, so it drops with the function, not with the block",
-    ),
-    (
-        6174,
-        7607,
-        "drop order: a value assigned to a moved parameter on one path, overwritten later but returned past first, drops at the next suspension instead of at the return",
-    ),
-];
+const KNOWN_FAILURES: &[(u64, usize, &str)] = &[(
+    6174,
+    5900,
+    "E0308: a parameter hidden by a `let` in a `for` body, read and assigned in the initializer, which `continue`s the loop: the read names the stub's parameter",
+)];
 
 fn setting(name: &str, default: u64) -> u64 {
     match std::env::var(name) {

@@ -1310,7 +1310,8 @@ mod seed2718 {
 }
 
 /// Minimal cases of what the long run on seed 6174 found (programs 1106, 1340, 1439, 1721 of
-/// its first 2000; 1439 and 1721 are `captures::a_block_that_moves_one_field_and_changes_another`).
+/// its first 2000, 6141 and 7607 of the rest; 1439 and 1721 are
+/// `captures::a_block_that_moves_one_field_and_changes_another`).
 mod seed6174 {
     use super::*;
 
@@ -1321,9 +1322,10 @@ mod seed6174 {
         // save named a local this state never bound (E0425). Programs 1106 and 1340.
         // A non-`move` async block that assigns a local and moves it (`p1 = ..;
         // consume(p1)`): Rust's block takes a non-`Copy` local by value, and drops it when
-        // the block ends; the classic lowering reaches a local the block assigns through its
-        // place (right for a `Copy` one, which Rust's block borrows mutably), so it drops
-        // with the function. The macro cannot tell the two apart. Program 6141, open.
+        // the block ends; the classic lowering reached a local the block assigns through its
+        // place (right for a `Copy` one, which Rust's block borrows mutably), so it dropped
+        // with the function. rustc now picks the capture (`lowering::__private::Capture`).
+        // Program 6141.
         pub async fn program6141(mut p1: Loud, c: bool) -> u32 {
             async {
                 if c {
@@ -1334,6 +1336,25 @@ mod seed6174 {
             }
             .await;
             later("after", 1u32).await
+        }
+
+        // A condition that moves a local (`{ consume(p2); c }`) of an `if` whose `else`
+        // assigns it again, as an operand before an await: the `if` ran as written, and the
+        // walk took the local for initialized where the `else` assigned it (the move was not
+        // counted yet), so nothing saved the new value, which dropped at the suspension
+        // instead of at the early `return`. Program 7607.
+        pub async fn program7607(p1: u32, mut p2: Loud, c: bool) -> Result<u32, String> {
+            let (v14, v15) = (if { consume(p2); c } { 1u32 } else { p2 = Loud::new("l7"); p1 }, later("a9", 1u32).await);
+            if !now("a17", false).await {
+                return Err(String::from("x18"));
+            };
+            if ({
+                check("c20", 1u32)?;
+                now("a26", 5u32).await < p1 + v14 + v15
+            }) {
+            };
+            p2 = Loud::new("l43");
+            Ok(weigh(&p2))
         }
 
         pub async fn program1340(c: bool) -> u32 {
@@ -1349,7 +1370,6 @@ mod seed6174 {
     }
 
     #[test]
-    #[ignore = "classic lowering bug: a non-move async block that assigns and moves a non-Copy local reaches it through its place instead of taking it"]
     fn program6141() {
         for c in [true, false] {
             same_at_every_suspension(
@@ -1360,9 +1380,120 @@ mod seed6174 {
     }
 
     #[test]
+    fn program7607() {
+        for c in [true, false] {
+            same_at_every_suspension(
+                || classic::program7607(3, Loud::new("p2"), c),
+                || runtime::program7607(3, Loud::new("p2"), c),
+            );
+        }
+    }
+
+    #[test]
     fn program1340() {
         for c in [true, false] {
             same_at_every_suspension(|| classic::program1340(c), || runtime::program1340(c));
         }
+    }
+}
+
+/// Minimal cases of what the run on seed 8128 found (programs 205, 243 and 1123; 2071 was
+/// program 7607 of seed 6174 again).
+mod seed8128 {
+    use super::*;
+
+    differential! {
+        // A `let` that hides a live local (the arm's `v56`) begins a state of its own, and
+        // its value, a borrow of another local (`&v53`), was saved by the jump to that state
+        // while the borrowed local moved in and out of its field (E0597). The borrowed local
+        // now lives in place. Program 205.
+        pub async fn program205(c: bool) -> u32 {
+            let v53 = 5u32;
+            match check("c55", 1u32) {
+                Ok(v56) => add3(
+                    if c {
+                        1
+                    } else {
+                        later("a65", 1u32).await;
+                        let v56 = &v53;
+                        weigh(&Loud::new("t66")) + *v56
+                    },
+                    later("a68", 6u32).await,
+                    v56,
+                ),
+                Err(_) => 0,
+            }
+        }
+
+        // The same through a loop variable hidden by a borrow of itself, in an arm whose
+        // guard awaits (the arm's code begins a state of its own). Program 243.
+        pub async fn program243(c: u32) -> u32 {
+            match later("m", c).await {
+                1 | 9 if now("a82", c < 6u32).await => {
+                    let mut total = 0;
+                    'l84: for i85 in now("a87", [Loud::new("l86"), Loud::new("l87")]).await {
+                        let i85 = &i85;
+                        total += weigh(i85);
+                    }
+                    total
+                }
+                v81 => v81,
+            }
+        }
+
+        // A match arm's binding hidden by a `let` of a local that lives in place (its field
+        // is read before an await), with a loop after: putting the local in place changed
+        // the locals the next walk declared, and the loop head's entry assumed from the walk
+        // before named another local, which left a slot never written (E0282). Program 1123.
+        pub async fn program1123() -> Result<u32, String> {
+            let r = match later("a23", 1u32).await {
+                v26 => {
+                    let v26 = now(
+                        "a62",
+                        (
+                            Pair {
+                                a: {
+                                    let mut k52 = 0u32;
+                                    'l51: loop {
+                                        if k52 == 1 {
+                                            break 'l51 now("a53", 2u32).await;
+                                        }
+                                        k52 += 1;
+                                        now("a55", 1u32).await;
+                                    }
+                                },
+                                b: 5u32,
+                            }
+                            .a,
+                            now("a60", v26).await,
+                        ),
+                    )
+                    .await;
+                    let x = v26.1;
+                    later("a69", 1u32).await;
+                    x + v26.0
+                }
+            };
+            Ok(r)
+        }
+    }
+
+    #[test]
+    fn program205() {
+        for c in [true, false] {
+            same_at_every_suspension(|| classic::program205(c), || runtime::program205(c));
+        }
+    }
+
+    #[test]
+    fn program243() {
+        for c in [1, 9, 7] {
+            same_at_every_suspension(|| classic::program243(c), || runtime::program243(c));
+        }
+    }
+
+    #[test]
+    fn program1123() {
+        same_at_every_suspension(classic::program1123, runtime::program1123);
     }
 }

@@ -1,8 +1,10 @@
 //! Awaits inside the standard macros (same evaluation order, same messages), and inner
-//! closures and async blocks, whose `return`, `?` and `.await` are their own.
+//! closures and async blocks, whose `return`, `?` and `.await` are their own, and closures
+//! called before an await (an `FnOnce` one is taken by its call).
 
 use std::fmt::Write as _;
 
+use lowering_tests::fuzz::{consume, weigh};
 use lowering_tests::*;
 
 differential! {
@@ -55,6 +57,30 @@ differential! {
         let extra = inner.await;
         Some(total + extra + double(later("d", 3).await)?)
     }
+
+    /// An `FnOnce` closure (it moves what it captures) called before an await: the call
+    /// takes it, so nothing saves it across the await.
+    pub async fn once_closure_called(call: bool) -> u32 {
+        let label = Loud::new("label");
+        let finish = move || consume(label);
+        later("made", 0u32).await;
+        let value = if call { finish() } else { 0 };
+        later("after", value).await + later("again", 1u32).await
+    }
+
+    /// An `Fn` closure that owns a value, called for the last time before an await: it stays
+    /// until its scope ends, and so does what it owns.
+    pub async fn fn_closure_called(times: u32) -> u32 {
+        let label = Loud::new("label");
+        let look = move || weigh(&label);
+        later("made", 0u32).await;
+        let mut total = 0;
+        for _ in 0..times {
+            total += look();
+        }
+        later("after", total).await
+    }
+
 }
 
 #[test]
@@ -86,4 +112,16 @@ fn inner_closures_and_async_blocks() {
     for items in [vec![1, 2], vec![500]] {
         same_at_every_suspension(|| classic::closures(items.clone()), || runtime::closures(items.clone()));
     }
+}
+
+#[test]
+fn closures_called_before_an_await() {
+    for call in [true, false] {
+        same_at_every_suspension(|| classic::once_closure_called(call), || runtime::once_closure_called(call));
+    }
+    for times in [0, 1, 2] {
+        same_at_every_suspension(|| classic::fn_closure_called(times), || runtime::fn_closure_called(times));
+    }
+    let (_, log) = run(Stop::AtEnd, || classic::fn_closure_called(1));
+    assert_eq!(log.last().map(String::as_str), Some("drop label"));
 }

@@ -86,8 +86,16 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         if settled || rounds == MAX_ROUNDS {
             break walked;
         }
-        config.assumed = walked.heads;
-        config.fields_used = walked.fields_used;
+        if new_in_place {
+            // Locals put in place change the locals the walk declares (a pattern binding
+            // rebound by a `let`), and so the numbering that the heads and fields refer to:
+            // what the next walk assumes starts over.
+            config.assumed = HashMap::new();
+            config.fields_used = Vec::new();
+        } else {
+            config.assumed = walked.heads;
+            config.fields_used = walked.fields_used;
+        }
         config.parts = walked.parts;
         config.in_place.extend(walked.wants_in_place);
     };
@@ -268,7 +276,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
                 |#sm: &mut #machine<#(#underscores),*>, #cx: &mut #krate::__private::Ctx<'_>| {
                     // What a use by value of a local kept in place calls (`generate::places`).
                     #[allow(unused_imports)]
-                    use #krate::__private::{CopyOut as _, MoveOut as _, ReborrowOut as _};
+                    use #krate::__private::{CaptureByValue as _, CaptureCopy as _, CaptureReborrow as _, CopyOut as _, MoveOut as _, ReborrowOut as _};
                     #dispatch
                 },
             )

@@ -36,6 +36,8 @@ pub(crate) struct Mention {
     pub conditional: bool,
     /// For `MoveField`, the projection as written (`pair.a`).
     pub field: Option<syn::Expr>,
+    /// The callee of a call (`done(v)`): a `Move` only if it is an `FnOnce` closure.
+    pub called: bool,
 }
 
 pub(crate) fn of_expr(expr: &syn::Expr) -> Vec<Mention> {
@@ -91,7 +93,7 @@ pub(crate) fn of_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditiona
                     matches!(iter.peek(), Some(TokenTree::Punct(p)) if p.as_char() == '!' || p.as_char() == ':');
                 if !after_dot && !before_path_or_bang {
                     let name = if ident == "self" { SELF_LOCAL.to_owned() } else { ident.to_string() };
-                    out.push(Mention { name, kind: Kind::Read, conditional, field: None });
+                    out.push(Mention { name, kind: Kind::Read, conditional, field: None, called: false });
                 }
             }
             TokenTree::Group(group) => of_tokens(&group.stream(), out, conditional),
@@ -99,6 +101,19 @@ pub(crate) fn of_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditiona
         }
         previous = Some(token);
     }
+}
+
+/// Whether a closure may move something it captures out of itself when called, which makes
+/// it `FnOnce`: its body uses a captured name by value (the macro cannot tell a `Copy` one;
+/// calling a captured function or closure does not count). One that does not is `Fn` or
+/// `FnMut`, and a call leaves it where it is.
+pub(crate) fn closure_moves_captures(closure: &syn::ExprClosure) -> bool {
+    let mut collector = Collector::default();
+    for input in &closure.inputs {
+        collector.bind(input);
+    }
+    collector.expr(&closure.body, Kind::Move);
+    collector.found.iter().any(|mention| matches!(mention.kind, Kind::Move | Kind::MoveField) && !mention.called)
 }
 
 /// Methods that take `self` by value on the standard types; any other method is assumed to
@@ -179,7 +194,7 @@ impl Collector {
         }
         // `emit` calls the receiver `__self` (a closure cannot bind `self`).
         let name = if name == "self" { SELF_LOCAL.to_owned() } else { name };
-        self.found.push(Mention { name, kind, conditional: self.conditional > 0, field: None });
+        self.found.push(Mention { name, kind, conditional: self.conditional > 0, field: None, called: false });
     }
 
     fn let_init(&mut self, pat: &syn::Pat, init: &syn::Expr) {
@@ -302,7 +317,15 @@ impl Collector {
                 }
             }
             syn::Expr::Call(node) => {
-                self.expr(&node.func, Kind::Read);
+                // A local called (`done(v)`) may be an `FnOnce` closure, which the call takes
+                // by value: a move where it is the last use, a borrow where something later
+                // reads it (an `Fn` or `FnMut` one), or where it is a closure that moves
+                // nothing it captures (`closure_moves_captures`).
+                let before = self.found.len();
+                self.expr(&node.func, Kind::Move);
+                if matches!(&*node.func, syn::Expr::Path(_)) && self.found.len() == before + 1 {
+                    self.found[before].called = true;
+                }
                 for arg in &node.args {
                     self.expr(arg, Kind::Move);
                 }
@@ -392,7 +415,13 @@ impl Collector {
                         Kind::MoveField => (Kind::MoveField, mention.field),
                         _ => (Kind::Read, None),
                     };
-                    self.found.push(Mention { name: mention.name, kind, conditional: self.conditional > 0, field });
+                    self.found.push(Mention {
+                        name: mention.name,
+                        kind,
+                        conditional: self.conditional > 0,
+                        field,
+                        called: false,
+                    });
                 }
             }
             syn::Expr::Async(node) => {
@@ -405,6 +434,7 @@ impl Collector {
                         kind,
                         conditional: self.conditional > 0,
                         field: None,
+                        called: false,
                     });
                 }
             }

@@ -79,8 +79,9 @@ pub(crate) struct Places<'a> {
     used_by_value: Vec<String>,
     /// The fields of visible locals used by value so far: the local's name and the path.
     fields_by_value: Vec<(String, Vec<syn::Member>)>,
-    /// How many fields closures and async blocks took first so far (their bindings' names).
-    fields_captured: usize,
+    /// How many hidden bindings closures and async blocks took first so far (fields, and
+    /// locals whose capture rustc picks): their names number them.
+    hidden_captures: usize,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -105,7 +106,7 @@ impl<'a> Places<'a> {
             krate,
             used_by_value: Vec::new(),
             fields_by_value: Vec::new(),
-            fields_captured: 0,
+            hidden_captures: 0,
         }
     }
 
@@ -363,21 +364,26 @@ impl<'a> Places<'a> {
                         self.moved_into(expr, &captured);
                     } else {
                         let original = node.clone();
-                        let (mut moved, fields) = self.moves_inside(|this| this.closure(node, others));
-                        // One it assigns (`v = ..`, `v += ..`) it borrows mutably, as Rust's
-                        // closure captures a `Copy` local it assigns: reached through its place.
+                        let (moved, fields) = self.moves_inside(|this| this.closure(node, others));
+                        // One it also assigns (`v = ..`, `v += ..`), Rust's closure borrows
+                        // mutably if it is `Copy` and takes otherwise: rustc picks (`chosen`).
                         let original = syn::Expr::Closure(original);
                         let assigned = assigned_in(&original);
-                        moved.retain(|name| !assigned.contains(name));
+                        let (chosen, moved): (Vec<String>, Vec<String>) =
+                            moved.into_iter().partition(|name| assigned.contains(name));
                         let captures = self.fields_to_capture(&original, fields, &moved, &assigned);
-                        if (!moved.is_empty() || !captures.is_empty()) && !others {
+                        if (!moved.is_empty() || !captures.is_empty() || !chosen.is_empty()) && !others {
                             // What it uses by value, it takes when it is made, as Rust's closure
                             // captures it; the rest it reaches through places.
                             let syn::Expr::Closure(mut original) = original else { unreachable!() };
                             captures::substitute(&mut original.body, &captures);
                             *node = original;
                             self.with_bound(moved.clone(), |this| this.closure(node, false));
-                            self.taken_first(expr, &moved, &captures);
+                            let chosen = self.chosen_captures(&chosen);
+                            let places = Self::chosen_places(&chosen);
+                            let body = &node.body;
+                            node.body = Box::new(syn::Expr::Verbatim(quote!({ #places #body })));
+                            self.taken_first(expr, &moved, &captures, &chosen);
                         }
                     }
                 }
@@ -388,18 +394,22 @@ impl<'a> Places<'a> {
                         self.moved_into(expr, &captured);
                     } else {
                         let original = node.clone();
-                        let (mut moved, fields) = self.moves_inside(|this| this.async_block(node, others));
+                        let (moved, fields) = self.moves_inside(|this| this.async_block(node, others));
                         let original = syn::Expr::Async(original);
                         let assigned = assigned_in(&original);
-                        moved.retain(|name| !assigned.contains(name));
+                        let (chosen, moved): (Vec<String>, Vec<String>) =
+                            moved.into_iter().partition(|name| assigned.contains(name));
                         let captures = self.fields_to_capture(&original, fields, &moved, &assigned);
-                        if (!moved.is_empty() || !captures.is_empty()) && !others {
+                        if (!moved.is_empty() || !captures.is_empty() || !chosen.is_empty()) && !others {
                             let mut original = original;
                             captures::substitute(&mut original, &captures);
                             let syn::Expr::Async(original) = original else { unreachable!() };
                             *node = original;
                             self.with_bound(moved.clone(), |this| this.async_block(node, false));
-                            self.taken_first(expr, &moved, &captures);
+                            let chosen = self.chosen_captures(&chosen);
+                            let places = Self::chosen_places(&chosen);
+                            node.block.stmts.insert(0, syn::Stmt::Item(syn::Item::Verbatim(places)));
+                            self.taken_first(expr, &moved, &captures, &chosen);
                         }
                     }
                 }
@@ -507,15 +517,26 @@ impl<'a> Places<'a> {
             .into_iter()
             .filter(|(local, _)| !moved.contains(local) && !assigned.contains(local) && self.lookup(local).is_some())
             .collect();
-        let captures = captures::plan(code, fields, self.fields_captured);
-        self.fields_captured += captures.len();
+        let captures = captures::plan(code, fields, self.hidden_captures);
+        self.hidden_captures += captures.len();
         captures
     }
 
     /// `{ let v = <v by value>; let __captured0 = <v.b by value>; <expr> }` for the locals in
     /// `moved` and the fields in `captures`.
-    fn taken_first(&mut self, expr: &mut syn::Expr, moved: &[String], captures: &[(Ident, String, Vec<syn::Member>)]) {
+    fn taken_first(
+        &mut self,
+        expr: &mut syn::Expr,
+        moved: &[String],
+        captures: &[(Ident, String, Vec<syn::Member>)],
+        chosen: &[(Ident, Ident)],
+    ) {
         let prelude = self.capture_values(moved);
+        let krate = self.krate;
+        let chosen = chosen.iter().map(|(hidden, local)| {
+            let span = local.span();
+            quote_spanned!(span=> let #hidden = (&#krate::__private::Capture(#local)).capture();)
+        });
         let fields: Vec<TokenStream> = captures
             .iter()
             .map(|(ident, local, members)| {
@@ -533,7 +554,27 @@ impl<'a> Places<'a> {
             })
             .collect();
         let span = expr.span();
-        *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #prelude #(#fields)* #expr }));
+        *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #prelude #(#fields)* #(#chosen)* #expr }));
+    }
+
+    /// For each local in `chosen` (one a closure or async block both assigns and uses by
+    /// value), the hidden name of what it captures of it (`lowering::__private::Captured`) and
+    /// the local's own name, which the code binds to the place that capture gives.
+    fn chosen_captures(&mut self, chosen: &[String]) -> Vec<(Ident, Ident)> {
+        chosen
+            .iter()
+            .map(|name| {
+                let hidden = Ident::new(&format!("__captured{}", self.hidden_captures), Span::mixed_site());
+                self.hidden_captures += 1;
+                (hidden, self.visible[name].ident.clone())
+            })
+            .collect()
+    }
+
+    /// `let v = __captured0.place();`: where the code begins (each call of a closure, the first
+    /// poll of an async block), the places of the locals it captured as `chosen_captures` says.
+    fn chosen_places(chosen: &[(Ident, Ident)]) -> TokenStream {
+        chosen.iter().map(|(hidden, local)| quote!(let #local = #hidden.place();)).collect()
     }
 
     fn closure(&mut self, node: &mut syn::ExprClosure, others: bool) {

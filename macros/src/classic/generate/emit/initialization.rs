@@ -24,6 +24,7 @@ impl Emitter<'_> {
                     }
                     self.init[id] = Init::Yes;
                 }
+                Kind::Move if mention.called && self.vars[id].called_in_place => {}
                 Kind::Move if !self.mentioned_later(&mention.name) => self.init[id] = Init::No,
                 Kind::MoveField => self.field_used(id, mention),
                 _ => {}

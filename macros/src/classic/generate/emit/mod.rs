@@ -92,6 +92,9 @@ pub(crate) struct Var {
     pub seq: u32,
     /// A reference or a literal: saved only when read later, never just to be dropped.
     pub no_drop: bool,
+    /// A closure that moves nothing it captures (`mentions::closure_moves_captures`): a
+    /// call leaves it in place, to drop where its scope ends.
+    pub called_in_place: bool,
     /// A `&mut` parameter (or `&mut self`): an await that reborrows it cannot be saved.
     pub exclusive_ref: bool,
     /// The local this variable borrows (`let r = &v;`), with the borrow's span.
@@ -299,6 +302,7 @@ impl<'a> Emitter<'a> {
             mutable,
             seq: self.next_seq,
             no_drop: false,
+            called_in_place: false,
             exclusive_ref: false,
             borrows: None,
             slotted: false,
@@ -433,11 +437,7 @@ impl<'a> Emitter<'a> {
                     }
                     if let Init::FieldsUsed(_) = self.init[id] {
                         // A field may have moved out: it lives in place in the next walk.
-                        let name = var.name.to_string();
-                        let name = if name == mentions::SELF_LOCAL { "self".to_owned() } else { name };
-                        if !var.hidden && (!name.starts_with("__") || var.param) || name == "self" {
-                            self.wants_in_place.insert(name);
-                        }
+                        self.keep_in_place(id);
                     }
                     let var = &mut self.vars[id];
                     var.slotted = true;
@@ -455,6 +455,16 @@ impl<'a> Emitter<'a> {
         self.edges.push((target, edge));
         let label = dispatch_label();
         quote!(#saves #sm.state = #target; continue #label;)
+    }
+
+    /// Asks for the next walk to keep `id` in place (a user's local, a parameter or `self`).
+    fn keep_in_place(&mut self, id: VarId) {
+        let var = &self.vars[id];
+        let name = var.name.to_string();
+        let name = if name == mentions::SELF_LOCAL { "self".to_owned() } else { name };
+        if !var.hidden && (!name.starts_with("__") || var.param) || name == "self" {
+            self.wants_in_place.insert(name);
+        }
     }
 
     fn jump(&mut self, target: StateId, await_span: Option<Span>) {
@@ -927,6 +937,12 @@ impl<'a> Emitter<'a> {
                 None => self.emit(quote_spanned!(span=> let #value = #rewritten;)),
             }
             let init_var = self.declare(value.clone(), false, Init::Yes);
+            // A value that may borrow a local (`let v = &w;`, `w.iter()`, `w` a literal or a
+            // reference too) is saved by that jump as an await's operand would be: the local
+            // lives in place in the next walk.
+            if let Some(borrowed) = borrow_root(init).and_then(|(root, _)| self.lookup(&root.to_string())) {
+                self.keep_in_place(borrowed);
+            }
             let state = self.new_state();
             self.jump(state, None);
             // Renamed once the jump saved them under the names this state bound them by.
@@ -949,8 +965,19 @@ impl<'a> Emitter<'a> {
         self.bind_places(&ids, &temps);
         // A borrow of a local (`v.iter()`, `s.as_str()`) holds nothing to drop either.
         if is_no_drop(init) || borrows.is_some() {
-            for id in ids {
+            for &id in &ids {
                 self.vars[id].no_drop = true;
+            }
+        }
+        let mut closure = init;
+        while let syn::Expr::Paren(syn::ExprParen { expr, .. }) = closure {
+            closure = expr;
+        }
+        if let syn::Expr::Closure(closure) = closure {
+            if !mentions::closure_moves_captures(closure) {
+                for id in ids {
+                    self.vars[id].called_in_place = true;
+                }
             }
         }
     }
@@ -1003,10 +1030,14 @@ impl<'a> Emitter<'a> {
         // A path that moves a local and then jumps out (`consume(p); break;`) reads nothing
         // after the move, whatever the code after the construct does: only a walk sees that.
         let jumps_out = breaks_out || has_return(source);
-        found.iter().any(|mention| {
+        found.iter().enumerate().any(|(index, mention)| {
             let Some(id) = self.lookup(&mention.name) else {
                 return false;
             };
+            // Moved before, in the construct's own evaluation (`if { consume(p); c } { .. }
+            // else { p = .. }`): the local may hold nothing where a path assigns it.
+            let moved_before =
+                || found[..index].iter().any(|earlier| earlier.name == mention.name && earlier.kind == Kind::Move);
             match mention.kind {
                 // A move before a jump out (`if (p? == 1) { break }`) too: the jump saves what
                 // is alive when it runs, which only a walk knows.
@@ -1016,7 +1047,7 @@ impl<'a> Emitter<'a> {
                         && !self.vars[id].no_drop
                         && (jumps_out || !self.mentioned_later(&mention.name))
                 }
-                Kind::Assign => mention.conditional && !self.init[id].holds_value(),
+                Kind::Assign => mention.conditional && (!self.init[id].holds_value() || moved_before()),
                 // A field used on a path that then assigns the whole local: only that path's
                 // walk sees the local whole again.
                 Kind::MoveField => mention.conditional && assigned(&mention.name),
@@ -1350,14 +1381,15 @@ pub(crate) fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident) -> Op
     None
 }
 
-/// A literal or a reference: no destructor to run.
 /// Is a value computed by `init` one without a destructor of its own, that holds nothing
 /// after its last use: a literal, a reference, a closure that borrows what it captures
-/// (without `move`; rustc borrows a captured `Copy` value too)? Saved only where read later.
+/// (without `move`, and using none of it by value; rustc borrows a captured `Copy` value
+/// too)? Saved only where read later.
 fn is_no_drop(init: &syn::Expr) -> bool {
     match init {
         syn::Expr::Lit(_) | syn::Expr::Reference(_) => true,
-        syn::Expr::Closure(node) => node.capture.is_none(),
+        // One that uses a captured value by value takes it (since edition 2021).
+        syn::Expr::Closure(node) => node.capture.is_none() && !mentions::closure_moves_captures(node),
         syn::Expr::Paren(node) => is_no_drop(&node.expr),
         syn::Expr::Unary(node) => matches!(node.op, syn::UnOp::Neg(_)) && is_no_drop(&node.expr),
         _ => false,
