@@ -40,6 +40,14 @@ pub(crate) struct Core<T, S> {
     machine: UnsafeCell<Machine<T, S>>,
 }
 
+/// An outcome claimed by a handle ([`Core::claim_once`]).
+pub(crate) struct Claimed<T> {
+    pub(crate) outcome: Outcome<T>,
+    /// The claiming handle was the last one and gave up its share with the claim: it must not
+    /// call [`Core::drop_handle`], only release its reference to the allocation.
+    pub(crate) released: bool,
+}
+
 enum Machine<T, S> {
     Suspended { state_machine: S, move_next: MoveNext<T, S> },
     Finished(Option<Outcome<T>>),
@@ -174,30 +182,41 @@ impl<T, S> Core<T, S> {
         header::notify_completion(waiters);
     }
 
-    /// Read the outcome under the lock (status `Completed`): moved out for the last handle,
-    /// copied for the others.
-    fn claim(&self, _completed: &LockGuard<'_, State>) -> Outcome<T> {
+    /// Claim the outcome (status `Completed`, the lock held by `completed`) for the handle
+    /// registered under `key`, which it forgets: completion took every waiter off the list
+    /// (`finish`), so there is nothing to withdraw. The outcome is moved out for the last
+    /// handle, copied for the others.
+    ///
+    /// The last handle also gives up its share here, under this lock, rather than taking the
+    /// lock again in [`Self::drop_handle`] when it is dropped: its caller then holds only a
+    /// reference to the allocation ([`Claimed::released`]). What the last handle owes is what
+    /// `drop_handle` does for a completed task: the outcome (moved out just now) and the run
+    /// queue, dropped after the lock is released.
+    fn claim_once(&self, mut completed: LockGuard<'_, State>, key: &mut Option<u32>) -> Claimed<T> {
+        *key = None;
         // SAFETY: `Completed` and the header lock is held (witnessed by the guard).
         let machine = unsafe { &mut *self.machine.get() };
         let Machine::Finished(outcome) = machine else {
             unreachable!("a completed task holds its outcome until its last handle goes")
         };
-        if self.handles.load(Ordering::Acquire) == 1 {
-            outcome.take().expect("the outcome is claimed once, by the last handle")
-        } else {
-            outcome
+        // The count cannot grow under us: when it is 1, the only handle is the caller's, and
+        // it is borrowed mutably for this call, so nothing clones it meanwhile.
+        if self.handles.load(Ordering::Acquire) != 1 {
+            let outcome = outcome
                 .as_ref()
                 .expect("the outcome is claimed once, by the last handle")
-                .share(self.clone_value.get().copied())
+                .share(self.clone_value.get().copied());
+            return Claimed { outcome, released: false };
         }
-    }
-
-    /// [`Self::claim`] for the handle registered under `key`, which it forgets: completion
-    /// took every waiter off the list (`finish`), so dropping the handle has nothing to
-    /// withdraw, and takes no lock for it.
-    fn claim_once(&self, completed: &LockGuard<'_, State>, key: &mut Option<u32>) -> Outcome<T> {
-        *key = None;
-        self.claim(completed)
+        let outcome = outcome.take().expect("the outcome is claimed once, by the last handle");
+        // Nothing is left in the machine; `Gone` says so to the task's `Drop`.
+        *machine = Machine::Gone;
+        self.handles.store(0, Ordering::Release);
+        let queued = completed.queue.take();
+        drop(completed);
+        // Dropped outside the lock, as in `drop_handle`.
+        drop(queued);
+        Claimed { outcome, released: true }
     }
 
     pub(crate) fn is_completed(&self) -> bool {
@@ -205,21 +224,21 @@ impl<T, S> Core<T, S> {
     }
 
     /// Is the outcome there yet (checked by an awaiter still on its caller's stack)?
-    pub(crate) fn try_claim(&self) -> Option<Outcome<T>> {
+    pub(crate) fn try_claim(&self, key: &mut Option<u32>) -> Option<Claimed<T>> {
         // The usual answer on a suspending chain (the task has just suspended): no lock.
         if !self.header.is_completed() {
             return None;
         }
         let state = self.lock();
-        (state.status == Status::Completed).then(|| self.claim(&state))
+        (state.status == Status::Completed).then(|| self.claim_once(state, key))
     }
 
     /// A classic parent awaits this task: the outcome, or register `parent` as a waiter
     /// whose continuation runs when this task completes.
-    pub(crate) fn poll_from_parent(&self, key: &mut Option<u32>, parent: &CoreRef) -> Poll<Outcome<T>> {
+    pub(crate) fn poll_from_parent(&self, key: &mut Option<u32>, parent: &CoreRef) -> Poll<Claimed<T>> {
         let mut state = self.lock();
         if state.status == Status::Completed {
-            return Poll::Ready(self.claim_once(&state, key));
+            return Poll::Ready(self.claim_once(state, key));
         }
         if key.is_none() {
             let new_key = state.new_key();
@@ -239,10 +258,10 @@ impl<T, S> Core<T, S> {
 
     /// Plain Rust code polls this task (an executor, a runtime-lowered `async fn`, a
     /// foreign combinator). If this poll drives the task, it runs the tasks queued under it.
-    pub(crate) fn poll_as_future(&self, key: &mut Option<u32>, cx: &mut Context<'_>) -> Poll<Outcome<T>> {
+    pub(crate) fn poll_as_future(&self, key: &mut Option<u32>, cx: &mut Context<'_>) -> Poll<Claimed<T>> {
         let mut state = self.lock();
         if state.status == Status::Completed {
-            return Poll::Ready(self.claim_once(&state, key));
+            return Poll::Ready(self.claim_once(state, key));
         }
         let registered = key.is_some_and(|key| state.waiters.update_waker(key, cx.waker()));
         if !registered {
@@ -274,7 +293,7 @@ impl<T, S> Core<T, S> {
         }
         let mut state = self.lock();
         if state.status == Status::Completed {
-            return Poll::Ready(self.claim_once(&state, key));
+            return Poll::Ready(self.claim_once(state, key));
         }
         if let Some((key, kind)) = driver {
             state.waiters.push_front(key, kind);
