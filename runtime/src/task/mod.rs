@@ -102,6 +102,13 @@ impl<T, S> Task<T, S> {
         matches!(self.repr, Repr::Suspended(..))
     }
 
+    /// Nothing to drop: consumed, or a reference to a cached value (the awaiter's
+    /// `poll_slot` forgets such a handle instead of running its drop glue).
+    #[inline]
+    pub(crate) fn holds_nothing(&self) -> bool {
+        matches!(self.repr, Repr::Cached(_) | Repr::Consumed)
+    }
+
     /// Poll from a classic state machine (the awaiter side; see `crate::awaiter`). The
     /// synchronous shapes are inlined into the awaiting `move_next`; a suspended task's
     /// protocol is a call of its own.
