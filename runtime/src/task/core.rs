@@ -223,14 +223,23 @@ impl<T, S> Core<T, S> {
         self.header.is_completed()
     }
 
-    /// Is the outcome there yet (checked by an awaiter still on its caller's stack)?
+    /// Is the outcome there yet? Asked first by every classic awaiter, on its caller's stack
+    /// or in its heap task: the mark answers without the lock, and a completed task is
+    /// claimed without going through [`Self::poll_from_parent`]'s registration.
+    #[inline]
     pub(crate) fn try_claim(&self, key: &mut Option<u32>) -> Option<Claimed<T>> {
-        // The usual answer on a suspending chain (the task has just suspended): no lock.
+        // The usual answer on the stack of a suspending chain (the task has just suspended).
         if !self.header.is_completed() {
             return None;
         }
+        Some(self.claim_completed(key))
+    }
+
+    fn claim_completed(&self, key: &mut Option<u32>) -> Claimed<T> {
         let state = self.lock();
-        (state.status == Status::Completed).then(|| self.claim_once(state, key))
+        // The mark is set with `Completed`, which is never left.
+        debug_assert_eq!(state.status, Status::Completed);
+        self.claim_once(state, key)
     }
 
     /// A classic parent awaits this task: the outcome, or register `parent` as a waiter

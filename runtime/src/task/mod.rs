@@ -126,14 +126,12 @@ impl<T, S> Task<T, S> {
     #[inline]
     fn poll_suspended_from_state_machine(&mut self, ctx: &mut crate::builder::Ctx<'_>) -> Poll<T> {
         let Repr::Suspended(core, key) = &mut self.repr else { panic!("`Task` polled after it completed") };
-        let polled = match ctx.this() {
-            // Still on the caller's stack: only a completed task can be consumed;
-            // otherwise the builder must box the awaiting state machine first.
-            None => match core.try_claim(key) {
-                Some(claimed) => Poll::Ready(claimed),
-                None => Poll::Pending,
-            },
-            Some(parent) => core.poll_from_parent(key, parent),
+        let polled = match (core.try_claim(key), ctx.this()) {
+            (Some(claimed), _) => Poll::Ready(claimed),
+            // Still on the caller's stack: only a completed task can be consumed; otherwise
+            // the builder must box the awaiting state machine first.
+            (None, None) => Poll::Pending,
+            (None, Some(parent)) => core.poll_from_parent(key, parent),
         };
         polled.map(|claimed| self.settle(claimed).into_value())
     }
