@@ -37,7 +37,10 @@ pub(crate) struct Core<T, S> {
     /// Accessed only by the thread whose status transition gave it the right: the runner
     /// while `Running`, readers of the outcome under the header lock once `Completed`, the
     /// last handle once the task is neither.
-    machine: UnsafeCell<Machine<T, S>>,
+    ///
+    /// Emptied by the task's `Drop` (left `Gone`, which owns nothing), so its own drop glue,
+    /// one more out-of-line call per task, never runs.
+    machine: ManuallyDrop<UnsafeCell<Machine<T, S>>>,
 }
 
 /// An outcome claimed by a handle ([`Core::claim_once`]).
@@ -75,7 +78,7 @@ impl<T, S> Core<T, S> {
             header: Header::new(Status::Running, &Self::VTABLE),
             handles: AtomicUsize::new(1),
             clone_value: OnceLock::new(),
-            machine: UnsafeCell::new(Machine::Suspended { state_machine, move_next }),
+            machine: ManuallyDrop::new(UnsafeCell::new(Machine::Suspended { state_machine, move_next })),
         });
         // The call's first run in the heap task polls foreign futures (classic tasks awaited
         // as plain ones among them) as a poll would: a yield in it waits for a real poll.
@@ -387,5 +390,6 @@ impl<T, S> Drop for Core<T, S> {
             // SAFETY: `&mut self`: nothing else touches the machine.
             unsafe { self.set_machine(Machine::Gone) };
         }
+        // The field is `ManuallyDrop` and now `Gone`, which owns nothing: nothing is leaked.
     }
 }
