@@ -73,6 +73,25 @@ impl<T, S> Awaiter for TaskAwaiter<T, S> {
         // `Task` is `Unpin`.
         self.get_mut().task.poll_from_state_machine(ctx)
     }
+
+    // A task whose outcome this await claimed is usually left holding nothing (consumed, or a
+    // reference to a cached value): its slot is emptied without the drop glue of
+    // `Option<TaskAwaiter>`, which the optimizer calls out of line at every await. A handle
+    // that still holds a share (a shared task's other handles remain) is dropped as usual.
+    #[inline]
+    fn poll_slot(slot: &mut Option<Self>, ctx: &mut Ctx<'_>) -> Poll<T> {
+        let Some(this) = slot.as_mut() else { unfilled_slot() };
+        let polled = this.task.poll_from_state_machine(ctx);
+        if polled.is_ready() {
+            if this.task.holds_nothing() {
+                // Forgetting what owns nothing is dropping it.
+                std::mem::forget(slot.take());
+            } else {
+                *slot = None;
+            }
+        }
+        polled
+    }
 }
 
 /// The awaiter of any other [`IntoFuture`].

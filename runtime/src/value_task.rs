@@ -118,6 +118,14 @@ fn drop_task_awaiter<T, S>(awaiter: &mut ManuallyDrop<TaskAwaiter<T, S>>) {
     unsafe { ManuallyDrop::drop(awaiter) }
 }
 
+// The task awaiter's poll is inlined into a task's awaiting `move_next` (its suspended path
+// included); a value task takes it only when its call suspended, so that path stays out of
+// line here and the synchronous value remains a move.
+#[inline(never)]
+fn poll_task_awaiter<T, S>(awaiter: &mut TaskAwaiter<T, S>, ctx: &mut Ctx<'_>) -> Poll<T> {
+    Pin::new(awaiter).poll_await(ctx)
+}
+
 impl<T, S> Awaiter for ValueTaskAwaiter<T, S> {
     type Output = T;
 
@@ -133,7 +141,7 @@ impl<T, S> Awaiter for ValueTaskAwaiter<T, S> {
                 Poll::Ready(value.take().expect("checked above"))
             }
             AwaiterRepr::Ready(None) => awaited_twice(),
-            AwaiterRepr::Task(awaiter) => Pin::new(&mut **awaiter).poll_await(ctx),
+            AwaiterRepr::Task(awaiter) => poll_task_awaiter(awaiter, ctx),
         }
     }
 
@@ -151,7 +159,7 @@ impl<T, S> Awaiter for ValueTaskAwaiter<T, S> {
                 Poll::Ready(value)
             }
             AwaiterRepr::Task(awaiter) => {
-                let polled = Pin::new(&mut **awaiter).poll_await(ctx);
+                let polled = poll_task_awaiter(awaiter, ctx);
                 if polled.is_ready() {
                     *slot = None;
                 }

@@ -37,7 +37,18 @@ pub(crate) struct Core<T, S> {
     /// Accessed only by the thread whose status transition gave it the right: the runner
     /// while `Running`, readers of the outcome under the header lock once `Completed`, the
     /// last handle once the task is neither.
-    machine: UnsafeCell<Machine<T, S>>,
+    ///
+    /// Emptied by the task's `Drop` (left `Gone`, which owns nothing), so its own drop glue,
+    /// one more out-of-line call per task, never runs.
+    machine: ManuallyDrop<UnsafeCell<Machine<T, S>>>,
+}
+
+/// An outcome claimed by a handle ([`Core::claim_once`]).
+pub(crate) struct Claimed<T> {
+    pub(crate) outcome: Outcome<T>,
+    /// The claiming handle was the last one and gave up its share with the claim: it must not
+    /// call [`Core::drop_handle`], only release its reference to the allocation.
+    pub(crate) released: bool,
 }
 
 enum Machine<T, S> {
@@ -67,7 +78,7 @@ impl<T, S> Core<T, S> {
             header: Header::new(Status::Running, &Self::VTABLE),
             handles: AtomicUsize::new(1),
             clone_value: OnceLock::new(),
-            machine: UnsafeCell::new(Machine::Suspended { state_machine, move_next }),
+            machine: ManuallyDrop::new(UnsafeCell::new(Machine::Suspended { state_machine, move_next })),
         });
         // The call's first run in the heap task polls foreign futures (classic tasks awaited
         // as plain ones among them) as a poll would: a yield in it waits for a real poll.
@@ -174,52 +185,72 @@ impl<T, S> Core<T, S> {
         header::notify_completion(waiters);
     }
 
-    /// Read the outcome under the lock (status `Completed`): moved out for the last handle,
-    /// copied for the others.
-    fn claim(&self, _completed: &LockGuard<'_, State>) -> Outcome<T> {
+    /// Claim the outcome (status `Completed`, the lock held by `completed`) for the handle
+    /// registered under `key`, which it forgets: completion took every waiter off the list
+    /// (`finish`), so there is nothing to withdraw. The outcome is moved out for the last
+    /// handle, copied for the others.
+    ///
+    /// The last handle also gives up its share here, under this lock, rather than taking the
+    /// lock again in [`Self::drop_handle`] when it is dropped: its caller then holds only a
+    /// reference to the allocation ([`Claimed::released`]). What the last handle owes is what
+    /// `drop_handle` does for a completed task: the outcome (moved out just now) and the run
+    /// queue, dropped after the lock is released.
+    fn claim_once(&self, mut completed: LockGuard<'_, State>, key: &mut Option<u32>) -> Claimed<T> {
+        *key = None;
         // SAFETY: `Completed` and the header lock is held (witnessed by the guard).
         let machine = unsafe { &mut *self.machine.get() };
         let Machine::Finished(outcome) = machine else {
             unreachable!("a completed task holds its outcome until its last handle goes")
         };
-        if self.handles.load(Ordering::Acquire) == 1 {
-            outcome.take().expect("the outcome is claimed once, by the last handle")
-        } else {
-            outcome
+        // The count cannot grow under us: when it is 1, the only handle is the caller's, and
+        // it is borrowed mutably for this call, so nothing clones it meanwhile.
+        if self.handles.load(Ordering::Acquire) != 1 {
+            let outcome = outcome
                 .as_ref()
                 .expect("the outcome is claimed once, by the last handle")
-                .share(self.clone_value.get().copied())
+                .share(self.clone_value.get().copied());
+            return Claimed { outcome, released: false };
         }
-    }
-
-    /// [`Self::claim`] for the handle registered under `key`, which it forgets: completion
-    /// took every waiter off the list (`finish`), so dropping the handle has nothing to
-    /// withdraw, and takes no lock for it.
-    fn claim_once(&self, completed: &LockGuard<'_, State>, key: &mut Option<u32>) -> Outcome<T> {
-        *key = None;
-        self.claim(completed)
+        let outcome = outcome.take().expect("the outcome is claimed once, by the last handle");
+        // Nothing is left in the machine; `Gone` says so to the task's `Drop`.
+        *machine = Machine::Gone;
+        self.handles.store(0, Ordering::Release);
+        let queued = completed.queue.take();
+        drop(completed);
+        // Dropped outside the lock, as in `drop_handle`.
+        drop(queued);
+        Claimed { outcome, released: true }
     }
 
     pub(crate) fn is_completed(&self) -> bool {
         self.header.is_completed()
     }
 
-    /// Is the outcome there yet (checked by an awaiter still on its caller's stack)?
-    pub(crate) fn try_claim(&self) -> Option<Outcome<T>> {
-        // The usual answer on a suspending chain (the task has just suspended): no lock.
+    /// Is the outcome there yet? Asked first by every classic awaiter, on its caller's stack
+    /// or in its heap task: the mark answers without the lock, and a completed task is
+    /// claimed without going through [`Self::poll_from_parent`]'s registration.
+    #[inline]
+    pub(crate) fn try_claim(&self, key: &mut Option<u32>) -> Option<Claimed<T>> {
+        // The usual answer on the stack of a suspending chain (the task has just suspended).
         if !self.header.is_completed() {
             return None;
         }
+        Some(self.claim_completed(key))
+    }
+
+    fn claim_completed(&self, key: &mut Option<u32>) -> Claimed<T> {
         let state = self.lock();
-        (state.status == Status::Completed).then(|| self.claim(&state))
+        // The mark is set with `Completed`, which is never left.
+        debug_assert_eq!(state.status, Status::Completed);
+        self.claim_once(state, key)
     }
 
     /// A classic parent awaits this task: the outcome, or register `parent` as a waiter
     /// whose continuation runs when this task completes.
-    pub(crate) fn poll_from_parent(&self, key: &mut Option<u32>, parent: &CoreRef) -> Poll<Outcome<T>> {
+    pub(crate) fn poll_from_parent(&self, key: &mut Option<u32>, parent: &CoreRef) -> Poll<Claimed<T>> {
         let mut state = self.lock();
         if state.status == Status::Completed {
-            return Poll::Ready(self.claim_once(&state, key));
+            return Poll::Ready(self.claim_once(state, key));
         }
         if key.is_none() {
             let new_key = state.new_key();
@@ -239,10 +270,10 @@ impl<T, S> Core<T, S> {
 
     /// Plain Rust code polls this task (an executor, a runtime-lowered `async fn`, a
     /// foreign combinator). If this poll drives the task, it runs the tasks queued under it.
-    pub(crate) fn poll_as_future(&self, key: &mut Option<u32>, cx: &mut Context<'_>) -> Poll<Outcome<T>> {
+    pub(crate) fn poll_as_future(&self, key: &mut Option<u32>, cx: &mut Context<'_>) -> Poll<Claimed<T>> {
         let mut state = self.lock();
         if state.status == Status::Completed {
-            return Poll::Ready(self.claim_once(&state, key));
+            return Poll::Ready(self.claim_once(state, key));
         }
         let registered = key.is_some_and(|key| state.waiters.update_waker(key, cx.waker()));
         if !registered {
@@ -274,7 +305,7 @@ impl<T, S> Core<T, S> {
         }
         let mut state = self.lock();
         if state.status == Status::Completed {
-            return Poll::Ready(self.claim_once(&state, key));
+            return Poll::Ready(self.claim_once(state, key));
         }
         if let Some((key, kind)) = driver {
             state.waiters.push_front(key, kind);
@@ -359,5 +390,6 @@ impl<T, S> Drop for Core<T, S> {
             // SAFETY: `&mut self`: nothing else touches the machine.
             unsafe { self.set_machine(Machine::Gone) };
         }
+        // The field is `ManuallyDrop` and now `Gone`, which owns nothing: nothing is leaked.
     }
 }

@@ -26,7 +26,7 @@ use std::task::{Context, Poll};
 
 use self::cache::{CachePolicy, CachedRef};
 use self::completed::Completed;
-use self::core::Core;
+use self::core::{Claimed, Core};
 pub use self::lock::{Lock, LockGuard};
 pub use self::outcome::SharedPanic;
 use self::outcome::{Outcome, PanicPayload};
@@ -102,6 +102,13 @@ impl<T, S> Task<T, S> {
         matches!(self.repr, Repr::Suspended(..))
     }
 
+    /// Nothing to drop: consumed, or a reference to a cached value (the awaiter's
+    /// `poll_slot` forgets such a handle instead of running its drop glue).
+    #[inline]
+    pub(crate) fn holds_nothing(&self) -> bool {
+        matches!(self.repr, Repr::Cached(_) | Repr::Consumed)
+    }
+
     /// Poll from a classic state machine (the awaiter side; see `crate::awaiter`). The
     /// synchronous shapes are inlined into the awaiting `move_next`; a suspended task's
     /// protocol is a call of its own.
@@ -114,18 +121,30 @@ impl<T, S> Task<T, S> {
         }
     }
 
+    // Inlined: the protocol is `Core`'s calls; what is left here is a few moves, which as a
+    // call of their own cost a frame per level on a suspending chain.
+    #[inline]
     fn poll_suspended_from_state_machine(&mut self, ctx: &mut crate::builder::Ctx<'_>) -> Poll<T> {
         let Repr::Suspended(core, key) = &mut self.repr else { panic!("`Task` polled after it completed") };
-        let polled = match ctx.this() {
-            // Still on the caller's stack: only a completed task can be consumed;
-            // otherwise the builder must box the awaiting state machine first.
-            None => match core.try_claim() {
-                Some(outcome) => Poll::Ready(outcome),
-                None => Poll::Pending,
-            },
-            Some(parent) => core.poll_from_parent(key, parent),
+        let polled = match (core.try_claim(key), ctx.this()) {
+            (Some(claimed), _) => Poll::Ready(claimed),
+            // Still on the caller's stack: only a completed task can be consumed; otherwise
+            // the builder must box the awaiting state machine first.
+            (None, None) => Poll::Pending,
+            (None, Some(parent)) => core.poll_from_parent(key, parent),
         };
-        polled.map(Outcome::into_value)
+        polled.map(|claimed| self.settle(claimed).into_value())
+    }
+
+    /// The outcome of a claim; a handle that gave up its share with it (the last one) keeps
+    /// nothing but its reference to the allocation, released here.
+    #[inline]
+    fn settle(&mut self, claimed: Claimed<T>) -> Outcome<T> {
+        if claimed.released {
+            // Replacing the representation drops the `Arc` without `Task::drop`'s release.
+            self.repr = Repr::Consumed;
+        }
+        claimed.outcome
     }
 
     #[inline]
@@ -150,7 +169,8 @@ impl<T, S> Future for Task<T, S> {
             }
             Repr::Completed(_) => this.take_completed(),
             Repr::Suspended(core, key) => match core.poll_as_future(key, cx) {
-                Poll::Ready(outcome) => {
+                Poll::Ready(claimed) => {
+                    let outcome = this.settle(claimed);
                     this.release();
                     outcome
                 }
