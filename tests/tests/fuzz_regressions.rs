@@ -1397,8 +1397,8 @@ mod seed6174 {
     }
 }
 
-/// Minimal cases of what the run on seed 8128 found (programs 205, 243 and 1123; 2071 was
-/// program 7607 of seed 6174 again).
+/// Minimal cases of what the run on seed 8128 found (programs 205, 243, 1123 and 5934; 2071
+/// was program 7607 of seed 6174 again).
 mod seed8128 {
     use super::*;
 
@@ -1441,6 +1441,23 @@ mod seed8128 {
             }
         }
 
+        // A `for` loop that only jumps out of an enclosing labelled block (`break 'b39`),
+        // in a statement taken apart for that jump, was left as it was written where only
+        // constructs may stand (a wrong "await in this position" error). Program 5934.
+        pub async fn program5934(c: bool) -> Result<u32, String> {
+            'b39: {
+                'l40: for i41 in [Loud::new("l42"), Loud::new("l43")] {
+                    {
+                        break 'b39;
+                    };
+                };
+            };
+            if c {
+                later("inside", 1u32).await;
+            }
+            Ok(later("after", 2u32).await)
+        }
+
         // A match arm's binding hidden by a `let` of a local that lives in place (its field
         // is read before an await), with a loop after: putting the local in place changed
         // the locals the next walk declared, and the loop head's entry assumed from the walk
@@ -1475,6 +1492,13 @@ mod seed8128 {
                 }
             };
             Ok(r)
+        }
+    }
+
+    #[test]
+    fn program5934() {
+        for c in [true, false] {
+            same_at_every_suspension(|| classic::program5934(c), || runtime::program5934(c));
         }
     }
 

@@ -579,7 +579,9 @@ impl Lower {
                 ));
                 Expr::Loop(Box::new(Loop { label: node.label.clone(), body: Block::plain(body), source, unit: true }))
             }
-            syn::Expr::ForLoop(node) if awaits || changes_anything(expr) => {
+            // One that jumps out of the statement too (`for x in v { break 'block; }`): the
+            // jump saves the locals alive where it runs, which only the walk knows.
+            syn::Expr::ForLoop(node) if awaits || changes_anything(expr) || jumps::jumps_out_of(expr) => {
                 // `for p in e { b }` is
                 // `{ let mut it = IntoIterator::into_iter(e); loop { match Iterator::next(&mut it) { Some(p) => b, None => break } } }`
                 let mut stmts = Vec::new();
