@@ -29,11 +29,7 @@ const SHRINK_SECONDS: u64 = 600;
 /// reports each as known, on every run, with its program; it does not shrink them or fail on
 /// them. Any other failure fails the run, and a known one that
 /// passes is said to be fixed (remove it here then).
-const KNOWN_FAILURES: &[(u64, usize, &str)] = &[(
-    6174,
-    5900,
-    "E0308: a parameter hidden by a `let` in a `for` body, read and assigned in the initializer, which `continue`s the loop: the read names the stub's parameter",
-)];
+const KNOWN_FAILURES: &[(u64, usize, &str)] = &[];
 
 fn setting(name: &str, default: u64) -> u64 {
     match std::env::var(name) {

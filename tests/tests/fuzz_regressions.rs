@@ -1310,7 +1310,7 @@ mod seed2718 {
 }
 
 /// Minimal cases of what the long run on seed 6174 found (programs 1106, 1340, 1439, 1721 of
-/// its first 2000, 6141 and 7607 of the rest; 1439 and 1721 are
+/// its first 2000, 5900, 6141 and 7607 of the rest; 1439 and 1721 are
 /// `captures::a_block_that_moves_one_field_and_changes_another`).
 mod seed6174 {
     use super::*;
@@ -1357,6 +1357,43 @@ mod seed6174 {
             Ok(weigh(&p2))
         }
 
+        // A `let` that hides the parameter `p1` in a `for` body, whose initializer reads `p1`
+        // by value (`6 + p1`) on a path that `continue`s the `for`, and assigns it further on:
+        // the liveness walk went on past the `continue` to the assignment and took the value
+        // for dead there, so the next round found it only maybe saved, and its read named the
+        // stub's parameter (E0308). A path that ends in a jump is now followed where it leads.
+        // Program 5900.
+        pub async fn program5900(mut p1: u32, p3: u32) -> u32 {
+            let mut seen = 0;
+            'l4: for i5 in later("a8", [1u32, 2u32]).await {
+                let p1 = (
+                    i5,
+                    now("a10", {
+                        let mut k12 = 0u32;
+                        'l11: loop {
+                            if k12 == 0 {
+                                break 'l11 if later("a13", i5 < 2).await {
+                                    if 6u32 + p1 > 100 {
+                                        continue 'l4;
+                                    };
+                                    now("a16", 3u32).await
+                                } else {
+                                    break 'l4;
+                                };
+                            }
+                            k12 += 1;
+                            p1 = 7;
+                        }
+                    })
+                    .await,
+                    p1,
+                )
+                    .2;
+                seen += p1;
+            }
+            seen + p3
+        }
+
         pub async fn program1340(c: bool) -> u32 {
             let v5 = now("a3", 1u32).await;
             if c {
@@ -1376,6 +1413,13 @@ mod seed6174 {
                 || classic::program6141(Loud::new("p1"), c),
                 || runtime::program6141(Loud::new("p1"), c),
             );
+        }
+    }
+
+    #[test]
+    fn program5900() {
+        for p1 in [1, 200] {
+            same_at_every_suspension(|| classic::program5900(p1, 3), || runtime::program5900(p1, 3));
         }
     }
 

@@ -65,6 +65,34 @@ pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bo
         }
         let (found, jump) = match &rest[index] {
             Rest::Stmts(stmts) => stmts_use_to_jump(stmts, name),
+            Rest::Paths(paths) => {
+                // A path that ends in a jump (`if c { continue 'outer; }`) goes on where the
+                // jump leads, which may read the value although the code after the construct
+                // overwrites it first.
+                for path in paths {
+                    let stmts = match path {
+                        Path::Block(block) => &block.stmts[..],
+                        Path::Arm(arm) if !guard_mentions(arm, name) && !pattern_binds(&arm.pat, name) => {
+                            &arm.body.stmts[..]
+                        }
+                        _ => continue,
+                    };
+                    if let (Use::Unused, Some(leave)) = stmts_use_to_jump(stmts, name) {
+                        let next = match leave {
+                            Leave::Return => None,
+                            Leave::Break(label) => jump_target(&rest[..index], &label),
+                            Leave::Continue(label) => jump_target(&rest[..index], &label).map(|at| at + 1),
+                        };
+                        if let Some(next) = next {
+                            let rebound: Vec<usize> = rebound.iter().copied().filter(|&at| at < next).collect();
+                            if read_later(&rest[..next], name, &rebound) {
+                                return true;
+                            }
+                        }
+                    }
+                }
+                (rest_use(&rest[index], name), None)
+            }
             other => (rest_use(other, name), None),
         };
         match found {
@@ -76,24 +104,17 @@ pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bo
             may_have_jumped = true;
             continue;
         }
-        let target = |label: &Option<syn::Lifetime>| {
-            rest[..index].iter().rposition(|entry| match (entry, label) {
-                (Rest::LoopBody(..), None) => true,
-                (Rest::LoopBody(_, Some(own)) | Rest::Labelled(own), Some(label)) => own.name.ident == label.ident,
-                _ => false,
-            })
-        };
         match jump {
             Some(Leave::Return) => return false,
             // Next: the code outside the loop or the labelled block.
             Some(Leave::Break(label)) => {
-                if let Some(at) = target(&label) {
+                if let Some(at) = jump_target(&rest[..index], &label) {
                     index = at;
                 }
             }
             // Next: the loop's body again.
             Some(Leave::Continue(label)) => {
-                if let Some(at) = target(&label) {
+                if let Some(at) = jump_target(&rest[..index], &label) {
                     index = at + 1;
                 }
             }
@@ -101,6 +122,16 @@ pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bo
         }
     }
     false
+}
+
+/// The entry of `rest` that a `break` or `continue` with `label` leaves or repeats: the
+/// innermost loop, or the loop or labelled block of that label.
+fn jump_target(rest: &[Rest<'_>], label: &Option<syn::Lifetime>) -> Option<usize> {
+    rest.iter().rposition(|entry| match (entry, label) {
+        (Rest::LoopBody(..), None) => true,
+        (Rest::LoopBody(_, Some(own)) | Rest::Labelled(own), Some(label)) => own.name.ident == label.ident,
+        _ => false,
+    })
 }
 
 /// May the code of `rest` jump out of it other than by a statement that always jumps
