@@ -967,14 +967,20 @@ impl Lower {
         // An operand that takes a place by value where an operand after it (up to the last
         // taken apart) names it, and so may assign it (`v * { v *= 2; v }`), is read first,
         // into a temporary, as Rust reads it.
+        // A comparison reads a primitive operand there too (`p < { p ^= q; 2 }` compares the
+        // old `p`); one that a later operand assigns can only be primitive (rustc rejects
+        // assigning a value that an overloaded comparison borrows), so it is copied first.
         let changed_later: Vec<bool> = (0..last)
             .map(|index| {
-                by_value(index)
-                    && read_root(&exprs[index]).is_some_and(|root| {
-                        exprs[index + 1..=last]
-                            .iter()
-                            .any(|later| mentions::of_expr(later).iter().any(|mention| mention.name == root))
+                read_root(&exprs[index]).is_some_and(|root| {
+                    exprs[index + 1..=last].iter().any(|later| {
+                        if by_value(index) {
+                            mentions::of_expr(later).iter().any(|mention| mention.name == root)
+                        } else {
+                            assigns(later, &root)
+                        }
                     })
+                })
             })
             .collect();
         exprs
@@ -1057,6 +1063,31 @@ fn is_stable(expr: &syn::Expr) -> bool {
 /// The variable a place read by value starts from (`v` in `v`, `v.a`, `v[0]`, `*v`), as
 /// `mentions` names it. Not for a borrow (`&v`): a borrow cannot move into a temporary
 /// across the statement's awaits, and rustc rejects a later operand that changes `v`.
+/// Does `expr` assign the local `root` or a place inside it (`root = ..`, `root.a ^= ..`),
+/// outside closures and async blocks, which may not run there?
+fn assigns(expr: &syn::Expr, root: &str) -> bool {
+    struct Finder<'r> {
+        root: &'r str,
+        found: bool,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
+        fn visit_expr_assign(&mut self, node: &'ast syn::ExprAssign) {
+            self.found |= read_root(&node.left).as_deref() == Some(self.root);
+            syn::visit::visit_expr_assign(self, node);
+        }
+        fn visit_expr_binary(&mut self, node: &'ast syn::ExprBinary) {
+            self.found |= is_assignment(&node.op) && read_root(&node.left).as_deref() == Some(self.root);
+            syn::visit::visit_expr_binary(self, node);
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Finder { root, found: false };
+    syn::visit::Visit::visit_expr(&mut finder, expr);
+    finder.found
+}
+
 fn read_root(expr: &syn::Expr) -> Option<String> {
     match expr {
         syn::Expr::Path(path) => path
