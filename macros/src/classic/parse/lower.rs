@@ -977,7 +977,7 @@ impl Lower {
                         if by_value(index) {
                             mentions::of_expr(later).iter().any(|mention| mention.name == root)
                         } else {
-                            assigns(later, &root)
+                            assigns(later, &exprs[index])
                         }
                     })
                 })
@@ -1063,27 +1063,37 @@ fn is_stable(expr: &syn::Expr) -> bool {
 /// The variable a place read by value starts from (`v` in `v`, `v.a`, `v[0]`, `*v`), as
 /// `mentions` names it. Not for a borrow (`&v`): a borrow cannot move into a temporary
 /// across the statement's awaits, and rustc rejects a later operand that changes `v`.
-/// Does `expr` assign the local `root` or a place inside it (`root = ..`, `root.a ^= ..`),
-/// outside closures and async blocks, which may not run there?
-fn assigns(expr: &syn::Expr, root: &str) -> bool {
-    struct Finder<'r> {
-        root: &'r str,
+/// Does `expr` assign `place` (`p`, `p.a`, `*r`), a place inside it (`p.a.b ^= ..`) or one
+/// that contains it (`p = ..` for `p.a`), outside closures and async blocks, which may not
+/// run there? (Another field of the same local, `p.b = ..`, is not `place`.)
+fn assigns(expr: &syn::Expr, place: &syn::Expr) -> bool {
+    struct Finder {
+        place: String,
         found: bool,
     }
-    impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
+    impl Finder {
+        fn overlaps(&self, target: &syn::Expr) -> bool {
+            let target = target.to_token_stream().to_string();
+            let within = |long: &str, short: &str| {
+                long == short || long.strip_prefix(short).is_some_and(|rest| rest.starts_with([' ', '.', '[']))
+            };
+            within(&target, &self.place) || within(&self.place, &target)
+        }
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
         fn visit_expr_assign(&mut self, node: &'ast syn::ExprAssign) {
-            self.found |= read_root(&node.left).as_deref() == Some(self.root);
+            self.found |= self.overlaps(&node.left);
             syn::visit::visit_expr_assign(self, node);
         }
         fn visit_expr_binary(&mut self, node: &'ast syn::ExprBinary) {
-            self.found |= is_assignment(&node.op) && read_root(&node.left).as_deref() == Some(self.root);
+            self.found |= is_assignment(&node.op) && self.overlaps(&node.left);
             syn::visit::visit_expr_binary(self, node);
         }
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
         fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut finder = Finder { root, found: false };
+    let mut finder = Finder { place: place.to_token_stream().to_string(), found: false };
     syn::visit::Visit::visit_expr(&mut finder, expr);
     finder.found
 }
