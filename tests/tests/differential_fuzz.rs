@@ -29,11 +29,7 @@ const SHRINK_SECONDS: u64 = 600;
 /// reports each as known, on every run, with its program; it does not shrink them or fail on
 /// them. Any other failure fails the run, and a known one that
 /// passes is said to be fixed (remove it here then).
-const KNOWN_FAILURES: &[(u64, usize, &str)] = &[(
-    8128,
-    6007,
-    "E0502: a `for` over `&self.buf` in a `&mut self` method, split at its head for a use by value in its body, saves the iterator while `self` moves in and out of its field",
-)];
+const KNOWN_FAILURES: &[(u64, usize, &str)] = &[];
 
 fn setting(name: &str, default: u64) -> u64 {
     match std::env::var(name) {

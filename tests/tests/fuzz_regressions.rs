@@ -1441,8 +1441,8 @@ mod seed6174 {
     }
 }
 
-/// Minimal cases of what the run on seed 8128 found (programs 205, 243, 1123, 5934 and 7547;
-/// 6007, open, does not compile: `KNOWN_FAILURES` and the README say what it is;
+/// Minimal cases of what the run on seed 8128 found (programs 205, 243, 1123, 5934, 6007 and
+/// 7547;
 /// 2071 and 6076, mismatches on the code the run started from, pass since the fixes above).
 mod seed8128 {
     use super::*;
@@ -1503,6 +1503,25 @@ mod seed8128 {
             Ok(later("after", 2u32).await)
         }
 
+        // A `for` over a borrow through `&mut self` (`&self.buf`), taken apart for a use by
+        // value in its body (no await anywhere): the loop's head is a state, which saved the
+        // iterator while `self` moved in and out of its field (E0502). What a saved variable
+        // borrows from now lives in place. Program 6007.
+        pub struct Program6007Machine {
+            pub buf: Vec<u32>,
+            pub count: u32,
+        }
+
+        impl Program6007Machine {
+            pub async fn program6007(&mut self) -> Result<u32, String> {
+                let v3 = ev("e2", 4u32);
+                'l5: for i6 in &self.buf {
+                    self.count |= v3 + *i6;
+                }
+                Ok(self.count)
+            }
+        }
+
         // A comparison whose right operand awaits and assigns its left one (`p2 < (if c {
         // p2 ^= ..await; 2 } ..)`): Rust compares the value `p2` had before (a primitive's
         // operand is read where it stands); the classic lowering read it after. Program 7547.
@@ -1551,6 +1570,24 @@ mod seed8128 {
             };
             Ok(r)
         }
+    }
+
+    #[test]
+    fn program6007() {
+        let drive = |classic: bool| {
+            take_log();
+            let value = if classic {
+                let mut machine = classic::Program6007Machine { buf: vec![1, 2], count: 0 };
+                (futures::executor::block_on(machine.program6007()), machine.count)
+            } else {
+                let mut machine = runtime::Program6007Machine { buf: vec![1, 2], count: 0 };
+                (futures::executor::block_on(machine.program6007()), machine.count)
+            };
+            (value, take_log())
+        };
+        let (classic, runtime) = (drive(true), drive(false));
+        assert_eq!(classic, runtime);
+        assert_eq!(classic.0, (Ok(7), 7));
     }
 
     #[test]

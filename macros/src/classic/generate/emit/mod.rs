@@ -99,6 +99,9 @@ pub(crate) struct Var {
     pub exclusive_ref: bool,
     /// The local this variable borrows (`let r = &v;`), with the borrow's span.
     pub borrows: Option<(VarId, Span)>,
+    /// The local its initializer borrows from, through a reference too (`self.buf.iter()`
+    /// for a `&mut self`): a jump that saves this variable keeps that local in place.
+    pub borrow_root: Option<VarId>,
     /// Ever saved: it needs a slot.
     pub slotted: bool,
     /// A parameter: the stub stores its value.
@@ -303,6 +306,7 @@ impl<'a> Emitter<'a> {
             seq: self.next_seq,
             no_drop: false,
             called_in_place: false,
+            borrow_root: None,
             exclusive_ref: false,
             borrows: None,
             slotted: false,
@@ -438,6 +442,11 @@ impl<'a> Emitter<'a> {
                     if let Init::FieldsUsed(_) = self.init[id] {
                         // A field may have moved out: it lives in place in the next walk.
                         self.keep_in_place(id);
+                    }
+                    // What it borrows must not move out and back in (a state that does not
+                    // await, at a loop's head, saves it too): in place in the next walk.
+                    if let Some(root) = self.vars[id].borrow_root.filter(|&root| !self.vars[root].in_place) {
+                        self.keep_in_place(root);
                     }
                     let var = &mut self.vars[id];
                     var.slotted = true;
@@ -961,7 +970,14 @@ impl<'a> Emitter<'a> {
         }
         self.drop_replaced(replaced);
         let borrows = self.borrowed_local(init);
+        let borrow_root = borrow_root(init).and_then(|(root, _)| {
+            let root = root.to_string();
+            self.lookup(if root == "self" { mentions::SELF_LOCAL } else { &root })
+        });
         let ids = self.declare_pattern(pat, Init::Yes, borrows);
+        for &id in &ids {
+            self.vars[id].borrow_root = borrow_root;
+        }
         self.bind_places(&ids, &temps);
         // A borrow of a local (`v.iter()`, `s.as_str()`) holds nothing to drop either.
         if is_no_drop(init) || borrows.is_some() {
