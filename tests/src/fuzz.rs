@@ -123,11 +123,18 @@ where
     MethodCall { future: Some(future), receiver }
 }
 
-/// The outputs of generated programs: values that borrow nothing.
+/// The outputs of generated programs and of hand-written methods: values that borrow
+/// nothing. Listed one by one: a blanket `T: 'static` would admit a `&'static mut M`, the very
+/// borrow [`call_method`] hands out.
 pub trait ProgramOutput {}
 
-impl ProgramOutput for Result<u32, String> {}
-impl ProgramOutput for () {}
+macro_rules! owned_outputs {
+    ($($ty:ty),* $(,)?) => { $(impl ProgramOutput for $ty {})* };
+}
+
+owned_outputs!((), bool, u8, u32, u64, usize, i32, i64, String, Vec<u8>, Vec<u32>, Vec<String>);
+impl<T: ProgramOutput> ProgramOutput for Option<T> {}
+impl<T: ProgramOutput, E: ProgramOutput> ProgramOutput for Result<T, E> {}
 
 /// What [`call_method`] returns: the method's future, then its receiver.
 pub struct MethodCall<M, F> {
