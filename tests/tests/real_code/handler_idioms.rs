@@ -203,8 +203,16 @@ differential! {
 #[test]
 fn a_mut_self_handler_takes_its_buffer() {
     let outcome = same_at_every_suspension(
-        || call_method(classic::Conn { buf: vec![], out: vec![], closed: false }, |c| c.serve(vec!["ab", "cde", "f", "quit", "zz"])),
-        || call_method(runtime::Conn { buf: vec![], out: vec![], closed: false }, |c| c.serve(vec!["ab", "cde", "f", "quit", "zz"])),
+        || {
+            call_method(classic::Conn { buf: vec![], out: vec![], closed: false }, |c| {
+                c.serve(vec!["ab", "cde", "f", "quit", "zz"])
+            })
+        },
+        || {
+            call_method(runtime::Conn { buf: vec![], out: vec![], closed: false }, |c| {
+                c.serve(vec!["ab", "cde", "f", "quit", "zz"])
+            })
+        },
     );
     assert_eq!(outcome, Outcome::Value(6));
 }
@@ -243,5 +251,8 @@ fn items_recursion_and_formatting() {
     same_at_every_suspension(|| classic::written(3), || runtime::written(3));
     same_at_every_suspension(|| classic::nested_item(3), || runtime::nested_item(3));
     same_at_every_suspension(|| classic::struct_update(3), || runtime::struct_update(3));
-    same_at_every_suspension(|| classic::shadowed_parameters("ab".into(), 3), || runtime::shadowed_parameters("ab".into(), 3));
+    same_at_every_suspension(
+        || classic::shadowed_parameters("ab".into(), 3),
+        || runtime::shadowed_parameters("ab".into(), 3),
+    );
 }

@@ -146,7 +146,8 @@ fn a_line_parser_that_shadows_and_leaves_through_let_else() {
 
 #[test]
 fn a_parser_method_returns_a_borrow_of_its_input() {
-    let outcome = same_at_every_suspension(|| classic::words("  ab cd  e ".into()), || runtime::words("  ab cd  e ".into()));
+    let outcome =
+        same_at_every_suspension(|| classic::words("  ab cd  e ".into()), || runtime::words("  ab cd  e ".into()));
     assert_eq!(outcome, Outcome::Value(vec!["AB".to_string(), "CD".into(), "E".into()]));
 }
 
@@ -167,8 +168,10 @@ fn a_cow_chosen_before_an_await() {
 
 #[test]
 fn a_queue_refilled_while_drained() {
-    let outcome =
-        same_at_every_suspension(|| classic::drain_refilling([4, 3, 8].into()), || runtime::drain_refilling([4, 3, 8].into()));
+    let outcome = same_at_every_suspension(
+        || classic::drain_refilling([4, 3, 8].into()),
+        || runtime::drain_refilling([4, 3, 8].into()),
+    );
     assert_eq!(outcome, Outcome::Value(4 + 3 + 8 + 2 + 4 + 1 + 2 + 1));
 }
 

@@ -100,7 +100,8 @@ differential! {
     pub async fn futures_in_an_array(n: u32) -> [u32; 3] {
         let pending = [later("a", n), later("b", n + 1), later("c", n + 2)];
         let mut out = [0; 3];
-        for (i, f) in pending.into_iter().enumerate() {
+        // Not `pending.into_iter()`: an array's method iterates by reference before 2021.
+        for (i, f) in IntoIterator::into_iter(pending).enumerate() {
             out[i] = f.await;
         }
         out
@@ -134,8 +135,10 @@ fn try_join_over_blocks_that_fail() {
 
 #[test]
 fn join_all_over_futures_that_borrow_a_local() {
-    let outcome =
-        same_at_every_suspension(|| classic::join_all_borrowing(vec![1, 2, 3]), || runtime::join_all_borrowing(vec![1, 2, 3]));
+    let outcome = same_at_every_suspension(
+        || classic::join_all_borrowing(vec![1, 2, 3]),
+        || runtime::join_all_borrowing(vec![1, 2, 3]),
+    );
     assert_eq!(outcome, Outcome::Value(vec![2, 3, 4, 1, 2, 3]));
 }
 

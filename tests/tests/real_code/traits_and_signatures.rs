@@ -144,12 +144,15 @@ differential! {
 
 #[test]
 fn a_trait_default_method_awaits_the_required_one() {
-    let outcome = same_at_every_suspension(|| classic::run_handler(classic::Add(1), 3), || runtime::run_handler(runtime::Add(1), 3));
+    let outcome = same_at_every_suspension(
+        || classic::run_handler(classic::Add(1), 3),
+        || runtime::run_handler(runtime::Add(1), 3),
+    );
     assert_eq!(outcome, Outcome::Value(3 + 5 + 7));
 }
 
 fn memory<M>(make: impl FnOnce(std::collections::HashMap<String, u32>) -> M) -> &'static M {
-    Box::leak(Box::new(make([("a".to_string(), 3), ("b".to_string(), 1)].into_iter().collect())))
+    Box::leak(Box::new(make(std::collections::HashMap::from([("a".to_string(), 3), ("b".to_string(), 1)]))))
 }
 
 #[test]
@@ -200,7 +203,10 @@ fn an_arc_self_receiver() {
 
 #[test]
 fn futures_closures_and_async_closures_as_parameters() {
-    same_at_every_suspension(|| classic::then_apply(later("f", 3), |x| x * 2), || runtime::then_apply(later("f", 3), |x| x * 2));
+    same_at_every_suspension(
+        || classic::then_apply(later("f", 3), |x| x * 2),
+        || runtime::then_apply(later("f", 3), |x| x * 2),
+    );
     same_at_every_suspension(
         || classic::sum_calls(async |x| later("f", x).await + 1, 3),
         || runtime::sum_calls(async |x| later("f", x).await + 1, 3),
