@@ -148,6 +148,30 @@ differential! {
         c
     }
 
+    pub struct Request {
+        pub parts: Vec<Loud>,
+        pub sent: u32,
+    }
+
+    impl Request {
+        pub async fn send(mut self) -> Result<Self, String> {
+            let part = self.parts.pop().ok_or("nothing left to send")?;
+            self.sent += later("send", part.name().len() as u32).await;
+            Ok(self)
+        }
+    }
+
+    // Builder style: each `let` takes the value it hides by a consuming method (also a `mut`
+    // one hiding a parameter that is not), and a closure's parameter reuses the name after.
+    // (A method on the `mut` one is written as a function: see the README.)
+    pub async fn consumed_by_a_shadowing_let(request: Request) -> Result<u32, String> {
+        let request = request.send().await?;
+        let mut request = request.send().await?;
+        request.sent += 1;
+        let request = Request::send(request).await;
+        request.map(|request| request.sent)
+    }
+
     pub async fn joins(a: u32, b: u32) -> (u32, u32, u32) {
         let mut buf = vec![a];
         let (x, y) = futures::join!(later("x", a), later("y", b));
@@ -180,6 +204,17 @@ fn consuming_methods_on_locals_and_match_bindings() {
         || classic::consuming_methods(classic::Get(Loud::new("first")), 1),
         || runtime::consuming_methods(runtime::Get(Loud::new("first")), 1),
     );
+}
+
+#[test]
+fn consuming_methods_on_the_local_a_let_hides() {
+    for parts in 0..4 {
+        let make = || (0..parts).map(|i| Loud::new(format!("part{i}"))).collect::<Vec<_>>();
+        same_at_every_suspension(
+            || classic::consumed_by_a_shadowing_let(classic::Request { parts: make(), sent: 0 }),
+            || runtime::consumed_by_a_shadowing_let(runtime::Request { parts: make(), sent: 0 }),
+        );
+    }
 }
 
 #[test]

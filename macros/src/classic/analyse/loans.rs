@@ -45,6 +45,7 @@ pub(crate) fn in_place(
         later: HashSet::new(),
         unit: HashMap::new(),
         mutable,
+        in_scope: params.iter().map(|(name, mutable)| (name.clone(), *mutable)).collect(),
     };
     finder.stmts(&block.stmts, false);
     finder.found.retain(|name| !shared_refs.contains(name));
@@ -67,6 +68,10 @@ struct Finder<'r> {
     unit: HashMap<String, usize>,
     /// The names some `mut` binding (or `mut` parameter) has.
     mutable: HashSet<String>,
+    /// Whether the binding a name refers to here is `mut`, for the bindings whose scopes the
+    /// walk follows (parameters, `let`s, `match` arms, `for` and `if let`/`while let`
+    /// patterns); other names fall back to `mutable`.
+    in_scope: HashMap<String, bool>,
 }
 
 impl Finder<'_> {
@@ -75,17 +80,48 @@ impl Finder<'_> {
     fn stmts(&mut self, stmts: &[syn::Stmt], follows: bool) {
         let mut later = follows;
         let outer_later = self.later.clone();
-        let mut later_names = outer_later.clone();
-        for stmt in stmts.iter().rev() {
-            let tokens = quote::ToTokens::to_token_stream(stmt);
-            self.later = later_names.clone();
+        // What this block's statements after the current one mention.
+        let mut block_names = HashSet::new();
+        // The bindings in scope at each statement: a `let`'s initializer still sees the
+        // binding its pattern hides (`let mut r = r.send().await?;`, `r` a parameter).
+        let outer_scope = self.in_scope.clone();
+        let mut scopes = Vec::with_capacity(stmts.len());
+        for stmt in stmts {
+            scopes.push(self.in_scope.clone());
+            if let syn::Stmt::Local(local) = stmt {
+                self.bind(&local.pat);
+            }
+        }
+        for (stmt, scope) in stmts.iter().zip(scopes).rev() {
+            self.in_scope = scope;
+            // After a `let`, its names mean its new locals (`let r = r.send().await?;`).
+            for name in let_bound_names(stmt) {
+                block_names.remove(&name);
+            }
+            let tokens = mentioning_tokens(stmt);
+            self.later = outer_later.union(&block_names).cloned().collect();
             let outer_unit = std::mem::replace(&mut self.unit, counts(&tokens));
             self.stmt(stmt, later);
             self.unit = outer_unit;
             later |= stmt_awaits(stmt);
-            later_names.extend(idents(&tokens));
+            block_names.extend(idents(&tokens));
         }
         self.later = outer_later;
+        self.in_scope = outer_scope;
+    }
+
+    /// The bindings of `pat` come into scope.
+    fn bind(&mut self, pat: &syn::Pat) {
+        let mut bindings = Vec::new();
+        crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
+        for binding in bindings {
+            self.in_scope.insert(binding.ident.to_string(), binding.mutable);
+        }
+    }
+
+    /// Is the binding `name` refers to here `mut`?
+    fn is_mutable(&self, name: &str) -> bool {
+        self.in_scope.get(name).copied().unwrap_or_else(|| self.mutable.contains(name))
     }
 
     /// Code that runs again (a loop's body and head): what it mentions is mentioned later
@@ -105,7 +141,8 @@ impl Finder<'_> {
     fn arm(&mut self, arm: &syn::Arm, f: impl FnOnce(&mut Self)) {
         let mut bindings = Vec::new();
         crate::classic::parse::bindings::pattern_bindings(&arm.pat, &mut bindings);
-        let (outer_later, outer_unit) = (self.later.clone(), self.unit.clone());
+        let (outer_later, outer_unit, outer_scope) = (self.later.clone(), self.unit.clone(), self.in_scope.clone());
+        self.bind(&arm.pat);
         let body = &arm.body;
         let mut in_arm = counts(&quote::quote!(#body));
         if let syn::Pat::Guard(guard) = &arm.pat {
@@ -120,7 +157,7 @@ impl Finder<'_> {
             self.unit.insert(name.clone(), in_arm.get(&name).copied().unwrap_or(0));
         }
         f(self);
-        (self.later, self.unit) = (outer_later, outer_unit);
+        (self.later, self.unit, self.in_scope) = (outer_later, outer_unit, outer_scope);
     }
 
     /// `holding_roots` of `expr`, but for the receivers its awaits take by value
@@ -163,7 +200,7 @@ impl Finder<'_> {
         let syn::Expr::Path(path) = &*call.receiver else { return None };
         let name = path.path.get_ident()?.to_string();
         let last_use = self.unit.get(&name) == Some(&1) && !self.later.contains(&name);
-        let taken = last_use && !self.mutable.contains(&name) && !is_borrowing_method(&call.method.to_string());
+        let taken = last_use && !self.is_mutable(&name) && !is_borrowing_method(&call.method.to_string());
         taken.then_some(name)
     }
 
@@ -250,7 +287,12 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 self.finder.later = outer;
                 let cond = &node.cond;
                 let fresh = fresh_each_round(&node.body.stmts, &idents(&quote::quote!(#cond)));
+                let outer_scope = self.finder.in_scope.clone();
+                for (pat, _) in lets_of(&node.cond) {
+                    self.finder.bind(pat);
+                }
                 self.finder.repeated(tokens, &fresh, |finder| finder.stmts(&node.body.stmts, held));
+                self.finder.in_scope = outer_scope;
             }
             syn::Expr::ForLoop(node) => {
                 let awaits = block_awaits(&node.body);
@@ -265,13 +307,21 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 let mut bindings = Vec::new();
                 crate::classic::parse::bindings::pattern_bindings(&node.pat, &mut bindings);
                 fresh.extend(bindings.iter().map(|binding| binding.ident.to_string()));
+                let outer_scope = self.finder.in_scope.clone();
+                self.finder.bind(&node.pat);
                 self.finder.repeated(quote::quote!(#body), &fresh, |finder| finder.stmts(&node.body.stmts, held));
+                self.finder.in_scope = outer_scope;
             }
             syn::Expr::If(node) => {
                 let awaits = block_awaits(&node.then_branch)
                     || node.else_branch.as_ref().is_some_and(|(_, other)| expr_awaits(other));
                 self.scrutinee(&node.cond, awaits || self.held);
+                let outer_scope = self.finder.in_scope.clone();
+                for (pat, _) in lets_of(&node.cond) {
+                    self.finder.bind(pat);
+                }
                 self.finder.stmts(&node.then_branch.stmts, self.held);
+                self.finder.in_scope = outer_scope;
                 if let Some((_, other)) = &node.else_branch {
                     self.visit_expr(other);
                 }
@@ -611,6 +661,29 @@ fn idents(tokens: &TokenStream) -> Vec<String> {
         }
     }
     out
+}
+
+/// The names a `let` statement binds.
+fn let_bound_names(stmt: &syn::Stmt) -> Vec<String> {
+    let syn::Stmt::Local(local) = stmt else { return Vec::new() };
+    let mut bindings = Vec::new();
+    crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
+    bindings.into_iter().map(|binding| binding.ident.to_string()).collect()
+}
+
+/// The tokens of a statement that may mention locals: a `let`'s initializer and `else`
+/// block, not its pattern (whose names are new locals, not uses of the old ones).
+fn mentioning_tokens(stmt: &syn::Stmt) -> TokenStream {
+    match stmt {
+        syn::Stmt::Local(local) => match &local.init {
+            Some(init) => {
+                let (expr, diverge) = (&init.expr, init.diverge.as_ref().map(|(_, block)| block));
+                quote::quote!(#expr #diverge)
+            }
+            None => TokenStream::new(),
+        },
+        _ => quote::ToTokens::to_token_stream(stmt),
+    }
 }
 
 /// How often each identifier appears in some tokens.
