@@ -172,6 +172,40 @@ differential! {
         request.map(|request| request.sent)
     }
 
+    // The local is consumed on one path (a `return`, a `break` out of the loop, one arm) and
+    // on another later: each is its last use on its own path.
+    pub async fn consumed_where_a_path_ends(get: Get, n: u32) -> u32 {
+        let x = later("x", n).await;
+        if x == 0 {
+            log("returning");
+            return get.apply(x).await;
+        }
+        let mut i = 0;
+        let y = loop {
+            let y = later("y", i).await;
+            if y >= 2 {
+                break get.apply(y).await;
+            }
+            if y == x {
+                return get.apply(y + 10).await;
+            }
+            i += 1;
+        };
+        y + 1
+    }
+
+    pub async fn consumed_in_arms(get: Get, n: u32) -> u32 {
+        match n {
+            0 => 0,
+            1 => get.apply(1).await,
+            2 => return get.apply(2).await + 100,
+            _ => {
+                let k = later("k", n).await;
+                get.apply(k).await
+            }
+        }
+    }
+
     pub async fn joins(a: u32, b: u32) -> (u32, u32, u32) {
         let mut buf = vec![a];
         let (x, y) = futures::join!(later("x", a), later("y", b));
@@ -204,6 +238,20 @@ fn consuming_methods_on_locals_and_match_bindings() {
         || classic::consuming_methods(classic::Get(Loud::new("first")), 1),
         || runtime::consuming_methods(runtime::Get(Loud::new("first")), 1),
     );
+}
+
+#[test]
+fn consuming_methods_where_each_path_ends() {
+    for n in 0..4 {
+        same_at_every_suspension(
+            || classic::consumed_where_a_path_ends(classic::Get(Loud::new("get")), n),
+            || runtime::consumed_where_a_path_ends(runtime::Get(Loud::new("get")), n),
+        );
+        same_at_every_suspension(
+            || classic::consumed_in_arms(classic::Get(Loud::new("get")), n),
+            || runtime::consumed_in_arms(runtime::Get(Loud::new("get")), n),
+        );
+    }
 }
 
 #[test]

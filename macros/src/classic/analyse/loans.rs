@@ -46,6 +46,9 @@ pub(crate) fn in_place(
         unit: HashMap::new(),
         mutable,
         in_scope: params.iter().map(|(name, mutable)| (name.clone(), *mutable)).collect(),
+        loops: Vec::new(),
+        returned: HashSet::new(),
+        taken: HashSet::new(),
     };
     finder.stmts(&block.stmts, false);
     finder.found.retain(|name| !shared_refs.contains(name));
@@ -72,6 +75,16 @@ struct Finder<'r> {
     /// walk follows (parameters, `let`s, `match` arms, `for` and `if let`/`while let`
     /// patterns); other names fall back to `mutable`.
     in_scope: HashMap<String, bool>,
+    /// The loops around the current statement, innermost last: each one's label and what
+    /// code after it mentions (what a `break` out of it leads to).
+    loops: Vec<(Option<String>, HashSet<String>)>,
+    /// What code after a `return` mentions: nothing in the function's body; in an async
+    /// block, what follows the block.
+    returned: HashSet<String>,
+    /// The awaits (by address in the body's tree) found to take their receiver, each where
+    /// it runs: a `let` whose initializer holds one in a nested block or loop (`let y = loop
+    /// { .. break get.apply(x).await; .. };`) sees them from a statement that names more.
+    taken: HashSet<usize>,
 }
 
 impl Finder<'_> {
@@ -99,7 +112,14 @@ impl Finder<'_> {
                 block_names.remove(&name);
             }
             let tokens = mentioning_tokens(stmt);
-            self.later = outer_later.union(&block_names).cloned().collect();
+            let jump = match stmt {
+                syn::Stmt::Expr(expr, _) => self.leads_to(expr),
+                _ => None,
+            };
+            self.later = match jump {
+                Some(after) => after,
+                None => outer_later.union(&block_names).cloned().collect(),
+            };
             let outer_unit = std::mem::replace(&mut self.unit, counts(&tokens));
             self.stmt(stmt, later);
             self.unit = outer_unit;
@@ -108,6 +128,31 @@ impl Finder<'_> {
         }
         self.later = outer_later;
         self.in_scope = outer_scope;
+    }
+
+    /// What code after `expr` mentions, when it is a jump: nothing after a `return`, what
+    /// follows the loop after a `break` out of it.
+    fn leads_to(&self, expr: &syn::Expr) -> Option<HashSet<String>> {
+        match expr {
+            syn::Expr::Return(_) => Some(self.returned.clone()),
+            syn::Expr::Break(node) => {
+                let target = match &node.label {
+                    None => self.loops.last(),
+                    Some(label) => {
+                        self.loops.iter().rev().find(|(name, _)| name.as_deref() == Some(&label.ident.to_string()))
+                    }
+                };
+                target.map(|(_, after)| after.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// Walk a loop's body (`f`), whose `break`s lead to what follows the loop.
+    fn in_loop(&mut self, label: Option<&syn::Label>, f: impl FnOnce(&mut Self)) {
+        self.loops.push((label.map(|label| label.name.ident.to_string()), self.later.clone()));
+        f(self);
+        self.loops.pop();
     }
 
     /// The bindings of `pat` come into scope.
@@ -137,11 +182,20 @@ impl Finder<'_> {
     }
 
     /// A `match` arm: the names its pattern binds are counted in the arm alone, and nothing
-    /// after it can mention them.
-    fn arm(&mut self, arm: &syn::Arm, f: impl FnOnce(&mut Self)) {
+    /// after it can mention them. What only the other arms mention (`others`) does not run
+    /// on this arm's path; after an arm that jumps, what the jump leads to.
+    fn arm(&mut self, arm: &syn::Arm, others: &HashMap<String, usize>, f: impl FnOnce(&mut Self)) {
         let mut bindings = Vec::new();
         crate::classic::parse::bindings::pattern_bindings(&arm.pat, &mut bindings);
         let (outer_later, outer_unit, outer_scope) = (self.later.clone(), self.unit.clone(), self.in_scope.clone());
+        for (name, count) in others {
+            if let Some(unit) = self.unit.get_mut(name) {
+                *unit = unit.saturating_sub(*count);
+            }
+        }
+        if let Some(after) = self.leads_to(&arm.body) {
+            self.later = after;
+        }
         self.bind(&arm.pat);
         let body = &arm.body;
         let mut in_arm = counts(&quote::quote!(#body));
@@ -163,10 +217,23 @@ impl Finder<'_> {
     /// `holding_roots` of `expr`, but for the receivers its awaits take by value
     /// (`taken_receiver`): a consuming method's result holds no borrow of what it consumed.
     fn holding(&mut self, expr: &syn::Expr) {
-        struct Taken<'f, 'r>(&'f Finder<'r>, Vec<String>);
+        struct Taken<'f, 'r> {
+            finder: &'f Finder<'r>,
+            names: Vec<String>,
+            awaits: Vec<usize>,
+        }
         impl<'ast> Visit<'ast> for Taken<'_, '_> {
             fn visit_expr_await(&mut self, node: &'ast syn::ExprAwait) {
-                self.1.extend(self.0.taken_receiver(&node.base));
+                let address = std::ptr::from_ref(node) as usize;
+                let receiver = if self.finder.taken.contains(&address) {
+                    consumed_receiver(&node.base)
+                } else {
+                    self.finder.taken_receiver(&node.base)
+                };
+                if let Some(name) = receiver {
+                    self.names.push(name);
+                    self.awaits.push(address);
+                }
                 visit::visit_expr_await(self, node);
             }
             fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
@@ -175,11 +242,13 @@ impl Finder<'_> {
         }
         let mut roots = HashSet::new();
         holding_roots(expr, &mut roots);
-        let mut taken = Taken(self, Vec::new());
+        let mut taken = Taken { finder: self, names: Vec::new(), awaits: Vec::new() };
         taken.visit_expr(expr);
-        for name in taken.1 {
+        let Taken { names, awaits, .. } = taken;
+        for name in names {
             roots.remove(&name);
         }
+        self.taken.extend(awaits);
         self.found.extend(roots);
     }
 
@@ -191,14 +260,8 @@ impl Finder<'_> {
     /// method there borrows a value that this state drops: rustc rejects the expansion, and
     /// `(&v).method()` says to keep `v` in place.)
     fn taken_receiver(&self, operand: &syn::Expr) -> Option<String> {
-        let call = match operand {
-            syn::Expr::MethodCall(call) => call,
-            syn::Expr::Paren(node) => return self.taken_receiver(&node.expr),
-            syn::Expr::Group(node) => return self.taken_receiver(&node.expr),
-            _ => return None,
-        };
-        let syn::Expr::Path(path) = &*call.receiver else { return None };
-        let name = path.path.get_ident()?.to_string();
+        let name = consumed_receiver(operand)?;
+        let syn::Expr::MethodCall(call) = strip_parens(operand) else { return None };
         let last_use = self.unit.get(&name) == Some(&1) && !self.later.contains(&name);
         let taken = last_use && !self.is_mutable(&name) && !is_borrowing_method(&call.method.to_string());
         taken.then_some(name)
@@ -216,13 +279,14 @@ impl Finder<'_> {
                 if let Some(init) = &local.init {
                     // A `let` that binds nothing (`let _ = tx.send(v);`) keeps nothing past
                     // its statement: its value drops there.
+                    // The initializer's own statements first: what their awaits take.
+                    self.expr(&init.expr, held);
                     if held && !bindings.is_empty() {
                         self.holding(&init.expr);
                         if binds_by_ref(&local.pat) {
                             place_root_into(&init.expr, &mut self.found);
                         }
                     }
-                    self.expr(&init.expr, held);
                     if let Some((_, diverge)) = &init.diverge {
                         self.expr(diverge, held);
                     }
@@ -275,7 +339,9 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 let held = self.held || awaits;
                 let tokens = quote::ToTokens::to_token_stream(node);
                 let fresh = fresh_each_round(&node.body.stmts, &[]);
-                self.finder.repeated(tokens, &fresh, |finder| finder.stmts(&node.body.stmts, held));
+                self.finder.in_loop(node.label.as_ref(), |finder| {
+                    finder.repeated(tokens, &fresh, |finder| finder.stmts(&node.body.stmts, held))
+                });
             }
             syn::Expr::While(node) => {
                 let awaits = block_awaits(&node.body) || expr_awaits(&node.cond);
@@ -291,7 +357,9 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 for (pat, _) in lets_of(&node.cond) {
                     self.finder.bind(pat);
                 }
-                self.finder.repeated(tokens, &fresh, |finder| finder.stmts(&node.body.stmts, held));
+                self.finder.in_loop(node.label.as_ref(), |finder| {
+                    finder.repeated(tokens, &fresh, |finder| finder.stmts(&node.body.stmts, held))
+                });
                 self.finder.in_scope = outer_scope;
             }
             syn::Expr::ForLoop(node) => {
@@ -309,7 +377,9 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 fresh.extend(bindings.iter().map(|binding| binding.ident.to_string()));
                 let outer_scope = self.finder.in_scope.clone();
                 self.finder.bind(&node.pat);
-                self.finder.repeated(quote::quote!(#body), &fresh, |finder| finder.stmts(&node.body.stmts, held));
+                self.finder.in_loop(node.label.as_ref(), |finder| {
+                    finder.repeated(quote::quote!(#body), &fresh, |finder| finder.stmts(&node.body.stmts, held))
+                });
                 self.finder.in_scope = outer_scope;
             }
             syn::Expr::If(node) => {
@@ -337,9 +407,16 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                     }
                 }
                 self.visit_expr(&node.expr);
-                for arm in &node.arms {
+                let in_arms: Vec<_> = node.arms.iter().map(|arm| counts(&quote::quote!(#arm))).collect();
+                for (index, arm) in node.arms.iter().enumerate() {
+                    let mut others = HashMap::new();
+                    for (_, counts) in in_arms.iter().enumerate().filter(|(other, _)| *other != index) {
+                        for (name, count) in counts {
+                            *others.entry(name.clone()).or_insert(0) += count;
+                        }
+                    }
                     let held = self.held;
-                    self.finder.arm(arm, |finder| {
+                    self.finder.arm(arm, &others, |finder| {
                         let mut visitor = Exprs { finder, held };
                         if let syn::Pat::Guard(guard) = &arm.pat {
                             visitor.visit_expr(&guard.guard);
@@ -358,7 +435,11 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                     free_idents_block(&node.block, &mut self.finder.found);
                 }
                 let held = self.held;
+                // Its `return` leaves the block, and no `break` in it leaves a loop outside.
+                let returned = std::mem::replace(&mut self.finder.returned, self.finder.later.clone());
+                let loops = std::mem::take(&mut self.finder.loops);
                 self.finder.stmts(&node.block.stmts, held);
+                (self.finder.returned, self.finder.loops) = (returned, loops);
             }
             syn::Expr::Macro(node) => self.finder.tokens(&node.mac.tokens, self.held),
             _ => visit::visit_expr(self, expr),
@@ -661,6 +742,23 @@ fn idents(tokens: &TokenStream) -> Vec<String> {
         }
     }
     out
+}
+
+/// The local whose method an await's operand calls (`cmd.apply(db)`), if it is a local.
+fn consumed_receiver(operand: &syn::Expr) -> Option<String> {
+    let syn::Expr::MethodCall(call) = strip_parens(operand) else { return None };
+    let syn::Expr::Path(path) = &*call.receiver else { return None };
+    Some(path.path.get_ident()?.to_string())
+}
+
+fn strip_parens(mut expr: &syn::Expr) -> &syn::Expr {
+    loop {
+        match expr {
+            syn::Expr::Paren(node) => expr = &node.expr,
+            syn::Expr::Group(node) => expr = &node.expr,
+            _ => return expr,
+        }
+    }
 }
 
 /// The names a `let` statement binds.
