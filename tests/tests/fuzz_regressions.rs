@@ -1616,3 +1616,48 @@ mod seed8128 {
         same_at_every_suspension(classic::program1123, runtime::program1123);
     }
 }
+
+mod seed1618 {
+    use super::*;
+
+    differential! {
+        // An async block inside another that takes `p3` by value: the inner one borrows the
+        // outer one's `p3`, but was made `move` because everything else it captured was a
+        // place (`p2`), so it took `p3` and the outer block's `consume(p3)` found it moved
+        // (E0382). A local of the enclosing code now keeps rustc's own capture. Program 2249.
+        pub async fn program2249(p2: u32, p3: Loud) -> u32 {
+            async {
+                let a = async { weigh(&p3) + later("a", p2).await }.await;
+                a + later("b", consume(p3)).await
+            }
+            .await
+        }
+
+        // The same for a closure beside a `let` of its block.
+        pub async fn closure_beside_a_block_local(p3: Loud) -> u32 {
+            let w = weigh_later(&p3).await;
+            let r = {
+                let x = Loud::new("x");
+                let c = || weigh(&x) + weigh(&p3);
+                c() + consume(x)
+            };
+            r + w + later("b", 1).await + weigh(&p3)
+        }
+    }
+
+    #[test]
+    fn program2249() {
+        same_at_every_suspension(
+            || classic::program2249(3, Loud::new("p3")),
+            || runtime::program2249(3, Loud::new("p3")),
+        );
+    }
+
+    #[test]
+    fn closure_beside_a_block_local() {
+        same_at_every_suspension(
+            || classic::closure_beside_a_block_local(Loud::new("p3")),
+            || runtime::closure_beside_a_block_local(Loud::new("p3")),
+        );
+    }
+}

@@ -462,6 +462,10 @@ impl<'a> Places<'a> {
         for mention in mentions::of_expr(expr) {
             let name = if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name };
             if self.bound.contains(&name) {
+                // A local of the code around it (one an enclosing async block took by value,
+                // a `let` of an enclosing block): captured as rustc captures it, so the code
+                // must not become `move`.
+                others = true;
                 continue;
             }
             if self.visible.contains_key(&name) {
