@@ -1633,6 +1633,47 @@ mod seed1618 {
             .await
         }
 
+        // A method's receiver (`Copy`, taken by value) that an async block awaited among
+        // its arguments assigns is read first, as Rust reads it; it was read after the block
+        // had added to it (a different result). The same for a comparison. Program 5871.
+        pub async fn program5871(c: u32) -> u32 {
+            let mut v39 = later("a", c).await;
+            let x = v39.wrapping_add(
+                async {
+                    v39 += now("b", 2u32).await;
+                    7u32
+                }
+                .await,
+            );
+            let y = v39 < (async {
+                v39 += 1;
+                later("c", 1u32).await
+            }
+            .await);
+            x + v39 + y as u32
+        }
+
+        // Items declared in a block among a standard macro's arguments are declared where
+        // the body's code lands, as any other block's are (E0425). Program 7020.
+        pub async fn program7020(c: bool) -> u32 {
+            if c {
+                panic!(
+                    "p {}",
+                    if later("a", true).await {
+                        use std::cmp::min as m28;
+                        m28(now("b", 5u32).await, 3u32)
+                    } else {
+                        1
+                    }
+                );
+            }
+            let v = format!("{}", {
+                const K: u32 = 4;
+                K + later("c", 1u32).await
+            });
+            v.len() as u32
+        }
+
         // The same for a closure beside a `let` of its block.
         pub async fn closure_beside_a_block_local(p3: Loud) -> u32 {
             let w = weigh_later(&p3).await;
@@ -1651,6 +1692,19 @@ mod seed1618 {
             || classic::program2249(3, Loud::new("p3")),
             || runtime::program2249(3, Loud::new("p3")),
         );
+    }
+
+    #[test]
+    fn program5871() {
+        let outcome = same_at_every_suspension(|| classic::program5871(3), || runtime::program5871(3));
+        assert_eq!(outcome, Outcome::Value(10 + 6));
+    }
+
+    #[test]
+    fn program7020() {
+        for c in [true, false] {
+            same_at_every_suspension(|| classic::program7020(c), || runtime::program7020(c));
+        }
     }
 
     #[test]

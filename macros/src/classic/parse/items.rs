@@ -30,6 +30,11 @@ impl VisitMut for Hoister {
         visit_mut::visit_block_mut(self, block);
     }
 
+    // A standard macro's arguments are lowered as any code is (`panic!("{}", { use ..; .. })`).
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        super::std_macros::visit_arguments(mac, |expr| self.visit_expr_mut(expr));
+    }
+
     // Closures, async blocks and items keep what they declare: their code stays whole.
     fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
     fn visit_expr_async_mut(&mut self, _: &mut syn::ExprAsync) {}

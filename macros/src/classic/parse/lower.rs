@@ -1065,7 +1065,8 @@ fn is_stable(expr: &syn::Expr) -> bool {
 /// across the statement's awaits, and rustc rejects a later operand that changes `v`.
 /// Does `expr` assign `place` (`p`, `p.a`, `*r`), a place inside it (`p.a.b ^= ..`) or one
 /// that contains it (`p = ..` for `p.a`), outside closures and async blocks, which may not
-/// run there? (Another field of the same local, `p.b = ..`, is not `place`.)
+/// run there (but in an async block awaited where it is written, which does)? (Another field
+/// of the same local, `p.b = ..`, is not `place`.)
 fn assigns(expr: &syn::Expr, place: &syn::Expr) -> bool {
     struct Finder {
         place: String,
@@ -1088,6 +1089,16 @@ fn assigns(expr: &syn::Expr, place: &syn::Expr) -> bool {
         fn visit_expr_binary(&mut self, node: &'ast syn::ExprBinary) {
             self.found |= is_assignment(&node.op) && self.overlaps(&node.left);
             syn::visit::visit_expr_binary(self, node);
+        }
+        fn visit_expr_await(&mut self, node: &'ast syn::ExprAwait) {
+            let mut base = &*node.base;
+            while let syn::Expr::Paren(syn::ExprParen { expr, .. }) = base {
+                base = expr;
+            }
+            match base {
+                syn::Expr::Async(block) => syn::visit::visit_block(self, &block.block),
+                _ => syn::visit::visit_expr_await(self, node),
+            }
         }
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
         fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
