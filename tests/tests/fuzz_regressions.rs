@@ -1715,3 +1715,33 @@ mod seed1618 {
         );
     }
 }
+
+mod seed4711 {
+    use super::*;
+
+    differential! {
+        // A `break` out of a labelled block whose value moves a field of a local
+        // (`consume(v3.a)`): the jump saved `v3` whole, after the partial move (E0382). The
+        // jump now counts the field as moved, and `v3` lives in place, its field's bit
+        // cleared, its other field dropping at the end of its scope. Program 3770.
+        pub async fn program3770(c: bool) -> u32 {
+            let v3 = Pair { a: Loud::new("l1"), b: Loud::new("l2") };
+            let r = 'b: {
+                let (x, v3) = now(
+                    "n",
+                    (1u32, if later("c", c).await { break 'b consume(v3.a) } else { Loud::new("l90") }),
+                )
+                .await;
+                weigh(&v3) + x
+            };
+            r + later("after", 1u32).await
+        }
+    }
+
+    #[test]
+    fn program3770() {
+        for c in [true, false] {
+            same_at_every_suspension(|| classic::program3770(c), || runtime::program3770(c));
+        }
+    }
+}

@@ -15,6 +15,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::visit_mut::{self, VisitMut};
 
 use crate::classic::analyse::jumps::Targets;
+use crate::classic::analyse::mentions::Mention;
 
 /// Where a value computed by user code goes.
 #[derive(Clone)]
@@ -44,6 +45,33 @@ pub(crate) struct Jump {
     pub has_value: bool,
     /// The variables the value uses by value: moved before the jump saves the rest.
     pub moves: Vec<String>,
+    /// The fields of variables the value uses by value (`break consume(v.a)`): the jump
+    /// saves those variables as partly moved.
+    pub field_moves: Vec<FieldMove>,
+}
+
+/// A `MoveField` mention of a jump's value; two are the same if they name the same field.
+#[derive(Clone)]
+pub(crate) struct FieldMove(pub Mention);
+
+impl FieldMove {
+    fn key(&self) -> (&str, String) {
+        (&self.0.name, self.0.field.as_ref().map(|field| field.to_token_stream().to_string()).unwrap_or_default())
+    }
+}
+
+impl PartialEq for FieldMove {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for FieldMove {}
+
+impl std::fmt::Debug for FieldMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.key())
+    }
 }
 
 pub(crate) struct Rewriter<'a> {
@@ -186,6 +214,14 @@ fn moved_by(value: &syn::Expr) -> Vec<String> {
         .collect()
 }
 
+fn fields_moved_by(value: &syn::Expr) -> Vec<FieldMove> {
+    crate::classic::analyse::mentions::of_expr(value)
+        .into_iter()
+        .filter(|mention| mention.kind == crate::classic::analyse::mentions::Kind::MoveField)
+        .map(FieldMove)
+        .collect()
+}
+
 fn dedup(mut jumps: Vec<Jump>) -> Vec<Jump> {
     let mut seen = Vec::new();
     jumps.retain(|jump| {
@@ -231,13 +267,14 @@ impl VisitMut for Rewriter<'_> {
             }
             syn::Expr::Break(node) => {
                 let moves = node.expr.as_deref().map(moved_by).unwrap_or_default();
+                let field_moves = node.expr.as_deref().map(fields_moved_by).unwrap_or_default();
                 if let Some(value) = node.expr.as_mut() {
                     self.visit_expr_mut(value);
                 }
                 let Some(target) = self.target(node.label.as_ref()) else {
                     return;
                 };
-                let jump = Jump { target, is_continue: false, has_value: node.expr.is_some(), moves };
+                let jump = Jump { target, is_continue: false, has_value: node.expr.is_some(), moves, field_moves };
                 if self.scanning {
                     self.found.push(jump);
                     return;
@@ -264,7 +301,8 @@ impl VisitMut for Rewriter<'_> {
                 let Some(target) = self.target(node.label.as_ref()) else {
                     return;
                 };
-                let jump = Jump { target, is_continue: true, has_value: false, moves: Vec::new() };
+                let jump =
+                    Jump { target, is_continue: true, has_value: false, moves: Vec::new(), field_moves: Vec::new() };
                 if self.scanning {
                     self.found.push(jump);
                     return;

@@ -29,7 +29,7 @@ use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::places::Places;
-use super::rewrite::{Jump, JumpTarget, Rewriter, Sink};
+use super::rewrite::{FieldMove, Jump, JumpTarget, Rewriter, Sink};
 use crate::classic::analyse::jumps;
 use crate::classic::analyse::liveness::{Path, Rest};
 use crate::classic::analyse::loans::borrow_root;
@@ -638,10 +638,17 @@ impl<'a> Emitter<'a> {
                 // entry would remember the first one's `No` and leave it moved after the jump.
                 moved.sort_unstable();
                 moved.dedup();
-                let moved: Vec<(VarId, Init)> =
+                let mut moved: Vec<(VarId, Init)> =
                     moved.into_iter().map(|id| (id, std::mem::replace(&mut self.init[id], Init::No))).collect();
+                // A field it moves leaves the rest of its local to save, partly moved.
+                for FieldMove(mention) in &jump.field_moves {
+                    if let Some(id) = self.lookup(&mention.name) {
+                        moved.push((id, self.init[id]));
+                        self.field_used(id, mention);
+                    }
+                }
                 let code = self.jump_code(state, depth, None, true);
-                for (id, init) in moved {
+                for (id, init) in moved.into_iter().rev() {
                     self.init[id] = init;
                 }
                 if let (Some(var), Some(before)) = (sink, before) {
