@@ -1736,12 +1736,38 @@ mod seed4711 {
             };
             r + later("after", 1u32).await
         }
+
+        // A state whose code binds `let mut p1` and assigns that new `p1` also declared the
+        // moved parameter `p1` (without a value, for what it took for an assignment to the
+        // parameter), whose type nothing there fixed (E0282). Program 7407.
+        pub async fn program7407(mut p1: Loud, c: bool) -> u32 {
+            consume(p1);
+            if c {
+                let mut p1 = later("a", 1u32).await;
+                p1 = p1 + 2;
+                note("p1", p1);
+            }
+            if now("b", true).await {
+                p1 = Loud::new("l40");
+            }
+            later("c", 0u32).await
+        }
     }
 
     #[test]
     fn program3770() {
         for c in [true, false] {
             same_at_every_suspension(|| classic::program3770(c), || runtime::program3770(c));
+        }
+    }
+
+    #[test]
+    fn program7407() {
+        for c in [true, false] {
+            same_at_every_suspension(
+                || classic::program7407(Loud::new("p1"), c),
+                || runtime::program7407(Loud::new("p1"), c),
+            );
         }
     }
 }

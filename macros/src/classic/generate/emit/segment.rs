@@ -46,20 +46,41 @@ impl Level {
 }
 
 /// Do these tokens assign the variable `name` (`name = ...`, not `let name = ...`, a pattern
-/// or a comparison)?
+/// or a comparison)? Not after a `let name` (or `let mut name`) statement of the same block,
+/// whose binding the later mentions name (`let mut p = 1; p = 2;` assigns the new `p`).
 fn assigns(tokens: &TokenStream, name: &str) -> bool {
     use proc_macro2::{Spacing, TokenTree};
     let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
-    tokens.iter().enumerate().any(|(index, token)| match token {
-        TokenTree::Group(group) => assigns(&group.stream(), name),
-        TokenTree::Ident(ident) if ident == name => {
-            let binding = index
-                .checked_sub(1)
-                .is_some_and(|before| matches!(&tokens[before], TokenTree::Ident(word) if word == "let" || word == "mut" || word == "ref"));
-            let field = index.checked_sub(1).is_some_and(|before| matches!(&tokens[before], TokenTree::Punct(punct) if punct.as_char() == '.'));
-            let assignment = matches!(tokens.get(index + 1), Some(TokenTree::Punct(punct)) if punct.as_char() == '=' && punct.spacing() == Spacing::Alone);
-            assignment && !binding && !field
+    let mut hidden_after_statement = false;
+    for (index, token) in tokens.iter().enumerate() {
+        match token {
+            TokenTree::Group(group) if assigns(&group.stream(), name) => return true,
+            TokenTree::Punct(punct) if punct.as_char() == ';' && hidden_after_statement => return false,
+            TokenTree::Ident(ident) if ident == name => {
+                let word_before = |word: &str| {
+                    index
+                        .checked_sub(1)
+                        .is_some_and(|before| matches!(&tokens[before], TokenTree::Ident(w) if w == word))
+                };
+                let binding = word_before("let") || word_before("mut") || word_before("ref");
+                if word_before("let")
+                    || (word_before("mut")
+                        && index
+                            .checked_sub(2)
+                            .is_some_and(|at| matches!(&tokens[at], TokenTree::Ident(w) if w == "let")))
+                {
+                    hidden_after_statement = true;
+                }
+                let field = index
+                    .checked_sub(1)
+                    .is_some_and(|before| matches!(&tokens[before], TokenTree::Punct(punct) if punct.as_char() == '.'));
+                let assignment = matches!(tokens.get(index + 1), Some(TokenTree::Punct(punct)) if punct.as_char() == '=' && punct.spacing() == Spacing::Alone);
+                if assignment && !binding && !field {
+                    return true;
+                }
+            }
+            _ => {}
         }
-        _ => false,
-    })
+    }
+    false
 }
