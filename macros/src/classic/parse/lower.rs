@@ -1060,9 +1060,6 @@ fn is_stable(expr: &syn::Expr) -> bool {
     }
 }
 
-/// The variable a place read by value starts from (`v` in `v`, `v.a`, `v[0]`, `*v`), as
-/// `mentions` names it. Not for a borrow (`&v`): a borrow cannot move into a temporary
-/// across the statement's awaits, and rustc rejects a later operand that changes `v`.
 /// Does `expr` assign `place` (`p`, `p.a`, `*r`), a place inside it (`p.a.b ^= ..`) or one
 /// that contains it (`p = ..` for `p.a`), outside closures and async blocks, which may not
 /// run there (but in an async block awaited where it is written, which does)? (Another field
@@ -1109,6 +1106,9 @@ fn assigns(expr: &syn::Expr, place: &syn::Expr) -> bool {
     finder.found
 }
 
+/// The variable a place read by value starts from (`v` in `v`, `v.a`, `v[0]`, `*v`), as
+/// `mentions` names it. Not for a borrow (`&v`): a borrow cannot move into a temporary
+/// across the statement's awaits, and rustc rejects a later operand that changes `v`.
 fn read_root(expr: &syn::Expr) -> Option<String> {
     match expr {
         syn::Expr::Path(path) => path
