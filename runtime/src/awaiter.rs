@@ -16,8 +16,7 @@ use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 use std::task::Poll;
 
-use crate::builder::Ctx;
-use crate::task::Task;
+use crate::task::{Ctx, Task};
 
 /// One await in progress.
 pub trait Awaiter {
@@ -54,18 +53,18 @@ pub(crate) fn unfilled_slot() -> ! {
 }
 
 /// The awaiter of a classic [`Task`].
-pub struct TaskAwaiter<T, S> {
-    task: Task<T, S>,
+pub struct TaskAwaiter<T, W> {
+    task: Task<T, W>,
 }
 
-impl<T, S> Task<T, S> {
+impl<T, W> Task<T, W> {
     #[doc(hidden)]
-    pub fn __lowering_awaiter(self) -> TaskAwaiter<T, S> {
+    pub fn __lowering_awaiter(self) -> TaskAwaiter<T, W> {
         TaskAwaiter { task: self }
     }
 }
 
-impl<T, S> Awaiter for TaskAwaiter<T, S> {
+impl<T, W> Awaiter for TaskAwaiter<T, W> {
     type Output = T;
 
     #[inline]

@@ -29,50 +29,13 @@
 //! borrows across awaits in a named struct; the plain `async fn` pays nothing for it, because
 //! its caller pins the whole future.
 
-use std::mem::ManuallyDrop;
 use std::panic::{self, AssertUnwindSafe};
-use std::task::{Context, Poll, Waker};
+use std::task::Poll;
 
-use crate::task::Task;
 use crate::task::cache::CachePolicy;
 use crate::task::core::Core;
-use crate::task::header::CoreRef;
+use crate::task::{Ctx, MoveNext, Task};
 use crate::value_task::ValueTask;
-
-/// A state machine's `move_next`: resume at the saved state, run to the next incomplete
-/// await (`Pending`) or to the end (`Ready`).
-pub type MoveNext<T, S> = fn(&mut S, &mut Ctx<'_>) -> Poll<T>;
-
-/// Where `move_next` is running: on the caller's stack during the eager start, or in its
-/// heap task.
-pub struct Ctx<'run> {
-    heap: Option<(&'run ManuallyDrop<CoreRef>, &'run Waker)>,
-}
-
-impl<'run> Ctx<'run> {
-    fn stack() -> Self {
-        Ctx { heap: None }
-    }
-
-    pub(crate) fn heap(this: &'run ManuallyDrop<CoreRef>, waker: &'run Waker) -> Self {
-        Ctx { heap: Some((this, waker)) }
-    }
-
-    /// Is the state machine in its heap task (so that its awaiters are pinned)?
-    pub fn is_pinned(&self) -> bool {
-        self.heap.is_some()
-    }
-
-    /// The running heap task, which awaited tasks resume through their continuation.
-    pub(crate) fn this(&self) -> Option<&CoreRef> {
-        self.heap.map(|(this, _)| &**this)
-    }
-
-    /// A `std` context whose waker schedules the running task; `None` on the stack.
-    pub fn std_context(&self) -> Option<Context<'run>> {
-        self.heap.map(|(_, waker)| Context::from_waker(waker))
-    }
-}
 
 /// The closure the macro writes as `move_next`: non-capturing, hence zero-sized.
 ///
@@ -103,8 +66,15 @@ fn reify<T, S, M: MoveNextFn<T, S>>(_: M) -> MoveNext<T, S> {
 // unwind-safe by itself (no `AssertUnwindSafe` frame around it): it moves its captures, each
 // wrapped in `AssertUnwindSafe`, into plain bindings, so that it captures them whole.
 
-/// Start a classic call: run it eagerly, then wrap what it produced in a [`Task`].
-pub fn start<T, S, M: MoveNextFn<T, S>>(mut state_machine: S, cache: impl CachePolicy<T>, move_next: M) -> Task<T, S> {
+/// Start a classic call: run it eagerly, then wrap what it produced in a [`Task`]. `witness`
+/// gives the task its auto traits (`crate::task::Witness`); it holds nothing.
+pub fn start<T, S, W, M: MoveNextFn<T, S>>(
+    witness: W,
+    mut state_machine: S,
+    cache: impl CachePolicy<T>,
+    move_next: M,
+) -> Task<T, W> {
+    let _ = witness;
     let mut ctx = Ctx::stack();
     let (machine, context, next) =
         (AssertUnwindSafe(&mut state_machine), AssertUnwindSafe(&mut ctx), AssertUnwindSafe(move_next));
@@ -117,7 +87,7 @@ pub fn start<T, S, M: MoveNextFn<T, S>>(mut state_machine: S, cache: impl CacheP
             drop(state_machine);
             Task::from_value(value, cache)
         }
-        Ok(Poll::Pending) => Task::from_core(Core::spawn(state_machine, reify(move_next))),
+        Ok(Poll::Pending) => Task::from_heap(Core::spawn(state_machine, reify(move_next))),
         Err(payload) => {
             drop(state_machine);
             Task::from_panic(payload)
@@ -127,7 +97,8 @@ pub fn start<T, S, M: MoveNextFn<T, S>>(mut state_machine: S, cache: impl CacheP
 
 /// Start a classic `value_task` call: as [`start`], but a synchronous completion hands its
 /// value back inline, allocating nothing (C#'s `AsyncValueTaskMethodBuilder<T>`).
-pub fn start_value<T, S, M: MoveNextFn<T, S>>(mut state_machine: S, move_next: M) -> ValueTask<T, S> {
+pub fn start_value<T, S, W, M: MoveNextFn<T, S>>(witness: W, mut state_machine: S, move_next: M) -> ValueTask<T, W> {
+    let _ = witness;
     let mut ctx = Ctx::stack();
     let (machine, context, next) =
         (AssertUnwindSafe(&mut state_machine), AssertUnwindSafe(&mut ctx), AssertUnwindSafe(move_next));
@@ -140,7 +111,7 @@ pub fn start_value<T, S, M: MoveNextFn<T, S>>(mut state_machine: S, move_next: M
             drop(state_machine);
             ValueTask::ready(value)
         }
-        Ok(Poll::Pending) => ValueTask::task(Task::from_core(Core::spawn(state_machine, reify(move_next)))),
+        Ok(Poll::Pending) => ValueTask::task(Task::from_heap(Core::spawn(state_machine, reify(move_next)))),
         Err(payload) => {
             drop(state_machine);
             ValueTask::task(Task::from_panic(payload))
@@ -151,11 +122,12 @@ pub fn start_value<T, S, M: MoveNextFn<T, S>>(mut state_machine: S, move_next: M
 /// Start a classic call whose state machine holds borrows of its own fields (module docs,
 /// "Pinned state machines"): it moves into its heap task before `move_next` first runs, and
 /// never moves again. Still eager: `move_next` runs before this returns.
-pub fn start_pinned<T, S>(state_machine: S, move_next: MoveNext<T, S>) -> Task<T, S> {
-    Task::from_core(Core::spawn(state_machine, move_next))
+pub fn start_pinned<T, S, W>(witness: W, state_machine: S, move_next: MoveNext<T, S>) -> Task<T, W> {
+    let _ = witness;
+    Task::from_heap(Core::spawn(state_machine, move_next))
 }
 
 /// [`start_pinned`] for a `value_task` function: the heap task is needed all the same.
-pub fn start_value_pinned<T, S>(state_machine: S, move_next: MoveNext<T, S>) -> ValueTask<T, S> {
-    ValueTask::task(start_pinned(state_machine, move_next))
+pub fn start_value_pinned<T, S, W>(witness: W, state_machine: S, move_next: MoveNext<T, S>) -> ValueTask<T, W> {
+    ValueTask::task(start_pinned(witness, state_machine, move_next))
 }

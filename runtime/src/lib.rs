@@ -47,7 +47,7 @@ pub mod __private;
 pub use awaiter::{Awaiter, FutureAwaiter, TaskAwaiter};
 pub use lowering_macros::lowering;
 pub use record::{Lowering, LoweringRecord, records, records_of};
-pub use task::{SharedPanic, StateMachine, Task};
+pub use task::{SharedPanic, Task, Witness};
 pub use value_task::{ValueTask, ValueTaskAwaiter};
 
 /// One source text, both lowerings: `both! { items }` writes the items into

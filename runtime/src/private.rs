@@ -6,15 +6,16 @@ use std::marker::PhantomData;
 pub use linkme;
 
 pub use crate::awaiter::{AwaitAnyFuture, Awaiter, poll_awaiter};
-pub use crate::builder::{Ctx, MoveNext, MoveNextFn, start, start_pinned, start_value, start_value_pinned};
+pub use crate::builder::{MoveNextFn, start, start_pinned, start_value, start_value_pinned};
 pub use crate::join::{join, try_join};
 pub use crate::record::RECORDS;
 pub use crate::select::*;
 pub use crate::slot::{
     ByValue, Capture, CaptureByValue, CaptureCopy, CaptureReborrow, Captured, CopyOut, MoveOut, Place, ReborrowOut,
-    Slot, SlotGuard, twin,
+    Slot, SlotGuard,
 };
 pub use crate::task::cache::{CachePolicy, Cacheable, NoTable, Table};
+pub use crate::task::{BodyWitness, Ctx, MoveNext};
 pub use std::future::IntoFuture;
 pub use std::pin::Pin;
 
@@ -59,8 +60,16 @@ impl<T> ViaNoTable<T> for &CacheProbe<T> {
     }
 }
 
-/// `impl StateMachine + Captures<'a>`: the returned task may hold borrows of lifetime `'a`
+/// `impl Witness + Captures<'a>`: the returned task may hold borrows of lifetime `'a`
 /// (edition 2021 captures only the lifetimes an opaque type names; 2024 captures them all).
 pub trait Captures<'a> {}
 
 impl<'a, T: ?Sized> Captures<'a> for T {}
+
+/// The twin (`lowering-macros`, `classic::twin`): the user's body as an `async` block, which
+/// rustc type- and borrow-checks and which never runs; the stub calls this in a branch that
+/// is never taken. It gives `witness` the body's type (`crate::task::witness`).
+#[inline(always)]
+pub fn twin<T, B: std::future::Future<Output = T>>(witness: &mut BodyWitness<B>, body: B) {
+    let _ = (witness, body);
+}

@@ -14,7 +14,6 @@
 //! where it is generated (`lowering-macros`, `classic::generate::places`).
 
 use std::cell::UnsafeCell;
-use std::future::Future;
 use std::mem::MaybeUninit;
 
 /// One local of a pinned state machine, with its drop flag.
@@ -206,12 +205,6 @@ impl<T> Drop for SlotGuard<T> {
 fn dead_local() -> ! {
     unreachable!("lowering: a local read after it was moved out (a bug in the classic lowering)")
 }
-
-/// The borrow-check twin: the user's body as an `async` block, type- and borrow-checked by
-/// rustc exactly as the plain `async fn` would be, never run (it sits in an `if false` branch
-/// of the stub, which leaves no code in the binary).
-#[inline(always)]
-pub fn twin<T, F: Future<Output = T>>(_body: F) {}
 
 /// A use by value of a local that lives in place (`consume(v)`, `let w = v;`), which code
 /// after it uses again: a copy when its type is `Copy`, a reborrow when it is a `&mut`

@@ -13,30 +13,29 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use crate::awaiter::{Awaiter, TaskAwaiter, unfilled_slot};
-use crate::builder::Ctx;
-use crate::task::Task;
+use crate::task::{Ctx, Task};
 
 /// The result of a `#[lowering(classic, value_task)]` call.
 #[must_use = "a classic call has already run up to its first suspension; dropping the task cancels the rest"]
-pub struct ValueTask<T, S = ()> {
-    repr: Repr<T, S>,
+pub struct ValueTask<T, W = ()> {
+    repr: Repr<T, W>,
 }
 
-enum Repr<T, S> {
+enum Repr<T, W> {
     /// Completed synchronously: the value itself.
     Ready(Option<T>),
-    Task(Task<T, S>),
+    Task(Task<T, W>),
 }
 
 // The value is never pinned: it is moved out when the task is awaited.
-impl<T, S> Unpin for ValueTask<T, S> {}
+impl<T, W> Unpin for ValueTask<T, W> {}
 
-impl<T, S> ValueTask<T, S> {
+impl<T, W> ValueTask<T, W> {
     pub(crate) fn ready(value: T) -> Self {
         ValueTask { repr: Repr::Ready(Some(value)) }
     }
 
-    pub(crate) fn task(task: Task<T, S>) -> Self {
+    pub(crate) fn task(task: Task<T, W>) -> Self {
         ValueTask { repr: Repr::Task(task) }
     }
 
@@ -54,11 +53,11 @@ impl<T, S> ValueTask<T, S> {
     }
 
     #[doc(hidden)]
-    pub fn __lowering_awaiter(self) -> ValueTaskAwaiter<T, S> {
+    pub fn __lowering_awaiter(self) -> ValueTaskAwaiter<T, W> {
         ValueTaskAwaiter { repr: self.repr_into_awaiter() }
     }
 
-    fn repr_into_awaiter(self) -> AwaiterRepr<T, S> {
+    fn repr_into_awaiter(self) -> AwaiterRepr<T, W> {
         match self.repr {
             Repr::Ready(value) => AwaiterRepr::Ready(value),
             Repr::Task(task) => AwaiterRepr::Task(ManuallyDrop::new(task.__lowering_awaiter())),
@@ -66,7 +65,7 @@ impl<T, S> ValueTask<T, S> {
     }
 }
 
-impl<T, S> Future for ValueTask<T, S> {
+impl<T, W> Future for ValueTask<T, W> {
     type Output = T;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T> {
@@ -77,7 +76,7 @@ impl<T, S> Future for ValueTask<T, S> {
     }
 }
 
-impl<T, S> fmt::Debug for ValueTask<T, S> {
+impl<T, W> fmt::Debug for ValueTask<T, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let shape = match &self.repr {
             Repr::Ready(_) => "inline",
@@ -88,21 +87,21 @@ impl<T, S> fmt::Debug for ValueTask<T, S> {
 }
 
 /// The awaiter of a [`ValueTask`].
-pub struct ValueTaskAwaiter<T, S> {
-    repr: AwaiterRepr<T, S>,
+pub struct ValueTaskAwaiter<T, W> {
+    repr: AwaiterRepr<T, W>,
 }
 
-enum AwaiterRepr<T, S> {
+enum AwaiterRepr<T, W> {
     Ready(Option<T>),
     /// Dropped by `ValueTaskAwaiter`'s `Drop`, out of line: see there.
-    Task(ManuallyDrop<TaskAwaiter<T, S>>),
+    Task(ManuallyDrop<TaskAwaiter<T, W>>),
 }
 
 // The awaiter's drop glue runs where its slot is filled and where the state machine drops,
 // on every level of a synchronous value-task chain; with the task awaiter's drop inline in
 // it, the optimizer calls the glue out of line. Kept out of line here, the glue is a check
 // of the variant, which inlines.
-impl<T, S> Drop for ValueTaskAwaiter<T, S> {
+impl<T, W> Drop for ValueTaskAwaiter<T, W> {
     #[inline]
     fn drop(&mut self) {
         if let AwaiterRepr::Task(awaiter) = &mut self.repr {
@@ -113,7 +112,7 @@ impl<T, S> Drop for ValueTaskAwaiter<T, S> {
 
 #[cold]
 #[inline(never)]
-fn drop_task_awaiter<T, S>(awaiter: &mut ManuallyDrop<TaskAwaiter<T, S>>) {
+fn drop_task_awaiter<T, W>(awaiter: &mut ManuallyDrop<TaskAwaiter<T, W>>) {
     // SAFETY: called once, from `ValueTaskAwaiter::drop`; the field is not used again.
     unsafe { ManuallyDrop::drop(awaiter) }
 }
@@ -122,11 +121,11 @@ fn drop_task_awaiter<T, S>(awaiter: &mut ManuallyDrop<TaskAwaiter<T, S>>) {
 // included); a value task takes it only when its call suspended, so that path stays out of
 // line here and the synchronous value remains a move.
 #[inline(never)]
-fn poll_task_awaiter<T, S>(awaiter: &mut TaskAwaiter<T, S>, ctx: &mut Ctx<'_>) -> Poll<T> {
+fn poll_task_awaiter<T, W>(awaiter: &mut TaskAwaiter<T, W>, ctx: &mut Ctx<'_>) -> Poll<T> {
     Pin::new(awaiter).poll_await(ctx)
 }
 
-impl<T, S> Awaiter for ValueTaskAwaiter<T, S> {
+impl<T, W> Awaiter for ValueTaskAwaiter<T, W> {
     type Output = T;
 
     // Inlined into the awaiting `move_next`: a synchronous value is a move, not a call.

@@ -16,7 +16,13 @@ use syn::visit_mut::{self, VisitMut};
 use crate::classic::generate::emit::recursive_call;
 use crate::func::{Function, Param};
 
-pub(crate) fn emit(krate: &syn::Path, function: &Function, output: &syn::Type, params: &[Param]) -> TokenStream {
+pub(crate) fn emit(
+    krate: &syn::Path,
+    function: &Function,
+    output: &syn::Type,
+    params: &[Param],
+    witness: &proc_macro2::Ident,
+) -> TokenStream {
     let bindings = params.iter().map(|param| {
         let stub_name = &param.stub_name;
         match (&param.pattern, param.mutable) {
@@ -36,9 +42,10 @@ pub(crate) fn emit(krate: &syn::Path, function: &Function, output: &syn::Type, p
     // `unused_braces` at the user's braces.
     let stmts = &block.stmts;
     quote! {
+        let mut #witness = #krate::__private::BodyWitness::new();
         #[allow(unreachable_code, clippy::diverging_sub_expression)]
         if false {
-            #krate::__private::twin::<#output, _>(async move {
+            #krate::__private::twin::<#output, _>(&mut #witness, async move {
                 #(#bindings)*
                 #(#stmts)*
             });

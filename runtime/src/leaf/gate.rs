@@ -4,7 +4,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll, Waker};
 
 use crate::awaiter::Awaiter;
-use crate::builder::Ctx;
+use crate::task::Ctx;
 
 /// A one-shot gate the caller opens (C#'s `TaskCompletionSource<T>`): awaiting it suspends
 /// until [`Gate::open`] supplies the value, so a test has a definite before and after.

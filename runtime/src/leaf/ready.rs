@@ -3,7 +3,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use crate::awaiter::Awaiter;
-use crate::builder::Ctx;
+use crate::task::Ctx;
 
 /// A future that is already complete with `value` (C#'s `Task.FromResult`, or
 /// `Task.CompletedTask` for `()`).

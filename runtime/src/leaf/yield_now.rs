@@ -3,7 +3,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use crate::awaiter::Awaiter;
-use crate::builder::Ctx;
+use crate::task::Ctx;
 
 /// Suspend once and let whoever drives the task run something else (C#'s `Task.Yield`).
 ///

@@ -46,7 +46,9 @@ pub(crate) struct Header {
     vtable: &'static CoreVTable,
 }
 
-/// Operations that need the concrete task type, reached through the header.
+/// Operations that need the concrete task type (its state machine's type, or its result
+/// type), reached through the header: the handles of a task know only its result type, the
+/// queues and wakers not even that.
 pub(crate) struct CoreVTable {
     /// Run `move_next` once if the task is scheduled (called from a run queue).
     pub(crate) run_scheduled: unsafe fn(NonNull<Header>),
@@ -56,6 +58,12 @@ pub(crate) struct CoreVTable {
     pub(crate) retain: unsafe fn(NonNull<Header>),
     /// Remove one strong reference; frees the allocation with the last one.
     pub(crate) release: unsafe fn(NonNull<Header>),
+    /// Drop what the task holds (its state machine, or its outcome) in place, leaving it
+    /// empty; the caller has the exclusive access the status protocol gives.
+    pub(crate) drop_machine: unsafe fn(NonNull<Header>),
+    /// Where a completed task keeps its outcome: a `*mut Option<Outcome<T>>` for the task's
+    /// own `T`, erased; valid while the task is `Completed` and the caller holds its lock.
+    pub(crate) outcome: unsafe fn(NonNull<Header>) -> NonNull<()>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +110,11 @@ impl Header {
     #[inline]
     pub(crate) fn lock(&self) -> LockGuard<'_, State> {
         self.state.lock()
+    }
+
+    #[inline]
+    pub(crate) fn vtable(&self) -> &'static CoreVTable {
+        self.vtable
     }
 
     /// The status is `Completed` (the lock's mark, set with that status; `Completed` is

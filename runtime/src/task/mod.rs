@@ -13,75 +13,100 @@
 
 pub mod cache;
 mod completed;
+pub(crate) mod context;
 pub(crate) mod core;
 pub(crate) mod header;
+pub(crate) mod heap;
 mod lock;
 mod outcome;
+mod witness;
 
 use std::fmt;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use self::cache::{CachePolicy, CachedRef};
 use self::completed::Completed;
-use self::core::{Claimed, Core};
+pub use self::context::{Ctx, MoveNext};
+use self::heap::{Claimed, HeapRef};
 pub use self::lock::{Lock, LockGuard};
 pub use self::outcome::SharedPanic;
 use self::outcome::{Outcome, PanicPayload};
+pub use self::witness::{BodyWitness, Witness};
 
 /// The result of calling a `#[lowering(classic)]` function: a shareable, awaitable handle to
 /// its outcome (C#'s `Task<T>`).
 ///
-/// `S` is the function's state-machine type, named only so that the task is `Send` exactly
-/// when the state machine is: the macro spells it `impl StateMachine`, so callers write
-/// `Task<T, impl StateMachine>` or let it be inferred.
+/// `W` is the function's [`Witness`]: a zero-sized type that stands for the body of the
+/// function as rustc sees it, so that the task is `Send` and `Sync` exactly when the plain
+/// `async fn`'s future would be (and `T` is `Send`). The macro spells it `impl Witness`, so
+/// callers write `Task<T, impl Witness>` or let it be inferred. The state machine's own type
+/// appears nowhere in the task's: a caller that holds a callee's task does not contain the
+/// callee's state machine, as in C#, where a `Task<TResult>` is not generic over the state
+/// machine that completes it.
 ///
 /// A task implements [`Future`] (it is `Unpin`), so any executor and any plain `async` code
 /// can await it; classic state machines await it through a continuation instead (see
 /// [`header`](self::header)'s scheduling model).
 #[must_use = "a classic call has already run up to its first suspension; dropping the task cancels the rest"]
-pub struct Task<T, S = ()> {
-    repr: Repr<T, S>,
+pub struct Task<T, W = ()> {
+    repr: Repr<T>,
+    witness: PhantomData<W>,
 }
 
+// SAFETY: what a task shares between threads is its outcome (`T: Send`; copies of it are
+// serialised, see `completed`) and its heap box, whose state machine runs on whichever thread
+// drives its root: `W: Send` says the state machine may move between threads. The classic
+// state machine holds, at any suspension, the values the plain `async fn` holds there (the
+// lowering keeps Rust's drop order and scopes; a local it keeps in place but which Rust has
+// moved out is an empty slot), so it is `Send` whenever the plain future, whose auto traits
+// `W` has, is. A shared `&Task` gives nothing but clones of the handle, hence the same
+// bounds for `Sync`.
+unsafe impl<T: Send, W: Send> Send for Task<T, W> {}
+unsafe impl<T: Send, W: Send> Sync for Task<T, W> {}
+
+// Nothing of a task is pinned: the heap box never moves, whatever moves the handle.
+impl<T, W> Unpin for Task<T, W> {}
+
 // Two words: the synchronous paths move tasks in and out of awaiter slots on every level.
-enum Repr<T, S> {
+enum Repr<T> {
     Cached(CachedRef<T>),
     Completed(Arc<Completed<T>>),
     /// The heap task, and the waiter this handle registered there (withdrawn when the handle
     /// is dropped).
-    Suspended(Arc<Core<T, S>>, Option<u32>),
+    Suspended(HeapRef<T>, Option<u32>),
     /// Polled to completion as a future; nothing left.
     Consumed,
 }
 
-/// Implemented by every state machine the classic lowering generates (a marker: the macro
-/// names the state-machine type of a task as `impl StateMachine`).
-pub trait StateMachine {}
-
-impl StateMachine for () {}
-
-impl<T, S> Task<T, S> {
+impl<T, W> Task<T, W> {
     /// A call that completed synchronously with `value`: a cached task when the policy has
     /// one for it, otherwise one allocation.
     #[inline]
     pub(crate) fn from_value(value: T, cache: impl CachePolicy<T>) -> Self {
         let value = match cache.lookup(value) {
-            Ok(cached) => return Task { repr: Repr::Cached(cached) },
+            Ok(cached) => return Task::new(Repr::Cached(cached)),
             Err(value) => value,
         };
-        Task { repr: Repr::Completed(Completed::new(Outcome::Value(value))) }
+        Task::new(Repr::Completed(Completed::new(Outcome::Value(value))))
     }
 
     /// A call whose `move_next` panicked before its first suspension.
     pub(crate) fn from_panic(payload: PanicPayload) -> Self {
-        Task { repr: Repr::Completed(Completed::new(Outcome::Panic(payload))) }
+        Task::new(Repr::Completed(Completed::new(Outcome::Panic(payload))))
     }
 
-    pub(crate) fn from_core(core: Arc<Core<T, S>>) -> Self {
-        Task { repr: Repr::Suspended(core, None) }
+    /// A call that suspended: the handle of its heap task.
+    pub(crate) fn from_heap(task: HeapRef<T>) -> Self {
+        Task::new(Repr::Suspended(task, None))
+    }
+
+    #[inline]
+    fn new(repr: Repr<T>) -> Self {
+        Task { repr, witness: PhantomData }
     }
 
     /// Has the call finished (with a value or a panic)?
@@ -113,7 +138,7 @@ impl<T, S> Task<T, S> {
     /// synchronous shapes are inlined into the awaiting `move_next`; a suspended task's
     /// protocol is a call of its own.
     #[inline]
-    pub(crate) fn poll_from_state_machine(&mut self, ctx: &mut crate::builder::Ctx<'_>) -> Poll<T> {
+    pub(crate) fn poll_from_state_machine(&mut self, ctx: &mut Ctx<'_>) -> Poll<T> {
         match &self.repr {
             Repr::Cached(cached) => Poll::Ready(cached.value()),
             Repr::Completed(_) => Poll::Ready(self.take_completed().into_value()),
@@ -121,10 +146,10 @@ impl<T, S> Task<T, S> {
         }
     }
 
-    // Inlined: the protocol is `Core`'s calls; what is left here is a few moves, which as a
+    // Inlined: the protocol is `HeapRef`'s calls; what is left here is a few moves, which as a
     // call of their own cost a frame per level on a suspending chain.
     #[inline]
-    fn poll_suspended_from_state_machine(&mut self, ctx: &mut crate::builder::Ctx<'_>) -> Poll<T> {
+    fn poll_suspended_from_state_machine(&mut self, ctx: &mut Ctx<'_>) -> Poll<T> {
         let Repr::Suspended(core, key) = &mut self.repr else { panic!("`Task` polled after it completed") };
         let polled = match (core.try_claim(key), ctx.this()) {
             (Some(claimed), _) => Poll::Ready(claimed),
@@ -156,7 +181,7 @@ impl<T, S> Task<T, S> {
     }
 }
 
-impl<T, S> Future for Task<T, S> {
+impl<T, W> Future for Task<T, W> {
     type Output = T;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T> {
@@ -182,7 +207,7 @@ impl<T, S> Future for Task<T, S> {
     }
 }
 
-impl<T, S> Task<T, S> {
+impl<T, W> Task<T, W> {
     /// Give up this handle's share of a suspended task (its waiter and its count).
     #[inline]
     fn release(&mut self) {
@@ -203,14 +228,14 @@ impl<T, S> Task<T, S> {
     }
 }
 
-impl<T, S> Drop for Task<T, S> {
+impl<T, W> Drop for Task<T, W> {
     #[inline]
     fn drop(&mut self) {
         self.release();
     }
 }
 
-impl<T: Clone, S> Clone for Task<T, S> {
+impl<T: Clone, W> Clone for Task<T, W> {
     /// Another handle to the same call; each handle can be awaited once.
     fn clone(&self) -> Self {
         let repr = match &self.repr {
@@ -221,15 +246,15 @@ impl<T: Clone, S> Clone for Task<T, S> {
             }
             Repr::Suspended(core, _) => {
                 core.add_handle(T::clone);
-                Repr::Suspended(Arc::clone(core), None)
+                Repr::Suspended(core.share(), None)
             }
             Repr::Consumed => Repr::Consumed,
         };
-        Task { repr }
+        Task::new(repr)
     }
 }
 
-impl<T, S> fmt::Debug for Task<T, S> {
+impl<T, W> fmt::Debug for Task<T, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let shape = match &self.repr {
             Repr::Cached(_) => "cached",

@@ -1,0 +1,269 @@
+//! A heap task as its handles see it: the part of the box that depends on the result type
+//! only (C#'s `Task<TResult>`, of which the state-machine box is a subclass).
+//!
+//! The box of a suspended call ([`super::core::Core`]) begins with a [`Heap<T>`]: the header,
+//! the count of handles and the function that copies the result for shared handles. Its state
+//! machine follows in the same allocation, reached only through the header's vtable. A
+//! [`crate::Task`] holds a [`HeapRef<T>`], so neither its type nor the code that awaits it
+//! names the state machine: a caller's state machine, which holds its callees' tasks, does not
+//! contain their state machines' types, and every awaiter of a `Task<u64>` shares one copy of
+//! this code, whatever function the task belongs to.
+
+use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Context, Poll};
+
+use super::header::{self, CoreRef, Header, State, Status, WaiterKind};
+use super::lock::LockGuard;
+use super::outcome::Outcome;
+
+/// The first part of every heap task.
+#[repr(C)]
+pub(crate) struct Heap<T> {
+    /// First field: erased code reaches the header through a pointer to the box.
+    pub(super) header: Header,
+    /// Live [`crate::Task`] handles.
+    pub(super) handles: AtomicUsize,
+    pub(super) clone_value: OnceLock<fn(&T) -> T>,
+}
+
+impl<T> Heap<T> {
+    pub(super) fn new(header: Header) -> Self {
+        Heap { header, handles: AtomicUsize::new(1), clone_value: OnceLock::new() }
+    }
+}
+
+/// An outcome claimed by a handle ([`HeapRef::claim_once`]).
+pub(crate) struct Claimed<T> {
+    pub(crate) outcome: Outcome<T>,
+    /// The claiming handle was the last one and gave up its share with the claim: it must not
+    /// call [`HeapRef::drop_handle`], only release its reference to the allocation.
+    pub(crate) released: bool,
+}
+
+/// One strong reference to a heap task whose result type is `T`.
+pub(crate) struct HeapRef<T> {
+    task: CoreRef,
+    result: PhantomData<fn() -> T>,
+}
+
+impl<T> HeapRef<T> {
+    /// # Safety
+    ///
+    /// `task` is a heap task whose box begins with a `Heap<T>` of this very `T`.
+    pub(super) unsafe fn new(task: CoreRef) -> Self {
+        HeapRef { task, result: PhantomData }
+    }
+
+    #[inline]
+    fn heap(&self) -> &Heap<T> {
+        // SAFETY: the box begins with a `Heap<T>` (`new`), kept alive by the reference.
+        unsafe { self.task.ptr().cast::<Heap<T>>().as_ref() }
+    }
+
+    #[inline]
+    fn lock(&self) -> LockGuard<'_, State> {
+        self.task.lock()
+    }
+
+    pub(crate) fn is_completed(&self) -> bool {
+        self.task.header().is_completed()
+    }
+
+    /// The outcome of a completed task.
+    ///
+    /// # Safety
+    ///
+    /// The task is `Completed` and the caller holds its lock (or, once no handle is left to
+    /// race with, owns the task's last handle).
+    #[inline]
+    unsafe fn outcome(&self) -> &mut Option<Outcome<T>> {
+        // SAFETY: the vtable's `outcome` points into this task's box, at an `Option<Outcome<T>>`
+        // of this `T` (see `new`); exclusive by the caller's promise.
+        unsafe { ((self.task.header().vtable().outcome)(self.task.ptr())).cast::<Option<Outcome<T>>>().as_mut() }
+    }
+
+    /// Claim the outcome (status `Completed`, the lock held by `completed`) for the handle
+    /// registered under `key`, which it forgets: completion took every waiter off the list
+    /// (`Core::finish`), so there is nothing to withdraw. The outcome is moved out for the last
+    /// handle, copied for the others.
+    ///
+    /// The last handle also gives up its share here, under this lock, rather than taking the
+    /// lock again in [`Self::drop_handle`] when it is dropped: its caller then holds only a
+    /// reference to the allocation ([`Claimed::released`]). What the last handle owes is what
+    /// `drop_handle` does for a completed task: the outcome (moved out just now) and the run
+    /// queue, dropped after the lock is released.
+    fn claim_once(&self, mut completed: LockGuard<'_, State>, key: &mut Option<u32>) -> Claimed<T> {
+        *key = None;
+        // SAFETY: `Completed`, and the header lock is held (witnessed by the guard).
+        let outcome = unsafe { self.outcome() };
+        let heap = self.heap();
+        // The count cannot grow under us: when it is 1, the only handle is the caller's, and
+        // it is borrowed mutably for this call, so nothing clones it meanwhile.
+        if heap.handles.load(Ordering::Acquire) != 1 {
+            let outcome = outcome
+                .as_ref()
+                .expect("the outcome is claimed once, by the last handle")
+                .share(heap.clone_value.get().copied());
+            return Claimed { outcome, released: false };
+        }
+        // What is left (`None`) owns nothing: the box's `Drop` sees that and does nothing.
+        let outcome = outcome.take().expect("the outcome is claimed once, by the last handle");
+        heap.handles.store(0, Ordering::Release);
+        let queued = completed.queue.take();
+        drop(completed);
+        // Dropped outside the lock, as in `drop_handle`.
+        drop(queued);
+        Claimed { outcome, released: true }
+    }
+
+    /// Is the outcome there yet? Asked first by every classic awaiter, on its caller's stack
+    /// or in its heap task: the mark answers without the lock, and a completed task is
+    /// claimed without going through [`Self::poll_from_parent`]'s registration.
+    #[inline]
+    pub(crate) fn try_claim(&self, key: &mut Option<u32>) -> Option<Claimed<T>> {
+        // The usual answer on the stack of a suspending chain (the task has just suspended).
+        if !self.is_completed() {
+            return None;
+        }
+        Some(self.claim_completed(key))
+    }
+
+    fn claim_completed(&self, key: &mut Option<u32>) -> Claimed<T> {
+        let state = self.lock();
+        // The mark is set with `Completed`, which is never left.
+        debug_assert_eq!(state.status, Status::Completed);
+        self.claim_once(state, key)
+    }
+
+    /// A classic parent awaits this task: the outcome, or register `parent` as a waiter
+    /// whose continuation runs when this task completes.
+    pub(crate) fn poll_from_parent(&self, key: &mut Option<u32>, parent: &CoreRef) -> Poll<Claimed<T>> {
+        let mut state = self.lock();
+        if state.status == Status::Completed {
+            return Poll::Ready(self.claim_once(state, key));
+        }
+        if key.is_none() {
+            let new_key = state.new_key();
+            state.waiters.push(new_key, WaiterKind::Parent(parent.clone()));
+            *key = Some(new_key);
+        }
+        // When the parent became the driver, tasks queued here while this task had nobody
+        // to drive it move up to the parent's root.
+        let handed_up = if state.waiters.driver_key() == *key { state.queue.take() } else { Default::default() };
+        drop(state);
+        // Usually nothing: then the parent's lock is not taken.
+        if !handed_up.is_empty() {
+            header::enqueue_under(parent, handed_up);
+        }
+        Poll::Pending
+    }
+
+    /// Plain Rust code polls this task (an executor, a runtime-lowered `async fn`, a
+    /// foreign combinator). If this poll drives the task, it runs the tasks queued under it.
+    pub(crate) fn poll_as_future(&self, key: &mut Option<u32>, cx: &mut Context<'_>) -> Poll<Claimed<T>> {
+        let mut state = self.lock();
+        if state.status == Status::Completed {
+            return Poll::Ready(self.claim_once(state, key));
+        }
+        let registered = key.is_some_and(|key| state.waiters.update_waker(key, cx.waker()));
+        if !registered {
+            let new_key = state.new_key();
+            state.waiters.push(new_key, WaiterKind::Waker(cx.waker().clone()));
+            *key = Some(new_key);
+        }
+        if state.waiters.driver_key() != *key || state.queue.is_empty() {
+            return Poll::Pending;
+        }
+        if !registered && header::polling::inside() {
+            // A new driver inside a run of the classic runtime: what this task queued, it
+            // queued within that run (`header::polling`); it runs at the driver's next poll.
+            drop(state);
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
+        let _running = header::polling::enter();
+        // This poll drives the root: run what is queued now. While the batch runs, this
+        // poll is not waiting, so its waker is taken out: completing the root during the
+        // batch returns `Ready` without waking the executor that is polling right now, and
+        // tasks scheduled during the batch stay queued for the next poll, which one wake
+        // asks for (so that a yield really yields).
+        let batch = state.queue.take();
+        let driver = key.and_then(|key| state.waiters.remove(key).map(|kind| (key, kind)));
+        drop(state);
+        for task in batch {
+            task.run_scheduled();
+        }
+        let mut state = self.lock();
+        if state.status == Status::Completed {
+            return Poll::Ready(self.claim_once(state, key));
+        }
+        if let Some((key, kind)) = driver {
+            state.waiters.push_front(key, kind);
+        }
+        let more = !state.queue.is_empty();
+        drop(state);
+        if more {
+            cx.waker().wake_by_ref();
+        }
+        Poll::Pending
+    }
+
+    /// The handle registered under `key` is going away.
+    pub(crate) fn withdraw(&self, key: u32) {
+        let removed = self.lock().waiters.remove(key);
+        drop(removed);
+    }
+
+    pub(crate) fn add_handle(&self, clone: fn(&T) -> T) {
+        let heap = self.heap();
+        let _ = heap.clone_value.set(clone);
+        heap.handles.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// One handle is gone; the last one drops the state machine or the outcome.
+    pub(crate) fn drop_handle(&self) {
+        if self.heap().handles.fetch_sub(1, Ordering::AcqRel) != 1 {
+            return;
+        }
+        let queued = {
+            let mut state = self.lock();
+            match state.status {
+                Status::Running | Status::RunningNotified => {
+                    state.orphaned = true;
+                    return;
+                }
+                Status::Completed => {}
+                Status::Idle | Status::Scheduled | Status::Dead => state.status = Status::Dead,
+            }
+            state.queue.take()
+        };
+        // Dropped outside the lock: the state machine's destructors may drop other tasks.
+        // SAFETY: not running, and no handle is left: nothing else touches the machine.
+        unsafe { (self.task.header().vtable().drop_machine)(self.task.ptr()) };
+        drop(queued);
+    }
+
+    /// Another strong reference to the same task.
+    pub(crate) fn share(&self) -> Self {
+        HeapRef { task: self.task.clone(), result: PhantomData }
+    }
+
+    /// The erased reference, for code that needs no result type.
+    #[allow(dead_code)]
+    pub(crate) fn erased(&self) -> &CoreRef {
+        &self.task
+    }
+}
+
+/// A `CoreRef` for the duration of a call made on behalf of a reference the caller holds.
+///
+/// # Safety
+///
+/// `header` points to a live heap task for which the caller holds a strong reference.
+pub(super) unsafe fn borrowed(header: std::ptr::NonNull<Header>) -> ManuallyDrop<CoreRef> {
+    // SAFETY: the caller's promise; the result is never dropped, so it releases nothing.
+    ManuallyDrop::new(unsafe { CoreRef::from_counted(header) })
+}
