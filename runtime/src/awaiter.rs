@@ -16,7 +16,7 @@ use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 use std::task::Poll;
 
-use crate::task::{Ctx, Task};
+use crate::task::{Ctx, Handle, Task};
 
 /// One await in progress.
 pub trait Awaiter {
@@ -52,24 +52,26 @@ pub(crate) fn unfilled_slot() -> ! {
     unreachable!("an awaiter slot is filled before it is polled")
 }
 
-/// The awaiter of a classic [`Task`].
-pub struct TaskAwaiter<T, W> {
-    task: Task<T, W>,
+/// The awaiter of a classic [`Task`]: its handle, without the witness (which only the task
+/// itself needs, for its auto traits), so that the awaiting state machine's type and code
+/// depend on the result type alone.
+pub struct TaskAwaiter<T> {
+    task: Handle<T>,
 }
 
 impl<T, W> Task<T, W> {
     #[doc(hidden)]
-    pub fn __lowering_awaiter(self) -> TaskAwaiter<T, W> {
-        TaskAwaiter { task: self }
+    pub fn __lowering_awaiter(self) -> TaskAwaiter<T> {
+        TaskAwaiter { task: self.into_handle() }
     }
 }
 
-impl<T, W> Awaiter for TaskAwaiter<T, W> {
+impl<T> Awaiter for TaskAwaiter<T> {
     type Output = T;
 
     #[inline]
     fn poll_await(self: Pin<&mut Self>, ctx: &mut Ctx<'_>) -> Poll<T> {
-        // `Task` is `Unpin`.
+        // A handle is `Unpin`.
         self.get_mut().task.poll_from_state_machine(ctx)
     }
 

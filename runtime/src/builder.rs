@@ -34,7 +34,7 @@ use std::task::Poll;
 
 use crate::task::cache::CachePolicy;
 use crate::task::core::Core;
-use crate::task::{Ctx, MoveNext, Task};
+use crate::task::{Ctx, Handle, MoveNext, Task};
 use crate::value_task::ValueTask;
 
 /// The closure the macro writes as `move_next`: non-capturing, hence zero-sized.
@@ -85,12 +85,12 @@ pub fn start<T, S, W, M: MoveNextFn<T, S>>(
     match polled {
         Ok(Poll::Ready(value)) => {
             drop(state_machine);
-            Task::from_value(value, cache)
+            Task::from_handle(Handle::from_value(value, cache))
         }
-        Ok(Poll::Pending) => Task::from_heap(Core::spawn(state_machine, reify(move_next))),
+        Ok(Poll::Pending) => Task::from_handle(Handle::from_heap(Core::spawn(state_machine, reify(move_next)))),
         Err(payload) => {
             drop(state_machine);
-            Task::from_panic(payload)
+            Task::from_handle(Handle::from_panic(payload))
         }
     }
 }
@@ -111,10 +111,10 @@ pub fn start_value<T, S, W, M: MoveNextFn<T, S>>(witness: W, mut state_machine: 
             drop(state_machine);
             ValueTask::ready(value)
         }
-        Ok(Poll::Pending) => ValueTask::task(Task::from_heap(Core::spawn(state_machine, reify(move_next)))),
+        Ok(Poll::Pending) => ValueTask::task(Task::from_handle(Handle::from_heap(Core::spawn(state_machine, reify(move_next))))),
         Err(payload) => {
             drop(state_machine);
-            ValueTask::task(Task::from_panic(payload))
+            ValueTask::task(Task::from_handle(Handle::from_panic(payload)))
         }
     }
 }
@@ -124,7 +124,7 @@ pub fn start_value<T, S, W, M: MoveNextFn<T, S>>(witness: W, mut state_machine: 
 /// never moves again. Still eager: `move_next` runs before this returns.
 pub fn start_pinned<T, S, W>(witness: W, state_machine: S, move_next: MoveNext<T, S>) -> Task<T, W> {
     let _ = witness;
-    Task::from_heap(Core::spawn(state_machine, move_next))
+    Task::from_handle(Handle::from_heap(Core::spawn(state_machine, move_next)))
 }
 
 /// [`start_pinned`] for a `value_task` function: the heap task is needed all the same.

@@ -53,11 +53,11 @@ impl<T, W> ValueTask<T, W> {
     }
 
     #[doc(hidden)]
-    pub fn __lowering_awaiter(self) -> ValueTaskAwaiter<T, W> {
+    pub fn __lowering_awaiter(self) -> ValueTaskAwaiter<T> {
         ValueTaskAwaiter { repr: self.repr_into_awaiter() }
     }
 
-    fn repr_into_awaiter(self) -> AwaiterRepr<T, W> {
+    fn repr_into_awaiter(self) -> AwaiterRepr<T> {
         match self.repr {
             Repr::Ready(value) => AwaiterRepr::Ready(value),
             Repr::Task(task) => AwaiterRepr::Task(ManuallyDrop::new(task.__lowering_awaiter())),
@@ -87,21 +87,21 @@ impl<T, W> fmt::Debug for ValueTask<T, W> {
 }
 
 /// The awaiter of a [`ValueTask`].
-pub struct ValueTaskAwaiter<T, W> {
-    repr: AwaiterRepr<T, W>,
+pub struct ValueTaskAwaiter<T> {
+    repr: AwaiterRepr<T>,
 }
 
-enum AwaiterRepr<T, W> {
+enum AwaiterRepr<T> {
     Ready(Option<T>),
     /// Dropped by `ValueTaskAwaiter`'s `Drop`, out of line: see there.
-    Task(ManuallyDrop<TaskAwaiter<T, W>>),
+    Task(ManuallyDrop<TaskAwaiter<T>>),
 }
 
 // The awaiter's drop glue runs where its slot is filled and where the state machine drops,
 // on every level of a synchronous value-task chain; with the task awaiter's drop inline in
 // it, the optimizer calls the glue out of line. Kept out of line here, the glue is a check
 // of the variant, which inlines.
-impl<T, W> Drop for ValueTaskAwaiter<T, W> {
+impl<T> Drop for ValueTaskAwaiter<T> {
     #[inline]
     fn drop(&mut self) {
         if let AwaiterRepr::Task(awaiter) = &mut self.repr {
@@ -112,7 +112,7 @@ impl<T, W> Drop for ValueTaskAwaiter<T, W> {
 
 #[cold]
 #[inline(never)]
-fn drop_task_awaiter<T, W>(awaiter: &mut ManuallyDrop<TaskAwaiter<T, W>>) {
+fn drop_task_awaiter<T>(awaiter: &mut ManuallyDrop<TaskAwaiter<T>>) {
     // SAFETY: called once, from `ValueTaskAwaiter::drop`; the field is not used again.
     unsafe { ManuallyDrop::drop(awaiter) }
 }
@@ -121,11 +121,11 @@ fn drop_task_awaiter<T, W>(awaiter: &mut ManuallyDrop<TaskAwaiter<T, W>>) {
 // included); a value task takes it only when its call suspended, so that path stays out of
 // line here and the synchronous value remains a move.
 #[inline(never)]
-fn poll_task_awaiter<T, W>(awaiter: &mut TaskAwaiter<T, W>, ctx: &mut Ctx<'_>) -> Poll<T> {
+fn poll_task_awaiter<T>(awaiter: &mut TaskAwaiter<T>, ctx: &mut Ctx<'_>) -> Poll<T> {
     Pin::new(awaiter).poll_await(ctx)
 }
 
-impl<T, W> Awaiter for ValueTaskAwaiter<T, W> {
+impl<T> Awaiter for ValueTaskAwaiter<T> {
     type Output = T;
 
     // Inlined into the awaiting `move_next`: a synchronous value is a move, not a call.

@@ -23,7 +23,6 @@ use std::cell::UnsafeCell;
 use std::mem::ManuallyDrop;
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr::NonNull;
-use std::sync::Arc;
 use std::task::Poll;
 
 use super::context::{Ctx, MoveNext};
@@ -57,10 +56,8 @@ enum Machine<T, S> {
 
 impl<T, S> Core<T, S> {
     const VTABLE: CoreVTable = CoreVTable {
-        run_scheduled: Self::run_scheduled,
         run_claimed: Self::run_claimed,
-        retain: Self::retain,
-        release: Self::release,
+        free: Self::free,
         drop_machine: Self::drop_machine,
         outcome: Self::outcome,
     };
@@ -68,15 +65,15 @@ impl<T, S> Core<T, S> {
     /// Box a state machine that returned `Pending` on the caller's stack and run it once
     /// more in its final place (the first run of a suspended call; see `crate::builder`).
     pub(crate) fn spawn(state_machine: S, move_next: MoveNext<T, S>) -> HeapRef<T> {
-        let core = Arc::new(Core {
+        let core = Box::new(Core {
             heap: Heap::new(Header::new(Status::Running, &Self::VTABLE)),
             machine: ManuallyDrop::new(UnsafeCell::new(Machine::Suspended { state_machine, move_next })),
         });
         // The box's address with the provenance of the whole allocation, which every erased
         // reference (and the vtable functions it reaches) uses.
-        let header = NonNull::new(Arc::into_raw(core).cast_mut()).expect("an `Arc` is never null").cast::<Header>();
-        // SAFETY: `into_raw` handed over the one strong reference; the box begins with a
-        // `Heap<T>` of this `T`.
+        let header = NonNull::from(Box::leak(core)).cast::<Header>();
+        // SAFETY: the header counts one reference from the start, handed over here; the box
+        // begins with a `Heap<T>` of this `T`.
         let task = unsafe { HeapRef::new(CoreRef::from_counted(header)) };
         // The call's first run in the heap task polls foreign futures (classic tasks awaited
         // as plain ones among them) as a poll would: a yield in it waits for a real poll.
@@ -124,21 +121,6 @@ impl<T, S> Core<T, S> {
         drop(write);
     }
 
-    /// Run the task once if it is still scheduled (called from a run queue).
-    unsafe fn run_scheduled(header: NonNull<Header>) {
-        // SAFETY: called through a live reference to this box.
-        let core = unsafe { Self::from_header(header) };
-        {
-            let mut state = core.heap.header.lock();
-            if state.status != Status::Scheduled {
-                return;
-            }
-            state.status = Status::Running;
-        }
-        // SAFETY: as above; the status is now `Running`.
-        unsafe { Self::run_claimed(header) };
-    }
-
     /// Run `move_next` once. The status is `Running`, which gives this call exclusive access
     /// to the state machine.
     unsafe fn run_claimed(header: NonNull<Header>) {
@@ -174,13 +156,7 @@ impl<T, S> Core<T, S> {
         // SAFETY: still `Running`. The state machine's locals were dropped by `move_next`
         // itself; its (now empty) struct goes before anyone can observe completion.
         unsafe { self.set_machine(Machine::Finished(Some(outcome))) };
-        let (waiters, orphaned) = {
-            let mut state = self.heap.header.lock();
-            state.status = Status::Completed;
-            // `Completed` is never left: the header's mark says so without its lock.
-            state.mark();
-            (state.waiters.take_all(), state.orphaned)
-        };
+        let (waiters, orphaned) = header::complete(&self.heap.header);
         if orphaned {
             // SAFETY: no handle is left to read the outcome.
             unsafe { self.set_machine(Machine::Gone) };
@@ -201,15 +177,10 @@ impl<T, S> Core<T, S> {
         }
     }
 
-    unsafe fn retain(header: NonNull<Header>) {
-        // SAFETY: the pointer came from `Arc::into_raw` of an `Arc<Self>` (`spawn`).
-        unsafe { Arc::increment_strong_count(header.cast::<Self>().as_ptr()) }
-    }
-
-    unsafe fn release(header: NonNull<Header>) {
-        // SAFETY: as above; the caller gives up one strong reference. Dropping the last one
-        // only frees memory: the machine was already dropped with the last handle.
-        unsafe { Arc::decrement_strong_count(header.cast::<Self>().as_ptr()) }
+    unsafe fn free(header: NonNull<Header>) {
+        // SAFETY: the box came from `Box::leak` (`spawn`) and the last reference is gone.
+        // Freeing only drops what is left, which the last handle normally emptied already.
+        drop(unsafe { Box::from_raw(header.cast::<Self>().as_ptr()) });
     }
 }
 

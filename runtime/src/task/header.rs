@@ -35,6 +35,7 @@
 
 use std::mem;
 use std::ptr::NonNull;
+use std::sync::atomic::{self, AtomicUsize, Ordering};
 
 use super::lock::{Lock, LockGuard};
 use std::task::{RawWaker, RawWakerVTable, Waker};
@@ -43,6 +44,8 @@ use std::task::{RawWaker, RawWakerVTable, Waker};
 #[repr(C)]
 pub(crate) struct Header {
     state: Lock<State>,
+    /// Strong references to the allocation: handles, wakers, queue entries, parent links.
+    refs: AtomicUsize,
     vtable: &'static CoreVTable,
 }
 
@@ -50,14 +53,10 @@ pub(crate) struct Header {
 /// type), reached through the header: the handles of a task know only its result type, the
 /// queues and wakers not even that.
 pub(crate) struct CoreVTable {
-    /// Run `move_next` once if the task is scheduled (called from a run queue).
-    pub(crate) run_scheduled: unsafe fn(NonNull<Header>),
     /// Run `move_next` once; the caller has already moved the status to `Running`.
     pub(crate) run_claimed: unsafe fn(NonNull<Header>),
-    /// Add one strong reference to the task's allocation.
-    pub(crate) retain: unsafe fn(NonNull<Header>),
-    /// Remove one strong reference; frees the allocation with the last one.
-    pub(crate) release: unsafe fn(NonNull<Header>),
+    /// Free the allocation (the last reference is gone).
+    pub(crate) free: unsafe fn(NonNull<Header>),
     /// Drop what the task holds (its state machine, or its outcome) in place, leaving it
     /// empty; the caller has the exclusive access the status protocol gives.
     pub(crate) drop_machine: unsafe fn(NonNull<Header>),
@@ -103,6 +102,7 @@ impl Header {
                 orphaned: false,
                 next_key: 0,
             }),
+            refs: AtomicUsize::new(1),
             vtable,
         }
     }
@@ -169,24 +169,37 @@ impl CoreRef {
         self.0
     }
 
-    /// Run the task once if it is still scheduled.
+    /// Run the task once if it is still scheduled (called from a run queue).
     pub(crate) fn run_scheduled(&self) {
-        // SAFETY: the reference keeps the task alive; the callee checks the status.
-        unsafe { (self.header().vtable.run_scheduled)(self.0) }
+        {
+            let mut state = self.lock();
+            if state.status != Status::Scheduled {
+                return;
+            }
+            state.status = Status::Running;
+        }
+        self.run_claimed();
     }
 
     /// Run the task once; the caller moved its status to `Running`.
     fn run_claimed(&self) {
-        // SAFETY: as above; the `Running` status gives the callee exclusive access.
+        // SAFETY: the reference keeps the task alive; the `Running` status gives the callee
+        // exclusive access to the state machine.
         unsafe { (self.header().vtable.run_claimed)(self.0) }
     }
 }
 
+/// Past this many references something is leaking them (`Arc`'s limit, for the same reason).
+const MAX_REFS: usize = isize::MAX as usize;
+
 impl Clone for CoreRef {
     #[inline]
     fn clone(&self) -> Self {
-        // SAFETY: `self` keeps the allocation alive while the count goes up.
-        unsafe { (self.header().vtable.retain)(self.0) };
+        // Relaxed, as `Arc::clone`: a new reference is made from an existing one, which keeps
+        // the task alive meanwhile.
+        if self.header().refs.fetch_add(1, Ordering::Relaxed) > MAX_REFS {
+            std::process::abort();
+        }
         CoreRef(self.0)
     }
 }
@@ -194,8 +207,14 @@ impl Clone for CoreRef {
 impl Drop for CoreRef {
     #[inline]
     fn drop(&mut self) {
-        // SAFETY: this reference owns one strong count.
-        unsafe { (self.header().vtable.release)(self.0) }
+        // Release, then Acquire before freeing, as `Arc`'s drop: every use of the task
+        // through another reference happens before it is freed.
+        if self.header().refs.fetch_sub(1, Ordering::Release) != 1 {
+            return;
+        }
+        atomic::fence(Ordering::Acquire);
+        // SAFETY: the last reference: nobody can reach the task any more.
+        unsafe { (self.header().vtable.free)(self.0) }
     }
 }
 
@@ -437,6 +456,17 @@ pub(crate) fn wake(task: &CoreRef) {
     }
 }
 
+/// `move_next` returned `Ready` (its outcome is stored): the task is `Completed`, for good.
+/// Returns the waiters to notify, and whether every handle is gone already (then the
+/// runner drops the outcome, which nobody can claim).
+pub(crate) fn complete(header: &Header) -> (Waiters, bool) {
+    let mut state = header.lock();
+    state.status = Status::Completed;
+    // `Completed` is never left: the header's mark says so without its lock.
+    state.mark();
+    (state.waiters.take_all(), state.orphaned)
+}
+
 /// `move_next` returned `Pending`: go idle, or onto the run queue if woken meanwhile.
 /// Returns true when the runner must drop the state machine (every handle is gone).
 pub(crate) fn after_pending(task: &CoreRef) -> bool {
@@ -519,9 +549,10 @@ impl Drop for DepthGuard {
 static WAKER_VTABLE: RawWakerVTable = RawWakerVTable::new(waker_clone, waker_wake, waker_wake_by_ref, waker_drop);
 
 unsafe fn waker_clone(data: *const ()) -> RawWaker {
-    let header = NonNull::new(data as *mut Header).expect("task waker data is never null");
-    // SAFETY: the waker being cloned holds a strong reference.
-    unsafe { (header.as_ref().vtable.retain)(header) };
+    // SAFETY: the waker being cloned holds a strong reference, which the borrowed `CoreRef`
+    // stands for; the clone takes a new one, which the new waker owns.
+    let task = mem::ManuallyDrop::new(unsafe { CoreRef::from_counted(NonNull::new_unchecked(data as *mut Header)) });
+    mem::forget(CoreRef::clone(&task));
     RawWaker::new(data, &WAKER_VTABLE)
 }
 
