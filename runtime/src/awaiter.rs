@@ -79,7 +79,12 @@ impl<T> Awaiter for TaskAwaiter<T> {
     // reference to a cached value): its slot is emptied without the drop glue of
     // `Option<TaskAwaiter>`, which the optimizer calls out of line at every await. A handle
     // that still holds a share (a shared task's other handles remain) is dropped as usual.
-    #[inline]
+    // Always inlined in optimized builds: one copy of this code serves every await of a
+    // `Task<u64>`, so the optimizer would otherwise make it a call of its own on every level
+    // of a chain. (A debug build inlines nothing else either, and each forced copy would
+    // cost compile time there.)
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn poll_slot(slot: &mut Option<Self>, ctx: &mut Ctx<'_>) -> Poll<T> {
         let Some(this) = slot.as_mut() else { unfilled_slot() };
         let polled = this.task.poll_from_state_machine(ctx);
@@ -121,6 +126,21 @@ impl<F: Future> Awaiter for FutureAwaiter<F> {
         let future = unsafe { self.map_unchecked_mut(|awaiter| &mut awaiter.future) };
         future.poll(&mut cx)
     }
+}
+
+/// Put the awaiter of an await in its slot, which is empty: every await's slot is emptied when
+/// its await completes (`poll_awaiter`), and the state machine is dropped whole when an
+/// await does not complete. Assigning the slot would run the drop glue of the `None` it holds,
+/// a call per await once the awaiter's type is shared by many functions (every
+/// `TaskAwaiter<u64>`): this writes over it instead.
+#[doc(hidden)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn fill_awaiter<A>(slot: &mut Option<A>, awaiter: A) {
+    let previous = std::mem::replace(slot, Some(awaiter));
+    debug_assert!(previous.is_none(), "an awaiter slot is empty when its await begins");
+    // `None`, which owns nothing (were it ever not, leaking it would be safe).
+    std::mem::forget(previous);
 }
 
 /// Poll the awaiter in `slot`; on `Ready`, drop it (an awaited future is dropped as soon as

@@ -111,7 +111,9 @@ pub fn start_value<T, S, W, M: MoveNextFn<T, S>>(witness: W, mut state_machine: 
             drop(state_machine);
             ValueTask::ready(value)
         }
-        Ok(Poll::Pending) => ValueTask::task(Task::from_handle(Handle::from_heap(Core::spawn(state_machine, reify(move_next))))),
+        Ok(Poll::Pending) => {
+            ValueTask::task(Task::from_handle(Handle::from_heap(Core::spawn(state_machine, reify(move_next)))))
+        }
         Err(payload) => {
             drop(state_machine);
             ValueTask::task(Task::from_handle(Handle::from_panic(payload)))

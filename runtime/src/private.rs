@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 pub use linkme;
 
-pub use crate::awaiter::{AwaitAnyFuture, Awaiter, poll_awaiter};
+pub use crate::awaiter::{AwaitAnyFuture, Awaiter, fill_awaiter, poll_awaiter};
 pub use crate::builder::{MoveNextFn, start, start_pinned, start_value, start_value_pinned};
 pub use crate::join::{join, try_join};
 pub use crate::record::RECORDS;

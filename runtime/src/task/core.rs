@@ -56,6 +56,7 @@ enum Machine<T, S> {
 
 impl<T, S> Core<T, S> {
     const VTABLE: CoreVTable = CoreVTable {
+        run_scheduled: Self::run_scheduled,
         run_claimed: Self::run_claimed,
         free: Self::free,
         drop_machine: Self::drop_machine,
@@ -119,6 +120,15 @@ impl<T, S> Core<T, S> {
         // `write` whether or not this drop unwinds.
         unsafe { std::ptr::drop_in_place(place) };
         drop(write);
+    }
+
+    /// Run the task once if it is still scheduled (called from a run queue).
+    unsafe fn run_scheduled(header: NonNull<Header>) {
+        // SAFETY: called through a live reference to this box.
+        if header::claim_scheduled(unsafe { header.as_ref() }) {
+            // SAFETY: as above; the status is now `Running`.
+            unsafe { Self::run_claimed(header) };
+        }
     }
 
     /// Run `move_next` once. The status is `Running`, which gives this call exclusive access

@@ -81,15 +81,18 @@ impl<T> Handle<T> {
 
     /// Nothing to drop: consumed, or a reference to a cached value (the awaiter's
     /// `poll_slot` forgets such a handle instead of running its drop glue).
-    #[inline]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn holds_nothing(&self) -> bool {
         matches!(self.repr, Repr::Cached(_) | Repr::Consumed)
     }
 
     /// Poll from a classic state machine (the awaiter side; see `crate::awaiter`). The
     /// synchronous shapes are inlined into the awaiting `move_next`; a suspended task's
-    /// protocol is a call of its own.
-    #[inline]
+    /// protocol is a call of its own. Always inlined in optimized builds, as the awaiter's
+    /// `poll_slot` is.
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn poll_from_state_machine(&mut self, ctx: &mut Ctx<'_>) -> Poll<T> {
         match &self.repr {
             Repr::Cached(cached) => Poll::Ready(cached.value()),
@@ -100,7 +103,8 @@ impl<T> Handle<T> {
 
     // Inlined: the protocol is `HeapRef`'s calls; what is left here is a few moves, which as a
     // call of their own cost a frame per level on a suspending chain.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn poll_suspended_from_state_machine(&mut self, ctx: &mut Ctx<'_>) -> Poll<T> {
         let Repr::Suspended(core, key) = &mut self.repr else { panic!("`Task` polled after it completed") };
         let polled = match (core.try_claim(key), ctx.this()) {

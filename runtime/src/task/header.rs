@@ -53,6 +53,9 @@ pub(crate) struct Header {
 /// type), reached through the header: the handles of a task know only its result type, the
 /// queues and wakers not even that.
 pub(crate) struct CoreVTable {
+    /// Run `move_next` once if the task is scheduled (called from a run queue): one call,
+    /// so that a resumed task has no more frames below it than it needs.
+    pub(crate) run_scheduled: unsafe fn(NonNull<Header>),
     /// Run `move_next` once; the caller has already moved the status to `Running`.
     pub(crate) run_claimed: unsafe fn(NonNull<Header>),
     /// Free the allocation (the last reference is gone).
@@ -171,14 +174,8 @@ impl CoreRef {
 
     /// Run the task once if it is still scheduled (called from a run queue).
     pub(crate) fn run_scheduled(&self) {
-        {
-            let mut state = self.lock();
-            if state.status != Status::Scheduled {
-                return;
-            }
-            state.status = Status::Running;
-        }
-        self.run_claimed();
+        // SAFETY: the reference keeps the task alive; the callee checks the status.
+        unsafe { (self.header().vtable.run_scheduled)(self.0) }
     }
 
     /// Run the task once; the caller moved its status to `Running`.
@@ -456,9 +453,22 @@ pub(crate) fn wake(task: &CoreRef) {
     }
 }
 
+/// A task on a run queue is about to run: `Scheduled` becomes `Running`, which gives the
+/// runner the state machine. False when it is not scheduled any more (run, or dead).
+#[inline]
+pub(crate) fn claim_scheduled(header: &Header) -> bool {
+    let mut state = header.lock();
+    if state.status != Status::Scheduled {
+        return false;
+    }
+    state.status = Status::Running;
+    true
+}
+
 /// `move_next` returned `Ready` (its outcome is stored): the task is `Completed`, for good.
 /// Returns the waiters to notify, and whether every handle is gone already (then the
 /// runner drops the outcome, which nobody can claim).
+#[inline]
 pub(crate) fn complete(header: &Header) -> (Waiters, bool) {
     let mut state = header.lock();
     state.status = Status::Completed;

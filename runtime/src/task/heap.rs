@@ -263,6 +263,7 @@ impl<T> HeapRef<T> {
 /// # Safety
 ///
 /// `header` points to a live heap task for which the caller holds a strong reference.
+#[inline]
 pub(super) unsafe fn borrowed(header: std::ptr::NonNull<Header>) -> ManuallyDrop<CoreRef> {
     // SAFETY: the caller's promise; the result is never dropped, so it releases nothing.
     ManuallyDrop::new(unsafe { CoreRef::from_counted(header) })

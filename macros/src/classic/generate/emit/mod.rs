@@ -1137,7 +1137,7 @@ impl<'a> Emitter<'a> {
         let krate = self.config.krate;
         let span = node.span;
         self.emit(quote_spanned! {span=>
-            #sm.#field = ::core::option::Option::Some({
+            #krate::__private::fill_awaiter(&mut #sm.#field, {
                 #[allow(unused_imports)]
                 use #krate::__private::AwaitAnyFuture as _;
                 (#operand).__lowering_awaiter()
