@@ -33,32 +33,9 @@ use std::panic::{self, AssertUnwindSafe};
 use std::task::Poll;
 
 use crate::task::cache::CachePolicy;
-use crate::task::core::Core;
-use crate::task::{Ctx, Handle, MoveNext, Task};
+use crate::task::core;
+use crate::task::{Ctx, Handle, MoveNextFn, Task};
 use crate::value_task::ValueTask;
-
-/// The closure the macro writes as `move_next`: non-capturing, hence zero-sized.
-///
-/// The builders take it as its own type rather than as a [`MoveNext`] pointer, so that the
-/// eager run calls it directly: a closure coerced to a `fn` pointer is called through a
-/// shim, one more live frame per classic level. The heap task still stores a pointer
-/// ([`reify`]), made only when a call suspends.
-pub trait MoveNextFn<T, S>: Fn(&mut S, &mut Ctx<'_>) -> Poll<T> + Copy {}
-
-impl<T, S, M: Fn(&mut S, &mut Ctx<'_>) -> Poll<T> + Copy> MoveNextFn<T, S> for M {}
-
-/// A [`MoveNext`] pointer that calls the zero-sized closure type `M`.
-fn reify<T, S, M: MoveNextFn<T, S>>(_: M) -> MoveNext<T, S> {
-    const { assert!(size_of::<M>() == 0, "lowering: `move_next` must not capture anything") };
-    fn call<T, S, M: MoveNextFn<T, S>>(state_machine: &mut S, ctx: &mut Ctx<'_>) -> Poll<T> {
-        // SAFETY: `M` is zero-sized (checked in `reify`, the only place that names this
-        // function) and a value of it existed (`reify`'s argument): a closure without
-        // captures has no bytes and no invariant, so every value of it is that value.
-        let move_next: M = unsafe { std::mem::zeroed() };
-        move_next(state_machine, ctx)
-    }
-    call::<T, S, M>
-}
 
 // The eager run is written out in both builders on purpose: a shared helper would add a live
 // stack frame to every classic level, which D1/D2 report (and `inspect`'s fixture test
@@ -82,17 +59,13 @@ pub fn start<T, S, W, M: MoveNextFn<T, S>>(
         let (machine, context, next) = (machine, context, next);
         (next.0)(machine.0, context.0)
     });
-    match polled {
-        Ok(Poll::Ready(value)) => {
-            drop(state_machine);
-            Task::from_handle(Handle::from_value(value, cache))
-        }
-        Ok(Poll::Pending) => Task::from_handle(Handle::from_heap(Core::spawn(state_machine, reify(move_next)))),
-        Err(payload) => {
-            drop(state_machine);
-            Task::from_handle(Handle::from_panic(payload))
-        }
-    }
+    // A finished call's state machine is dropped at the end, where it is (the value or the
+    // panic has been moved out of it by then; what is left are the locals a panic skipped).
+    let handle = match polled {
+        Ok(Poll::Pending) => Handle::from_heap(core::spawn(state_machine, move_next)),
+        finished => Handle::finished(finished, cache),
+    };
+    Task::from_handle(handle)
 }
 
 /// Start a classic `value_task` call: as [`start`], but a synchronous completion hands its
@@ -107,29 +80,22 @@ pub fn start_value<T, S, W, M: MoveNextFn<T, S>>(witness: W, mut state_machine: 
         (next.0)(machine.0, context.0)
     });
     match polled {
-        Ok(Poll::Ready(value)) => {
-            drop(state_machine);
-            ValueTask::ready(value)
-        }
         Ok(Poll::Pending) => {
-            ValueTask::task(Task::from_handle(Handle::from_heap(Core::spawn(state_machine, reify(move_next)))))
+            ValueTask::task(Task::from_handle(Handle::from_heap(core::spawn(state_machine, move_next))))
         }
-        Err(payload) => {
-            drop(state_machine);
-            ValueTask::task(Task::from_handle(Handle::from_panic(payload)))
-        }
+        finished => ValueTask::finished(finished),
     }
 }
 
 /// Start a classic call whose state machine holds borrows of its own fields (module docs,
 /// "Pinned state machines"): it moves into its heap task before `move_next` first runs, and
 /// never moves again. Still eager: `move_next` runs before this returns.
-pub fn start_pinned<T, S, W>(witness: W, state_machine: S, move_next: MoveNext<T, S>) -> Task<T, W> {
+pub fn start_pinned<T, S, W, M: MoveNextFn<T, S>>(witness: W, state_machine: S, move_next: M) -> Task<T, W> {
     let _ = witness;
-    Task::from_handle(Handle::from_heap(Core::spawn(state_machine, move_next)))
+    Task::from_handle(Handle::from_heap(core::spawn(state_machine, move_next)))
 }
 
 /// [`start_pinned`] for a `value_task` function: the heap task is needed all the same.
-pub fn start_value_pinned<T, S, W>(witness: W, state_machine: S, move_next: MoveNext<T, S>) -> ValueTask<T, W> {
+pub fn start_value_pinned<T, S, W, M: MoveNextFn<T, S>>(witness: W, state_machine: S, move_next: M) -> ValueTask<T, W> {
     ValueTask::task(start_pinned(witness, state_machine, move_next))
 }

@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 pub use linkme;
 
 pub use crate::awaiter::{AwaitAnyFuture, Awaiter, fill_awaiter, poll_awaiter};
-pub use crate::builder::{MoveNextFn, start, start_pinned, start_value, start_value_pinned};
+pub use crate::builder::{start, start_pinned, start_value, start_value_pinned};
 pub use crate::join::{join, try_join};
 pub use crate::record::RECORDS;
 pub use crate::select::*;
@@ -15,7 +15,7 @@ pub use crate::slot::{
     Slot, SlotGuard,
 };
 pub use crate::task::cache::{CachePolicy, Cacheable, NoTable, Table};
-pub use crate::task::{BodyWitness, Ctx, MoveNext};
+pub use crate::task::{BodyWitness, Ctx, MoveNext, MoveNextFn};
 pub use std::future::IntoFuture;
 pub use std::pin::Pin;
 

@@ -35,6 +35,16 @@ impl<T, W> ValueTask<T, W> {
         ValueTask { repr: Repr::Ready(Some(value)) }
     }
 
+    /// A call that finished during its eager start: the value inline, or the panic in a
+    /// completed task.
+    pub(crate) fn finished(polled: Result<Poll<T>, crate::task::PanicPayload>) -> Self {
+        match polled {
+            Ok(Poll::Ready(value)) => ValueTask::ready(value),
+            Err(payload) => ValueTask::task(Task::from_handle(crate::task::Handle::from_panic(payload))),
+            Ok(Poll::Pending) => unreachable!("lowering: a pending call was taken for a finished one"),
+        }
+    }
+
     pub(crate) fn task(task: Task<T, W>) -> Self {
         ValueTask { repr: Repr::Task(task) }
     }

@@ -15,6 +15,16 @@ use super::header::CoreRef;
 /// await (`Pending`) or to the end (`Ready`).
 pub type MoveNext<T, S> = fn(&mut S, &mut Ctx<'_>) -> Poll<T>;
 
+/// The closure the macro writes as `move_next`: non-capturing, hence zero-sized.
+///
+/// The builders take it as its own type rather than as a [`MoveNext`] pointer, so that the
+/// eager run calls it directly: a closure coerced to a `fn` pointer is called through a
+/// shim, one more live frame per classic level. The heap task's vtable calls it the same way
+/// (`super::core`), without a pointer of its own.
+pub trait MoveNextFn<T, S>: Fn(&mut S, &mut Ctx<'_>) -> Poll<T> + Copy {}
+
+impl<T, S, M: Fn(&mut S, &mut Ctx<'_>) -> Poll<T> + Copy> MoveNextFn<T, S> for M {}
+
 /// Where `move_next` is running: on the caller's stack during the eager start, or in its
 /// heap task.
 pub struct Ctx<'run> {

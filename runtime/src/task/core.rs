@@ -1,125 +1,98 @@
 //! The heap task of a call that suspended: C#'s `AsyncStateMachineBox<TResult, TStateMachine>`.
 //!
 //! When `move_next` first returns `Pending`, the builder moves the state machine from the
-//! caller's stack into one allocation holding the task's [`Heap`] part (header, handle count),
-//! the state machine, its `move_next` and, later, the outcome. The state machine never moves
-//! again, so awaiters stored in it may be polled in place (pinned).
+//! caller's stack into one allocation: the task's [`Heap`] part (header, handle count), then a
+//! slot that holds the state machine and, once it has returned, the outcome in its place. The
+//! state machine never moves again, so awaiters stored in it may be polled in place (pinned).
 //!
-//! Only this module names the state machine's type. Everything else reaches the box through
-//! its header's vtable (wakers, queues, parents) or through its `Heap<T>` prefix (the handles,
-//! `super::heap`), so that no type outside the box, and in particular no caller's state
-//! machine, contains it.
+//! Only this module names the state machine's type, and only in the few functions that must:
+//! boxing it ([`spawn`]), running one step of `move_next`, dropping it. Everything else reaches
+//! the box through its header's vtable (wakers, queues, parents, the run loop [`run_claimed`],
+//! freeing) or through its `Heap<T>` prefix (the handles, `super::heap`), so that no type
+//! outside the box, and in particular no caller's state machine, contains it, and so that a
+//! classic function costs as little generic code as it can.
 //!
 //! # Two lifetimes
 //!
-//! The allocation is reference counted (an `Arc` of the box): handles, wakers, run queues and
-//! parent links each hold a strong reference. The state machine and the outcome may borrow
-//! from the caller, so they must not outlive the typed handles ([`crate::Task`]); a separate
-//! count of handles decides when they are dropped. When it reaches zero the machine is
-//! dropped at once, or by the runner if `move_next` is running; a waker that outlives every
-//! handle only ever touches the header.
+//! The allocation is reference counted (in its header): handles, wakers, run queues and parent
+//! links each hold a strong reference. The state machine and the outcome may borrow from the
+//! caller, so they must not outlive the typed handles ([`crate::Task`]); a separate count of
+//! handles decides when they are dropped. When it reaches zero the slot is emptied at once, or
+//! by the runner if `move_next` is running; a waker that outlives every handle only ever
+//! touches the header.
 
+use std::alloc::Layout;
 use std::cell::UnsafeCell;
-use std::mem::ManuallyDrop;
+use std::marker::PhantomData;
+use std::mem::{ManuallyDrop, offset_of};
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::task::Poll;
 
-use super::context::{Ctx, MoveNext};
-use super::header::{self, CoreRef, CoreVTable, Header, Status, borrowed_waker};
-use super::heap::{self, Heap, HeapRef};
+use super::context::{Ctx, MoveNextFn};
+use super::header::{self, CoreRef, CoreVTable, Header, Status, Step, borrowed_waker};
+use super::heap::{self, Contents, Heap, HeapRef};
 use super::outcome::Outcome;
 
 #[repr(C)]
-pub(crate) struct Core<T, S> {
+struct Core<T, S> {
     /// First field (and the header first in it): handles see the box as a `Heap<T>`, erased
     /// code as a `Header`.
     heap: Heap<T>,
-    /// Accessed only by the thread whose status transition gave it the right: the runner
-    /// while `Running`, readers of the outcome under the header lock once `Completed`, the
-    /// last handle once the task is neither.
-    ///
-    /// Emptied by the task's `Drop` (left `Gone`, which owns nothing), so its own drop glue,
-    /// one more out-of-line call per task, never runs.
-    machine: ManuallyDrop<UnsafeCell<Machine<T, S>>>,
+    /// What `heap.contents` says: the state machine, the outcome, or nothing.
+    slot: UnsafeCell<Slot<T, S>>,
 }
 
-enum Machine<T, S> {
-    Suspended {
-        state_machine: S,
-        move_next: MoveNext<T, S>,
-    },
-    /// The outcome, until the last handle takes it (`None` then: nothing left to drop).
-    Finished(Option<Outcome<T>>),
-    Gone,
+/// The state machine, or in its place the outcome: a call needs one at a time.
+#[repr(C)]
+union Slot<T, S> {
+    machine: ManuallyDrop<S>,
+    outcome: ManuallyDrop<Outcome<T>>,
 }
 
-impl<T, S> Core<T, S> {
+/// The vtable of the boxes of one classic function: its state machine `S` and its `move_next`
+/// closure `M` (zero-sized, so the vtable's `step` calls it without a pointer of its own).
+struct Steps<T, S, M>(PhantomData<(fn() -> T, fn() -> S, M)>);
+
+impl<T, S, M: MoveNextFn<T, S>> Steps<T, S, M> {
     const VTABLE: CoreVTable = CoreVTable {
         run_scheduled: Self::run_scheduled,
-        run_claimed: Self::run_claimed,
-        free: Self::free,
-        drop_machine: Self::drop_machine,
-        outcome: Self::outcome,
+        step: Self::step,
+        store_panic: heap::store_panic::<T>,
+        drop_contents: drop_contents::<T, S>,
+        layout: Layout::new::<Core<T, S>>(),
+        slot_offset: offset_of!(Core<T, S>, slot),
     };
 
-    /// Box a state machine that returned `Pending` on the caller's stack and run it once
-    /// more in its final place (the first run of a suspended call; see `crate::builder`).
-    pub(crate) fn spawn(state_machine: S, move_next: MoveNext<T, S>) -> HeapRef<T> {
-        let core = Box::new(Core {
-            heap: Heap::new(Header::new(Status::Running, &Self::VTABLE)),
-            machine: ManuallyDrop::new(UnsafeCell::new(Machine::Suspended { state_machine, move_next })),
-        });
-        // The box's address with the provenance of the whole allocation, which every erased
-        // reference (and the vtable functions it reaches) uses.
-        let header = NonNull::from(Box::leak(core)).cast::<Header>();
-        // SAFETY: the header counts one reference from the start, handed over here; the box
-        // begins with a `Heap<T>` of this `T`.
-        let task = unsafe { HeapRef::new(CoreRef::from_counted(header)) };
-        // The call's first run in the heap task polls foreign futures (classic tasks awaited
-        // as plain ones among them) as a poll would: a yield in it waits for a real poll.
-        let _running = header::polling::enter();
-        // SAFETY: `task` holds a reference; the status is `Running` from the start.
-        unsafe { Self::run_claimed(header) };
-        task
-    }
-
-    /// # Safety
+    /// Run `move_next` once in the box (status `Running`); store the value when it returns it.
     ///
-    /// `header` is the header of a live `Core<T, S>` of these very types.
-    unsafe fn from_header<'a>(header: NonNull<Header>) -> &'a Self {
-        // SAFETY: `Heap<T>` is the first field of this `repr(C)` struct, and `Header` the
-        // first of its; the caller's promise keeps the box alive.
-        unsafe { header.cast::<Self>().as_ref() }
-    }
-
-    /// Replace the machine where it is: the old one is dropped in place, never moved first.
-    /// A pinned state machine's locals may be borrowed by its other fields (an awaiter holding
-    /// `&mut buf`), so moving it out to drop it would leave those borrows dangling. If a
-    /// destructor panics, `new` is written all the same (the rest of the old value is leaked
-    /// rather than dropped twice).
-    ///
-    /// # Safety
-    ///
-    /// The caller has the exclusive access to the machine that the status protocol gives
-    /// (`super::header`'s module docs).
-    unsafe fn set_machine(&self, new: Machine<T, S>) {
-        struct WriteOnExit<T, S> {
-            place: *mut Machine<T, S>,
-            new: ManuallyDrop<Machine<T, S>>,
+    /// (Written with as few raw-pointer reads as it can: a debug build checks each one, and
+    /// this is code every classic function has a copy of.)
+    unsafe fn step(header: NonNull<Header>, ctx: &mut Ctx<'_>) -> Step {
+        // SAFETY: called through a live reference to a box of these types, while `Running`,
+        // which gives this call exclusive access to the slot.
+        let (contents, slot) = unsafe { Core::<T, S>::parts(header) };
+        if *contents != Contents::Machine {
+            // The last handle went away before this run; nothing is left to run.
+            return Step::Gone;
         }
-        impl<T, S> Drop for WriteOnExit<T, S> {
-            fn drop(&mut self) {
-                // SAFETY: the place was just dropped (or its drop unwound); `new` is taken once.
-                unsafe { std::ptr::write(self.place, ManuallyDrop::take(&mut self.new)) }
+        // SAFETY: the slot holds the state machine (`contents`).
+        let state_machine = unsafe { &mut *slot.machine };
+        match conjure::<M>()(state_machine, ctx) {
+            Poll::Pending => Step::Pending,
+            Poll::Ready(value) => {
+                // The state machine's locals were dropped by `move_next` itself; its (now
+                // empty) struct goes before anyone can observe completion. Marked empty first:
+                // a destructor that panics leaves nothing to drop twice.
+                *contents = Contents::Empty;
+                // SAFETY: the slot holds the state machine, dropped in place (a pinned one may
+                // be borrowed by its own fields) and then overwritten.
+                unsafe { ManuallyDrop::drop(&mut slot.machine) };
+                slot.outcome = ManuallyDrop::new(Outcome::Value(value));
+                *contents = Contents::Outcome;
+                Step::Ready
             }
         }
-        let place = self.machine.get();
-        let write = WriteOnExit { place, new: ManuallyDrop::new(new) };
-        // SAFETY: exclusive access (caller); the place holds a valid machine, rewritten by
-        // `write` whether or not this drop unwinds.
-        unsafe { std::ptr::drop_in_place(place) };
-        drop(write);
     }
 
     /// Run the task once if it is still scheduled (called from a run queue).
@@ -127,82 +100,136 @@ impl<T, S> Core<T, S> {
         // SAFETY: called through a live reference to this box.
         if header::claim_scheduled(unsafe { header.as_ref() }) {
             // SAFETY: as above; the status is now `Running`.
-            unsafe { Self::run_claimed(header) };
+            unsafe { run_claimed(header) };
         }
-    }
-
-    /// Run `move_next` once. The status is `Running`, which gives this call exclusive access
-    /// to the state machine.
-    unsafe fn run_claimed(header: NonNull<Header>) {
-        // SAFETY: called through a live reference to this box.
-        let core = unsafe { Self::from_header(header) };
-        // SAFETY: `Running` status: no other thread touches the machine (module docs).
-        let machine = unsafe { &mut *core.machine.get() };
-        let Machine::Suspended { state_machine, move_next } = machine else {
-            // The last handle went away before this run; nothing is left to run.
-            core.heap.header.lock().status = Status::Dead;
-            return;
-        };
-        let move_next = *move_next;
-        // SAFETY: the caller holds a reference for the whole run.
-        let this = unsafe { heap::borrowed(header) };
-        let waker = borrowed_waker(&this);
-        let mut ctx = Ctx::heap(&this, &waker);
-        let polled = panic::catch_unwind(AssertUnwindSafe(|| move_next(state_machine, &mut ctx)));
-        match polled {
-            Ok(Poll::Pending) => {
-                if header::after_pending(&this) {
-                    // Every handle is gone: drop the machine (and everything it awaits).
-                    // SAFETY: `Dead` status, set by `after_pending`; nobody else touches it.
-                    unsafe { core.set_machine(Machine::Gone) };
-                }
-            }
-            Ok(Poll::Ready(value)) => core.finish(Outcome::Value(value)),
-            Err(payload) => core.finish(Outcome::Panic(payload)),
-        }
-    }
-
-    fn finish(&self, outcome: Outcome<T>) {
-        // SAFETY: still `Running`. The state machine's locals were dropped by `move_next`
-        // itself; its (now empty) struct goes before anyone can observe completion.
-        unsafe { self.set_machine(Machine::Finished(Some(outcome))) };
-        let (waiters, orphaned) = header::complete(&self.heap.header);
-        if orphaned {
-            // SAFETY: no handle is left to read the outcome.
-            unsafe { self.set_machine(Machine::Gone) };
-        }
-        header::notify_completion(waiters);
-    }
-
-    unsafe fn drop_machine(header: NonNull<Header>) {
-        // SAFETY: called through a live reference, with the exclusive access the caller has.
-        unsafe { Self::from_header(header).set_machine(Machine::Gone) }
-    }
-
-    unsafe fn outcome(header: NonNull<Header>) -> NonNull<()> {
-        // SAFETY: called through a live reference, on a completed task, under its lock.
-        match unsafe { &mut *Self::from_header(header).machine.get() } {
-            Machine::Finished(outcome) => NonNull::from(outcome).cast(),
-            _ => unreachable!("a completed task holds its outcome until its last handle takes it"),
-        }
-    }
-
-    unsafe fn free(header: NonNull<Header>) {
-        // SAFETY: the box came from `Box::leak` (`spawn`) and the last reference is gone.
-        // Freeing only drops what is left, which the last handle normally emptied already.
-        drop(unsafe { Box::from_raw(header.cast::<Self>().as_ptr()) });
     }
 }
 
-impl<T, S> Drop for Core<T, S> {
-    fn drop(&mut self) {
-        // Reached when the last strong reference goes. The last handle normally emptied the
-        // machine already (or took the outcome); a task that was never handed out (a panic
-        // between `spawn` and the handle) is emptied here.
-        if !matches!(self.machine.get_mut(), Machine::Gone | Machine::Finished(None)) {
-            // SAFETY: `&mut self`: nothing else touches the machine.
-            unsafe { self.set_machine(Machine::Gone) };
-        }
-        // The field is `ManuallyDrop`, and what is left in it owns nothing: nothing leaks.
+/// Drop what the slot holds, in place, and mark it empty first (a destructor that panics
+/// leaves nothing to drop twice).
+///
+/// # Safety
+///
+/// `header` is a live box of these types, and the caller has the exclusive access to its slot
+/// that the status protocol gives.
+unsafe fn drop_contents<T, S>(header: NonNull<Header>) {
+    // SAFETY: the caller's promise.
+    let (contents, slot) = unsafe { Core::<T, S>::parts(header) };
+    match std::mem::replace(contents, Contents::Empty) {
+        // SAFETY: `contents` said what the slot held; it says `Empty` from now on.
+        Contents::Machine => unsafe { ManuallyDrop::drop(&mut slot.machine) },
+        // SAFETY: as above.
+        Contents::Outcome => unsafe { ManuallyDrop::drop(&mut slot.outcome) },
+        Contents::Empty => {}
     }
+}
+
+/// A value of the zero-sized closure type `M`.
+#[inline(always)]
+fn conjure<M>() -> M {
+    const { assert!(size_of::<M>() == 0, "lowering: `move_next` must not capture anything") };
+    // SAFETY: `M` is zero-sized (checked above) and a value of it existed (the builder's
+    // argument, which chose the vtable that calls this): a closure without captures has no
+    // bytes and no invariant, so every value of it is that value.
+    unsafe { std::mem::MaybeUninit::<M>::uninit().assume_init() }
+}
+
+impl<T, S> Core<T, S> {
+    /// The box's contents tag and slot.
+    ///
+    /// # Safety
+    ///
+    /// `header` is a live box of these types, and the caller has the exclusive access to its
+    /// slot that the status protocol gives, for as long as it uses the references.
+    #[inline(always)]
+    unsafe fn parts<'a>(header: NonNull<Header>) -> (&'a mut Contents, &'a mut Slot<T, S>) {
+        // SAFETY: the caller's promise; the two places do not overlap.
+        unsafe {
+            let core = header.cast::<Self>().as_ptr();
+            (&mut *(*core).heap.contents.get(), &mut *(*core).slot.get())
+        }
+    }
+}
+
+/// Box a state machine that returned `Pending` on the caller's stack and run it once more in
+/// its final place (the first run of a suspended call; see `crate::builder`).
+pub(crate) fn spawn<T, S, M: MoveNextFn<T, S>>(state_machine: S, _: M) -> HeapRef<T> {
+    let vtable = &Steps::<T, S, M>::VTABLE;
+    let core = heap::allocate(vtable.layout).cast::<Core<T, S>>();
+    // SAFETY: a fresh allocation of this layout.
+    unsafe {
+        core.write(Core {
+            heap: Heap::new(Header::new(Status::Running, vtable)),
+            slot: UnsafeCell::new(Slot { machine: ManuallyDrop::new(state_machine) }),
+        });
+    }
+    // The call's first run in the heap task polls foreign futures (classic tasks awaited as
+    // plain ones among them) as a poll would: a yield in it waits for a real poll.
+    let _running = header::polling::enter();
+    // SAFETY: the header counts one reference from the start, which `first_run` hands to the
+    // task's first handle; the box begins with a `Heap<T>` of this `T`; the status is
+    // `Running` from the start. The pointer has the provenance of the whole allocation, which
+    // every erased reference (and the vtable functions it reaches) uses.
+    unsafe { HeapRef::new(first_run(core.cast::<Header>())) }
+}
+
+/// The first run of a new box, and its first reference (not generic: one copy for every
+/// classic function).
+unsafe fn first_run(header: NonNull<Header>) -> CoreRef {
+    // SAFETY: the caller's promise: one reference, held here for the run, then handed over.
+    let task = unsafe { CoreRef::from_counted(header) };
+    // SAFETY: `task` holds a reference; the status is `Running`.
+    unsafe { run_claimed(header) };
+    task
+}
+
+/// Run `move_next` once (`Steps::step`, through the vtable). The status is `Running`, which
+/// gives this call exclusive access to the state machine. Not generic: the `catch_unwind`
+/// around the step and what follows it are one copy for every classic function.
+///
+/// # Safety
+///
+/// `header` is a live heap task for which the caller holds a reference, and its status is
+/// `Running`.
+pub(crate) unsafe fn run_claimed(header: NonNull<Header>) {
+    // SAFETY: the caller's promise.
+    let vtable = unsafe { header.as_ref() }.vtable();
+    // SAFETY: the caller holds a reference for the whole run.
+    let this = unsafe { heap::borrowed(header) };
+    let waker = borrowed_waker(&this);
+    let mut ctx = Ctx::heap(&this, &waker);
+    let stepped = panic::catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: `Running` (the caller's promise), on this task's own vtable.
+        unsafe { (vtable.step)(header, &mut ctx) }
+    }));
+    match stepped {
+        Ok(Step::Pending) => {
+            if header::after_pending(&this) {
+                // Every handle is gone: drop the machine (and everything it awaits).
+                // SAFETY: `Dead` status, set by `after_pending`; nobody else touches it.
+                unsafe { (vtable.drop_contents)(header) };
+            }
+        }
+        Ok(Step::Ready) => finish(&this),
+        Ok(Step::Gone) => this.lock().status = Status::Dead,
+        Err(payload) => {
+            // SAFETY: still `Running`: the state machine that panicked is dropped (in place:
+            // it may be pinned), then its payload is the outcome.
+            unsafe {
+                (vtable.drop_contents)(header);
+                (vtable.store_panic)(header, payload);
+            }
+            finish(&this);
+        }
+    }
+}
+
+/// The outcome is stored: complete the task, and resume or wake who waits.
+fn finish(task: &CoreRef) {
+    let (waiters, orphaned) = header::complete(task.header());
+    if orphaned {
+        // SAFETY: no handle is left to read the outcome.
+        unsafe { (task.header().vtable().drop_contents)(task.ptr()) };
+    }
+    header::notify_completion(waiters);
 }

@@ -44,6 +44,16 @@ impl<T> Handle<T> {
         Handle::new(Repr::Completed(Completed::new(Outcome::Value(value))))
     }
 
+    /// A call that finished during its eager start: with its value (cached when the policy
+    /// has it), or with the panic its `move_next` raised.
+    pub(crate) fn finished(polled: Result<Poll<T>, PanicPayload>, cache: impl CachePolicy<T>) -> Self {
+        match polled {
+            Ok(Poll::Ready(value)) => Handle::from_value(value, cache),
+            Err(payload) => Handle::from_panic(payload),
+            Ok(Poll::Pending) => unreachable!("lowering: a pending call was taken for a finished one"),
+        }
+    }
+
     /// A call whose `move_next` panicked before its first suspension.
     pub(crate) fn from_panic(payload: PanicPayload) -> Self {
         Handle::new(Repr::Completed(Completed::new(Outcome::Panic(payload))))

@@ -33,11 +33,14 @@
 //! most one header lock at a time and never runs a state machine, wakes a waker or drops a
 //! task while holding one.
 
+use std::alloc::Layout;
 use std::mem;
 use std::ptr::NonNull;
 use std::sync::atomic::{self, AtomicUsize, Ordering};
 
+use super::context::Ctx;
 use super::lock::{Lock, LockGuard};
+use super::outcome::PanicPayload;
 use std::task::{RawWaker, RawWakerVTable, Waker};
 
 /// The first field of every heap task.
@@ -56,16 +59,28 @@ pub(crate) struct CoreVTable {
     /// Run `move_next` once if the task is scheduled (called from a run queue): one call,
     /// so that a resumed task has no more frames below it than it needs.
     pub(crate) run_scheduled: unsafe fn(NonNull<Header>),
-    /// Run `move_next` once; the caller has already moved the status to `Running`.
-    pub(crate) run_claimed: unsafe fn(NonNull<Header>),
-    /// Free the allocation (the last reference is gone).
-    pub(crate) free: unsafe fn(NonNull<Header>),
-    /// Drop what the task holds (its state machine, or its outcome) in place, leaving it
+    /// Run `move_next` once in the box, the status being `Running`; on `Ready`, the value is
+    /// stored as the outcome.
+    pub(crate) step: unsafe fn(NonNull<Header>, &mut Ctx<'_>) -> Step,
+    /// `move_next` panicked: store the payload as the outcome (the slot is empty). Generic
+    /// over the result type only.
+    pub(crate) store_panic: unsafe fn(NonNull<Header>, PanicPayload),
+    /// Drop what the slot holds (the state machine, or the outcome) in place, leaving it
     /// empty; the caller has the exclusive access the status protocol gives.
-    pub(crate) drop_machine: unsafe fn(NonNull<Header>),
-    /// Where a completed task keeps its outcome: a `*mut Option<Outcome<T>>` for the task's
-    /// own `T`, erased; valid while the task is `Completed` and the caller holds its lock.
-    pub(crate) outcome: unsafe fn(NonNull<Header>) -> NonNull<()>,
+    pub(crate) drop_contents: unsafe fn(NonNull<Header>),
+    /// The box's layout, to free it.
+    pub(crate) layout: Layout,
+    /// Where the slot lies in the box: the state machine, later the outcome.
+    pub(crate) slot_offset: usize,
+}
+
+/// What one step of `move_next` in the box did.
+pub(crate) enum Step {
+    Pending,
+    /// It returned its value, now stored.
+    Ready,
+    /// There was no state machine left to run (every handle went away before the run).
+    Gone,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,9 +195,9 @@ impl CoreRef {
 
     /// Run the task once; the caller moved its status to `Running`.
     fn run_claimed(&self) {
-        // SAFETY: the reference keeps the task alive; the `Running` status gives the callee
+        // SAFETY: the reference keeps the task alive; the `Running` status gives the run
         // exclusive access to the state machine.
-        unsafe { (self.header().vtable.run_claimed)(self.0) }
+        unsafe { super::core::run_claimed(self.0) }
     }
 }
 
@@ -210,8 +225,15 @@ impl Drop for CoreRef {
             return;
         }
         atomic::fence(Ordering::Acquire);
-        // SAFETY: the last reference: nobody can reach the task any more.
-        unsafe { (self.header().vtable.free)(self.0) }
+        // SAFETY: the last reference: nobody can reach the task any more. What the slot still
+        // holds (normally nothing: the last handle emptied it) is dropped first.
+        // The rest of the box's prefix (the handle count, the clone function) owns nothing.
+        unsafe {
+            let vtable = self.header().vtable;
+            (vtable.drop_contents)(self.0);
+            std::ptr::drop_in_place(self.0.as_ptr());
+            std::alloc::dealloc(self.0.as_ptr().cast(), vtable.layout);
+        }
     }
 }
 

@@ -9,8 +9,10 @@
 //! contain their state machines' types, and every awaiter of a `Task<u64>` shares one copy of
 //! this code, whatever function the task belongs to.
 
+use std::cell::UnsafeCell;
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
+use std::ptr::NonNull;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll};
@@ -27,11 +29,65 @@ pub(crate) struct Heap<T> {
     /// Live [`crate::Task`] handles.
     pub(super) handles: AtomicUsize,
     pub(super) clone_value: OnceLock<fn(&T) -> T>,
+    /// What the box's slot holds (`super::core`). Read and written only with the exclusive
+    /// access the status protocol gives (the runner, the holder of a completed task's lock,
+    /// the last handle).
+    pub(super) contents: UnsafeCell<Contents>,
+}
+
+/// What the slot after a box's `Heap<T>` holds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Contents {
+    /// The state machine (from `spawn` until `move_next` returns or the last handle goes).
+    Machine,
+    /// The outcome, an `Outcome<T>`, until the last handle takes it.
+    Outcome,
+    /// Nothing: dropped or taken.
+    Empty,
 }
 
 impl<T> Heap<T> {
     pub(super) fn new(header: Header) -> Self {
-        Heap { header, handles: AtomicUsize::new(1), clone_value: OnceLock::new() }
+        Heap {
+            header,
+            handles: AtomicUsize::new(1),
+            clone_value: OnceLock::new(),
+            contents: UnsafeCell::new(Contents::Machine),
+        }
+    }
+}
+
+/// A new box (not generic: one copy for every classic function).
+pub(super) fn allocate(layout: std::alloc::Layout) -> NonNull<u8> {
+    // SAFETY: a box is never zero-sized (its header is not).
+    match NonNull::new(unsafe { std::alloc::alloc(layout) }) {
+        Some(memory) => memory,
+        None => std::alloc::handle_alloc_error(layout),
+    }
+}
+
+/// The outcome of the task at `header`, which holds an `Outcome<T>` of this `T` in its slot.
+///
+/// # Safety
+///
+/// `header` is a live heap task whose result type is `T`.
+pub(super) unsafe fn outcome_place<T>(header: NonNull<Header>) -> NonNull<Outcome<T>> {
+    // SAFETY: the slot lies `slot_offset` bytes into the box (the vtable's, set for this very
+    // box type), and the pointer has the provenance of the whole allocation.
+    unsafe { header.byte_add(header.as_ref().vtable().slot_offset).cast() }
+}
+
+/// `move_next` panicked (its state machine already dropped): store the payload as the
+/// outcome (C#'s `SetException`). Generic over the result type only.
+///
+/// # Safety
+///
+/// `header` is a live heap task of result type `T`, `Running`, its slot empty.
+pub(super) unsafe fn store_panic<T>(header: NonNull<Header>, payload: super::outcome::PanicPayload) {
+    // SAFETY: the caller's promise: the slot is empty and this is the runner.
+    unsafe {
+        outcome_place::<T>(header).write(Outcome::Panic(payload));
+        *header.cast::<Heap<T>>().as_ref().contents.get() = Contents::Outcome;
     }
 }
 
@@ -72,17 +128,19 @@ impl<T> HeapRef<T> {
         self.task.header().is_completed()
     }
 
-    /// The outcome of a completed task.
+    /// The outcome of a completed task, which still holds it.
     ///
     /// # Safety
     ///
     /// The task is `Completed` and the caller holds its lock (or, once no handle is left to
     /// race with, owns the task's last handle).
     #[inline]
-    unsafe fn outcome(&self) -> &mut Option<Outcome<T>> {
-        // SAFETY: the vtable's `outcome` points into this task's box, at an `Option<Outcome<T>>`
-        // of this `T` (see `new`); exclusive by the caller's promise.
-        unsafe { ((self.task.header().vtable().outcome)(self.task.ptr())).cast::<Option<Outcome<T>>>().as_mut() }
+    unsafe fn outcome(&self) -> NonNull<Outcome<T>> {
+        // SAFETY: the caller's promise: a completed task holds its outcome until the last
+        // handle takes it, and only the caller reads it now.
+        debug_assert_eq!(unsafe { *self.heap().contents.get() }, Contents::Outcome);
+        // SAFETY: this task's result type is `T` (`new`).
+        unsafe { outcome_place::<T>(self.task.ptr()) }
     }
 
     /// Claim the outcome (status `Completed`, the lock held by `completed`) for the handle
@@ -103,14 +161,16 @@ impl<T> HeapRef<T> {
         // The count cannot grow under us: when it is 1, the only handle is the caller's, and
         // it is borrowed mutably for this call, so nothing clones it meanwhile.
         if heap.handles.load(Ordering::Acquire) != 1 {
-            let outcome = outcome
-                .as_ref()
-                .expect("the outcome is claimed once, by the last handle")
-                .share(heap.clone_value.get().copied());
+            // SAFETY: the outcome is there (the last handle has not claimed it: this one has
+            // not) and nobody writes it while the lock is held.
+            let outcome = unsafe { outcome.as_ref() }.share(heap.clone_value.get().copied());
             return Claimed { outcome, released: false };
         }
-        // What is left (`None`) owns nothing: the box's `Drop` sees that and does nothing.
-        let outcome = outcome.take().expect("the outcome is claimed once, by the last handle");
+        // SAFETY: as above; marked taken at once, so that nothing drops it again.
+        let outcome = unsafe {
+            *heap.contents.get() = Contents::Empty;
+            outcome.read()
+        };
         heap.handles.store(0, Ordering::Release);
         let queued = completed.queue.take();
         drop(completed);
@@ -242,7 +302,7 @@ impl<T> HeapRef<T> {
         };
         // Dropped outside the lock: the state machine's destructors may drop other tasks.
         // SAFETY: not running, and no handle is left: nothing else touches the machine.
-        unsafe { (self.task.header().vtable().drop_machine)(self.task.ptr()) };
+        unsafe { (self.task.header().vtable().drop_contents)(self.task.ptr()) };
         drop(queued);
     }
 

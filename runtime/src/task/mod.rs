@@ -28,9 +28,10 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-pub use self::context::{Ctx, MoveNext};
+pub use self::context::{Ctx, MoveNext, MoveNextFn};
 pub(crate) use self::handle::Handle;
 pub use self::lock::{Lock, LockGuard};
+pub(crate) use self::outcome::PanicPayload;
 pub use self::outcome::SharedPanic;
 pub use self::witness::{BodyWitness, Witness};
 
