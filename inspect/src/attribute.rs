@@ -2,8 +2,9 @@
 //! belongs to, and what it is.
 //!
 //! The inspected build uses v0 symbol names, which demangle to the full path of the item
-//! and of every generic argument: `<lowering::task::Task<u64, krate::classic::f::FStateMachine<..>>
-//! as core::future::future::Future>::poll`. A symbol belongs to the record `module::function`
+//! and of every generic argument: `<lowering::task::Task<u64,
+//! lowering::task::witness::BodyWitness<krate::classic::f::{closure#0}>> as
+//! core::future::future::Future>::poll`. A symbol belongs to the record `module::function`
 //!
 //! - when its own item is the function or lies below it (the stub; the `move_next` closure
 //!   and its `FnOnce` shims; the coroutine body): its role is the MIR body's role at the
@@ -156,7 +157,8 @@ mod tests {
             lines: (0, 0),
         }];
         let attributor = Attributor::new("k", &records, &bodies);
-        let sm = "k::classic::f::FStateMachine<lowering::awaiter::TaskAwaiter<u64, k::classic::g::GStateMachine<u64>>>";
+        let sm = "k::classic::f::FStateMachine<lowering::awaiter::TaskAwaiter<u64>>";
+        let witness = "lowering::task::witness::BodyWitness<k::classic::f::{closure#0}>";
         assert_eq!(attributor.attribute("k::classic::f"), Some((0, Role::Stub)));
         assert_eq!(
             attributor.attribute(&format!(
@@ -165,9 +167,16 @@ mod tests {
             Some((0, Role::MoveNext))
         );
         assert_eq!(
-            attributor.attribute(&format!("<lowering::task::Task<u64, {sm}> as core::future::future::Future>::poll")),
+            attributor
+                .attribute(&format!("<lowering::task::Task<u64, {witness}> as core::future::future::Future>::poll")),
             Some((0, Role::Poll))
         );
+        assert_eq!(
+            attributor.attribute(&format!("lowering::task::core::spawn::<u64, {sm}, k::classic::f::{{closure#1}}>")),
+            Some((0, Role::Machinery))
+        );
+        // Code generic over the result type only serves every function: nobody's.
+        assert_eq!(attributor.attribute("<lowering::task::handle::Handle<u64>>::poll_as_future"), None);
         assert_eq!(attributor.attribute(&format!("core::ptr::drop_in_place::<{sm}>")), Some((0, Role::Machinery)));
         assert_eq!(attributor.attribute(&format!("futures_executor::local_pool::block_on::<{sm}>")), None);
         assert_eq!(attributor.attribute("k::classic::f::__LOWERING_RECORD"), Some((0, Role::Record)));

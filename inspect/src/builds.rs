@@ -174,11 +174,21 @@ pub const VARIANTS: [&str; 2] = ["classic", "runtime"];
 /// output, into `dir/variant`, run through `inspect` as the wrapper, which measures it. Returns
 /// its CPU time in ms (see [`RustcInvocation::cpu_ms`]), or why it could not be built (a crate
 /// whose host code names both variants does not compile with one).
+/// What the crate's rustc produced with one variant kept.
+#[derive(Debug, Clone, Copy)]
+pub struct VariantBuild {
+    /// CPU time of that rustc (the clock's where `/proc` has none).
+    pub ms: u64,
+    /// `.text` bytes of the object it emitted: every piece of code the variant made the crate
+    /// hold, generic runtime code shared by several functions included.
+    pub object_text_bytes: Option<u64>,
+}
+
 pub fn time_variant(
     invocation: &RustcInvocation,
     variant: &str,
     dir: &Path,
-) -> Result<std::result::Result<u64, String>> {
+) -> Result<std::result::Result<VariantBuild, String>> {
     let out_dir = dir.join(variant);
     std::fs::create_dir_all(&out_dir).context(|| format!("creating {}", out_dir.display()))?;
     let times = out_dir.join("times.json");
@@ -212,7 +222,8 @@ pub fn time_variant(
         if measured.cpu_ms.is_none() {
             eprintln!("inspect: no CPU time on this system (/proc): the {variant}-only build is timed by the clock");
         }
-        return Ok(Ok(measured.cpu_ms.unwrap_or(measured.wall_ms)));
+        let object_text_bytes = object_text_bytes(&out_dir);
+        return Ok(Ok(VariantBuild { ms: measured.cpu_ms.unwrap_or(measured.wall_ms), object_text_bytes }));
     }
     let first_error = String::from_utf8_lossy(&output.stderr)
         .lines()
@@ -221,6 +232,18 @@ pub fn time_variant(
         .find_map(|message| message["message"].as_str().map(str::to_owned))
         .unwrap_or_else(|| format!("rustc exited with {}", output.status));
     Ok(Err(format!("the {variant}-only build (--cfg lowering_only=\"{variant}\") failed: {first_error}")))
+}
+
+/// `.text` bytes of the one object file (`--emit=obj`) in `dir`, if there is exactly one.
+fn object_text_bytes(dir: &Path) -> Option<u64> {
+    let mut objects = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|extension| extension == "o"));
+    let (Some(object), None) = (objects.next(), objects.next()) else { return None };
+    let data = std::fs::read(object).ok()?;
+    let file = object::File::parse(&*data).ok()?;
+    Some(crate::symbols::read_object(&file).text_bytes)
 }
 
 /// What the wrapper measured of one rustc.

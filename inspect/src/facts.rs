@@ -138,9 +138,13 @@ pub struct VariantFacts {
     pub text_bytes: u64,
     pub rlib_bytes: u64,
     pub expanded_lines: Option<u64>,
-    /// Wall time of the crate's rustc with only this variant kept (`--cfg lowering_only`),
+    /// CPU time of the crate's rustc with only this variant kept (`--cfg lowering_only`),
     /// or of the crate's own build when it holds one variant.
     pub build_ms: Option<u64>,
+    /// `.text` bytes of the object that build emitted (I6 as an artifact: the runtime crate's
+    /// generic code that the variant instantiated, shared by its functions, included).
+    #[serde(default)]
+    pub object_text_bytes: Option<u64>,
     /// Why `build_ms` is missing.
     pub build_note: Option<String>,
 }
@@ -392,10 +396,9 @@ fn variant_of(record: &Record) -> String {
 fn shape_of<'a>(record: &Record, bodies: impl Iterator<Item = &'a Body>) -> String {
     let bodies: Vec<&Body> = bodies.collect();
     let stub = bodies.iter().find(|body| body.role == Role::Stub);
-    let classic = record.generated_type.as_deref().is_some_and(|generated| {
-        bodies.iter().any(|body| body.role == Role::MoveNext)
-            && stub.is_some_and(|stub| mir::returns_generated_task(&stub.signature, generated))
-    });
+    let classic = record.generated_type.is_some()
+        && bodies.iter().any(|body| body.role == Role::MoveNext)
+        && stub.is_some_and(|stub| mir::returns_task(&stub.signature));
     let runtime = bodies.iter().any(|body| body.role == Role::Coroutine)
         && stub.is_some_and(|stub| mir::returns_async_body(&stub.signature));
     match (classic, runtime) {
@@ -477,7 +480,7 @@ fn explain_missing_code(
 
 /// I7 from DWARF: the classic state machine (`module::f::FStateMachine<..>`), the runtime
 /// future (`module::f::{async_fn_env#0}`), and the heap block of a suspended classic task
-/// (the `Arc` of the task core instantiated for the state machine). Generic functions have
+/// (the task's box, `lowering::task::core::Core<T, FStateMachine<..>>`). Generic functions have
 /// one type per instance: the largest is kept.
 fn sizes_from_dwarf(functions: &mut [FunctionFacts], types: &dwarf::Types, attributor: &Attributor) {
     for function in functions.iter_mut() {
@@ -490,7 +493,7 @@ fn sizes_from_dwarf(functions: &mut [FunctionFacts], types: &dwarf::Types, attri
     }
     let mut task_bytes: HashMap<usize, u64> = HashMap::new();
     for (name, info) in types.iter() {
-        if name.starts_with("alloc::sync::ArcInner<lowering::task::core::Core<")
+        if name.starts_with("lowering::task::core::Core<")
             && let Some(record) = attributor.first_mentioned(name)
         {
             let entry = task_bytes.entry(record).or_default();
@@ -508,7 +511,7 @@ fn variant_totals(
     functions: &[FunctionFacts],
     expansions: &[expansion::Expansion],
     build_ms: u64,
-    variant_build_ms: &BTreeMap<String, std::result::Result<u64, String>>,
+    variant_build_ms: &BTreeMap<String, std::result::Result<builds::VariantBuild, String>>,
 ) -> BTreeMap<String, VariantFacts> {
     let mut variants: BTreeMap<String, VariantFacts> = BTreeMap::new();
     for function in functions {
@@ -531,7 +534,10 @@ fn variant_totals(
     for (variant, totals) in variants.iter_mut() {
         match variant_build_ms.get(variant) {
             _ if only_one => totals.build_ms = Some(build_ms),
-            Some(Ok(ms)) => totals.build_ms = Some(*ms),
+            Some(Ok(build)) => {
+                totals.build_ms = Some(build.ms);
+                totals.object_text_bytes = build.object_text_bytes;
+            }
             Some(Err(why)) => totals.build_note = Some(why.clone()),
             None => totals.build_note = Some(format!("no one-variant build for `{variant}`")),
         }

@@ -60,8 +60,14 @@ pub fn figures(facts: &Facts, bench: Option<&Summary>) -> Vec<Figure> {
     };
     push("generated state-machine types", "I2", classic.generated_types as f64, runtime.generated_types as f64);
     push("native code of the functions, bytes", "I6", classic.text_bytes as f64, runtime.text_bytes as f64);
+    if let (Some(c), Some(r)) = (classic.object_text_bytes, runtime.object_text_bytes) {
+        push("object .text, one variant built alone, bytes", "I6", c as f64, r as f64);
+    }
     if let (Some(c), Some(r)) = (classic.expanded_lines, runtime.expanded_lines) {
         push("lines the attribute expands to", "I8", c as f64, r as f64);
+    }
+    if let (Some(c), Some(r)) = (classic.build_ms, runtime.build_ms) {
+        push("CPU ms of the crate's rustc, one variant built alone", "I8", c as f64, r as f64);
     }
     if let Some(debug) = facts.diagnostics.as_ref().and_then(|by_build| by_build.get("debug")) {
         let frames = |scenario: &str, variant: &str| {

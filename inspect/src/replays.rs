@@ -16,8 +16,8 @@ use crate::expansion::{self, Expansion};
 
 /// What the replays found.
 pub struct Replays {
-    /// Per variant: its build's CPU ms, or why it could not be built.
-    pub variants: Vec<(String, Result<std::result::Result<u64, String>>)>,
+    /// Per variant: its build's CPU ms and object, or why it could not be built.
+    pub variants: Vec<(String, Result<std::result::Result<builds::VariantBuild, String>>)>,
     /// Every function's expansion (filter by name).
     pub expansions: Result<Vec<Expansion>>,
 }

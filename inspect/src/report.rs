@@ -94,26 +94,28 @@ pub fn table(facts: &Facts) -> String {
     let _ = writeln!(out, "Per variant (I2, I6, I8):");
     let _ = writeln!(
         out,
-        "{:<8} {:>9} {:>15} {:>16} {:>11} {:>10} {:>14} {:>9}",
+        "{:<8} {:>9} {:>15} {:>16} {:>11} {:>10} {:>13} {:>14} {:>9}",
         "variant",
         "functions",
         "generated types",
         "coroutine bodies",
         "text bytes",
         "rlib bytes",
+        "variant .text",
         "expanded lines",
         "build ms"
     );
     for (variant, totals) in &facts.variants {
         let _ = writeln!(
             out,
-            "{:<8} {:>9} {:>15} {:>16} {:>11} {:>10} {:>14} {:>9}",
+            "{:<8} {:>9} {:>15} {:>16} {:>11} {:>10} {:>13} {:>14} {:>9}",
             variant,
             totals.functions,
             totals.generated_types,
             totals.coroutine_bodies,
             totals.text_bytes,
             totals.rlib_bytes,
+            or_dash(totals.object_text_bytes),
             or_dash(totals.expanded_lines),
             or_dash(totals.build_ms),
         );
@@ -131,7 +133,7 @@ pub fn table(facts: &Facts) -> String {
     if facts.variants.len() > 1 {
         let _ = writeln!(
             out,
-            "build ms: CPU time (user and system) of the crate's rustc again with one variant kept (--cfg lowering_only), same flags and outputs"
+            "build ms, variant .text: CPU time (user and system) of the crate's rustc again with one variant kept (--cfg lowering_only), same flags and outputs, and the .text bytes of the object it emitted (shared runtime code included)"
         );
     }
     for (variant, totals) in &facts.variants {
@@ -337,6 +339,7 @@ pub fn json(facts: &Facts) -> Value {
                     "rlib_bytes": totals.rlib_bytes,
                     "expanded_lines": totals.expanded_lines,
                     "build_ms": totals.build_ms,
+                    "object_text_bytes": totals.object_text_bytes,
                     "build_note": totals.build_note,
                     "functions": totals.functions,
                 }),
