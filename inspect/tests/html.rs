@@ -104,7 +104,7 @@ fn write_callgraph_results(dir: &Path) -> PathBuf {
         "source": {"commit": "0123456789abcdef0123456789abcdef01234567", "dirty": false, "written_unix": 1_796_135_580_u64},
         "machine": {"rustc": "rustc 1.95.0", "cores": 2},
         "settings": {"depths": [8, 16], "shapes": ["dag"], "variants": ["classic", "runtime"], "timeout_s": 60.0,
-                     "memory_limit_mib": 8192, "jobs": null, "profiles": {"dag": "dev profile"}, "incremental": false,
+                     "memory_limit_mib": 8192, "jobs": null, "recursion_limit": 256, "profiles": {"dag": "dev profile"}, "incremental": false,
                      "timed": "rustc's CPU time"},
         "dependencies": {"wall_ms": {"dev": 12000}},
         "builds": [build(8, "classic", true), build(8, "runtime", true), build(16, "classic", false), build(16, "runtime", true)],

@@ -27,7 +27,8 @@ use crate::error::{Context, Error, Result};
 
 pub const USAGE: &str = "\
 usage: inspect callgraph [--depths 8,16,24,32,40] [--shapes chain,dag,freeze] [--variants classic,runtime]
-                         [--timeout SECS] [--memory-limit MIB] [--jobs N] [--dir DIR] [--keep-binaries] [--json]
+                         [--timeout SECS] [--memory-limit MIB] [--jobs N] [--recursion-limit N]
+                         [--dir DIR] [--keep-binaries] [--json]
 
 Generates crates of depth + 1 async fns (chain: main_i awaits main_{i+1}; dag: main_i awaits
 main_{i+1} then main_{i+2}; freeze: the dag made and dropped unpolled, with the flags of rustc's
@@ -44,6 +45,9 @@ build are skipped.
   --memory-limit MIB  address space of each process of a build (setrlimit RLIMIT_AS, as
                       `ulimit -v`; default 8192)
   --jobs N            cargo build --jobs (default: cargo's, one per core)
+  --recursion-limit N the crates' #![recursion_limit] (default 256, as rustc's test and
+                      rustc's message have it; with rustc's default, 128, the runtime
+                      lowering does not build depth 36)
   --dir DIR           where the generated workspace, its target dir and results.json go
                       (default <target>/lowering-callgraph, which `inspect --html` reads)
   --keep-binaries     keep each executable (by default each build's outputs are cleaned
@@ -63,6 +67,7 @@ struct Options {
     timeout: Duration,
     memory_limit_mib: u64,
     jobs: Option<u32>,
+    recursion_limit: u32,
     dir: Option<PathBuf>,
     keep_binaries: bool,
     json: bool,
@@ -78,6 +83,7 @@ impl Default for Options {
             timeout: Duration::from_secs(60),
             memory_limit_mib: 8192,
             jobs: None,
+            recursion_limit: generate::RECURSION_LIMIT,
             dir: None,
             keep_binaries: false,
             json: false,
@@ -95,8 +101,17 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
             Some((flag, value)) if flag.starts_with("--") => (flag.to_owned(), Some(value.to_owned())),
             _ => (arg.clone(), None),
         };
-        let takes_value = ["--depths", "--shapes", "--variants", "--timeout", "--memory-limit", "--jobs", "--dir"]
-            .contains(&flag.as_str());
+        let takes_value = [
+            "--depths",
+            "--shapes",
+            "--variants",
+            "--timeout",
+            "--memory-limit",
+            "--jobs",
+            "--recursion-limit",
+            "--dir",
+        ]
+        .contains(&flag.as_str());
         let value = if takes_value {
             match inline.or_else(|| args.next()) {
                 Some(value) => value,
@@ -165,6 +180,13 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
                 options.jobs =
                     Some(u32::try_from(jobs).ok().filter(|jobs| *jobs > 0).context(|| "--jobs wants 1 or more")?);
             }
+            "--recursion-limit" => {
+                let limit = number("a recursion limit")?;
+                options.recursion_limit = u32::try_from(limit)
+                    .ok()
+                    .filter(|limit| *limit > 0)
+                    .context(|| "--recursion-limit wants 1 or more")?;
+            }
             "--dir" => {
                 let dir = std::path::absolute(&value).context(|| format!("--dir: `{value}` is not a usable path"))?;
                 options.dir = Some(dir);
@@ -184,7 +206,7 @@ fn specs(options: &Options) -> Vec<Spec> {
     for &depth in &options.depths {
         for &shape in &options.shapes {
             for &variant in &options.variants {
-                specs.push(Spec { shape, depth, variant });
+                specs.push(Spec { shape, depth, variant, recursion_limit: options.recursion_limit });
             }
         }
     }
@@ -254,6 +276,7 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
             timeout_s: options.timeout.as_secs_f64(),
             memory_limit_mib: options.memory_limit_mib,
             jobs: options.jobs,
+            recursion_limit: options.recursion_limit,
             profiles: options.shapes.iter().map(|shape| (shape.name().to_owned(), profile_text(*shape))).collect(),
             incremental: false,
             timed: report::TIMED.to_owned(),

@@ -16,8 +16,9 @@ pub fn table(results: &Results) -> String {
     let _ = writeln!(out, "Compile cost against the call graph (I9), {}", results.provenance());
     let _ = writeln!(
         out,
-        "{}; incremental off; each build limited to {} s and {} MiB of address space per process; {}",
+        "{}; incremental off; recursion_limit {}; each build limited to {} s and {} MiB of address space per process; {}",
         results.machine.rustc,
+        settings.recursion_limit,
         seconds_text(settings.timeout_s),
         settings.memory_limit_mib,
         settings.jobs.map_or_else(|| "cargo's default jobs".to_owned(), |jobs| format!("--jobs {jobs}"))
@@ -113,8 +114,9 @@ pub fn table(results: &Results) -> String {
 /// Classic against runtime, per shape and depth where both built.
 fn ratios(out: &mut String, results: &Results) {
     let mut rows = Vec::new();
-    for classic in results.builds.iter().filter(|build| build.variant == "classic") {
-        let Some(runtime) = results.build(&classic.shape, classic.depth, "runtime") else { continue };
+    let built = |build: &&Build| build.outcome == Outcome::Built;
+    for classic in results.builds.iter().filter(|build| build.variant == "classic").filter(built) {
+        let Some(runtime) = results.build(&classic.shape, classic.depth, "runtime").filter(built) else { continue };
         let ratio = |c: Option<f64>, r: Option<f64>| match (c, r) {
             (Some(c), Some(r)) if r > 0.0 => format!("{:.1}x", c / r),
             _ => "-".to_owned(),
@@ -132,7 +134,7 @@ fn ratios(out: &mut String, results: &Results) {
     if rows.is_empty() {
         return;
     }
-    let _ = writeln!(out, "\nclassic / runtime:");
+    let _ = writeln!(out, "\nclassic / runtime, where both built:");
     let _ = writeln!(out, "{:<6} {:>5} {:>8} {:>8} {:>12}", "shape", "depth", "CPU", "binary", "longest sym");
     for row in rows {
         let _ = writeln!(out, "{row}");
@@ -243,6 +245,7 @@ pub(super) mod tests {
                 timeout_s: 60.0,
                 memory_limit_mib: 8192,
                 jobs: Some(1),
+                recursion_limit: 256,
                 profiles: BTreeMap::from([("dag".to_owned(), "dev".to_owned())]),
                 incremental: false,
                 timed: TIMED.to_owned(),
@@ -273,13 +276,8 @@ pub(super) mod tests {
                 "dag       16   17   1,000,000 runtime  built            0.30    0.25      200      5,000,000         583     0 17 runtime",
             ]
         );
-        assert!(text.contains("\nclassic / runtime:\n"), "{text}");
-        assert!(
-            text.contains(
-                "\ndag        8     2.0x     2.0x        40.0x\ndag       16        -        -            -\n"
-            ),
-            "{text}"
-        );
+        assert!(text.contains("\nclassic / runtime, where both built:\n"), "{text}");
+        assert!(text.contains("\ndag        8     2.0x     2.0x        40.0x\n\nNot built:"), "{text}");
         assert!(text.contains("\nNot built:\n  dag 16 classic: timeout: stopped after 60 s\n"), "{text}");
         assert!(text.contains("(dependencies: dev 12.00 s of cargo wall time)"));
     }

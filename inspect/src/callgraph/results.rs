@@ -55,6 +55,8 @@ pub struct Settings {
     pub memory_limit_mib: u64,
     /// `cargo build --jobs`; `None`: cargo's default.
     pub jobs: Option<u32>,
+    /// The generated crates' `#![recursion_limit]`.
+    pub recursion_limit: u32,
     /// Per shape, the profile and what it means.
     pub profiles: BTreeMap<String, String>,
     pub incremental: bool,
