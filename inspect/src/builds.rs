@@ -235,8 +235,9 @@ pub struct Times {
 }
 
 /// The environment that makes `inspect` the rustc wrapper of a workspace's members (cargo's
-/// `RUSTC_WORKSPACE_WRAPPER`), writing what it measures of each member's rustc (wall and CPU
-/// time, peak memory) to `times`, and adding nothing to the command.
+/// `RUSTC_WORKSPACE_WRAPPER`), writing what it measures of each member's compilation (wall and
+/// CPU time, peak memory; not of cargo's queries of rustc) to `times`, and adding nothing to the
+/// command.
 pub fn timing_wrapper_env(times: &Path) -> Result<Vec<(String, std::ffi::OsString)>> {
     let me = std::env::current_exe().context(|| "finding inspect's own executable (the timing wrapper)")?;
     Ok(vec![
@@ -609,7 +610,10 @@ pub fn run_as_rustc_wrapper() -> Option<i32> {
         eprintln!("inspect (as rustc wrapper): rustc was killed by signal {signal}");
     }
     let mut written = Ok(());
-    if let Some(times) = std::env::var_os(WRAPPER_TIMES_ENV) {
+    // Cargo also runs the wrapper for its queries (`rustc -vV`, `--print`): not a compilation.
+    let compiles = invocation.args.iter().any(|arg| arg == "--crate-name")
+        && !invocation.args.iter().any(|arg| arg.starts_with("--print") || arg == "-vV");
+    if let Some(times) = std::env::var_os(WRAPPER_TIMES_ENV).filter(|_| compiles) {
         let times_of_rustc =
             Times { wall_ms: invocation.build_ms, cpu_ms: invocation.cpu_ms, max_rss_kib: children_max_rss_kib() };
         written = write_json(Path::new(&times), &times_of_rustc);

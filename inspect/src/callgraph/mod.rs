@@ -383,7 +383,8 @@ fn measure(workspace: &Workspace, spec: &Spec, limits: &Limits, keep: bool) -> R
     let run = build::build(workspace, &package, spec.shape.profile(), limits, limits.timeout)?;
     let mut build = Build {
         cargo_wall_ms: Some(run.cargo_wall.as_millis() as u64),
-        rustc: run.rustc.map(|times| Rustc {
+        // A rustc stopped at the timeout did not finish: no figure of it.
+        rustc: run.rustc.filter(|_| run.ended != Ended::Timeout).map(|times| Rustc {
             wall_ms: times.wall_ms,
             cpu_ms: times.cpu_ms,
             max_rss_kib: times.max_rss_kib,
