@@ -30,7 +30,7 @@ pub fn section(out: &mut String, loaded: &Loaded, chart: impl Fn(&mut String, &C
              <code>main_{{i+2}}</code>: paths grow as the Fibonacci numbers), <b>freeze</b> (the dag made and dropped \
              unpolled, built with rustc's deep-futures-are-freeze flags), each built under both lowerings by \
              <code>cargo run -p inspect -- callgraph</code>. Build seconds: {}. Each build limited to {} s and {} MiB \
-             of address space; {}. Hollow points: builds that did not finish, at the time they were stopped.</p>",
+             of address space; {}. Hollow rings: builds that did not finish. Hover over an outcome for its reason.</p>",
             escape(super::report::TIMED),
             super::report::seconds_text(settings.timeout_s),
             settings.memory_limit_mib,
@@ -74,27 +74,29 @@ fn series(
             }
         };
         let depth = f64::from(build.depth);
-        if let Some(value) = value(build).filter(|value| *value > 0.0) {
-            lines[index].points.push((depth, value));
-        } else if build.outcome != Outcome::Built
-            && let Some(value) = stopped(build).filter(|value| *value > 0.0)
-        {
-            lines[index].stopped.push((depth, value));
-        }
+        let (points, value) = match build.outcome {
+            Outcome::Built => (&mut lines[index].points, value(build)),
+            Outcome::Skipped => continue,
+            _ => (&mut lines[index].stopped, stopped(build)),
+        };
+        points.extend(value.filter(|value| *value > 0.0).map(|value| (depth, value)));
     }
     lines
 }
 
 fn charts(results: &Results) -> Result<Vec<Chart>> {
-    let stopped_at = |build: &Build| build.cargo_wall_ms.map(|ms| ms as f64 / 1000.0);
+    // Where a build that did not finish stopped: its rustc's CPU time until it failed, or
+    // cargo's wall time for one stopped at the timeout (its rustc did not report).
+    let stopped_at = |build: &Build| build.cpu_seconds().or(build.cargo_wall_ms.map(|ms| ms as f64 / 1000.0));
     let never = |_: &Build| None;
     Ok(vec![
         line_chart(
             "chart-callgraph-time",
             "Build time against depth",
-            "CPU seconds of the crate's own rustc (log scale); orange classic, blue runtime; solid dag, long dashes \
-             chain, short dashes freeze; hollow: stopped (timeout, memory limit, error) after that many seconds of \
-             cargo's wall time.",
+            "CPU seconds of the crate's own rustc (log scale); orange classic, blue runtime; dag: solid line and \
+             large dots, chain: long dashes and squares, freeze: short dashes and small dots; hollow rings: builds \
+             that did not finish (memory limit, error: at rustc's CPU time when it stopped; timeout: at cargo's \
+             wall time).",
             "rustc CPU seconds (log)",
             &series(results, Build::cpu_seconds, stopped_at),
         )?,
@@ -135,6 +137,7 @@ fn line_chart(id: &str, title: &str, note: &str, axis: &str, lines: &[Series]) -
             chart
                 .configure_mesh()
                 .x_desc("depth (async fns - 1)")
+                .x_label_formatter(&|depth| format!("{depth:.0}"))
                 .y_desc(axis)
                 .y_label_formatter(&|value| short_number(*value))
                 .label_style(("sans-serif", 13))
@@ -143,18 +146,41 @@ fn line_chart(id: &str, title: &str, note: &str, axis: &str, lines: &[Series]) -
                 let color = if line.variant == "classic" { CLASSIC } else { RUNTIME };
                 let style = color.stroke_width(2);
                 let points = line.points.iter().copied();
-                let drawn = match line.shape.as_str() {
-                    "chain" => chart.draw_series(DashedLineSeries::new(points, 10, 5, style))?,
-                    "freeze" => chart.draw_series(DashedLineSeries::new(points, 3, 4, style))?,
-                    _ => chart.draw_series(LineSeries::new(points, style))?,
-                };
-                let dash = line.shape.clone();
-                drawn.label(format!("{} {}", line.shape, line.variant)).legend(move |(x, y)| match dash.as_str() {
-                    "chain" => PathElement::new(vec![(x, y), (x + 7, y), (x + 11, y), (x + 18, y)], style),
-                    _ => PathElement::new(vec![(x, y), (x + 18, y)], style),
-                });
-                chart.draw_series(line.points.iter().map(|&point| Circle::new(point, 4, color.filled())))?;
-                chart.draw_series(line.stopped.iter().map(|&point| Circle::new(point, 6, color.stroke_width(2))))?;
+                let label = format!("{} {}", line.shape, line.variant);
+                // dag: solid line, large dots; chain: long dashes, squares; freeze: short dashes,
+                // small dots. The legend shows each marker.
+                match line.shape.as_str() {
+                    "chain" => {
+                        chart.draw_series(DashedLineSeries::new(points, 10, 5, style))?;
+                        chart
+                            .draw_series(line.points.iter().map(|&point| {
+                                EmptyElement::at(point) + Rectangle::new([(-4, -4), (4, 4)], color.filled())
+                            }))?
+                            .label(label)
+                            .legend(move |(x, y)| {
+                                EmptyElement::at((x, y))
+                                    + PathElement::new(vec![(0, 0), (22, 0)], style)
+                                    + Rectangle::new([(7, -4), (15, 4)], color.filled())
+                            });
+                    }
+                    shape => {
+                        let radius = if shape == "freeze" { 3 } else { 5 };
+                        if shape == "freeze" {
+                            chart.draw_series(DashedLineSeries::new(points, 3, 4, style))?;
+                        } else {
+                            chart.draw_series(LineSeries::new(points, style))?;
+                        }
+                        chart
+                            .draw_series(line.points.iter().map(|&point| Circle::new(point, radius, color.filled())))?
+                            .label(label)
+                            .legend(move |(x, y)| {
+                                EmptyElement::at((x, y))
+                                    + PathElement::new(vec![(0, 0), (22, 0)], style)
+                                    + Circle::new((11, 0), radius, color.filled())
+                            });
+                    }
+                }
+                chart.draw_series(line.stopped.iter().map(|&point| Circle::new(point, 7, color.stroke_width(2))))?;
                 marks += line.points.len() + line.stopped.len();
             }
             chart
@@ -189,8 +215,9 @@ fn table(out: &mut String, results: &Results) {
     out.push_str(
         "<table id=\"callgraph-table\"><thead><tr><th>shape</th><th>depth</th><th>fns</th><th>paths</th>\
          <th class=\"classic\">classic</th><th class=\"classic\">CPU s</th><th class=\"classic\">binary B</th>\
-         <th class=\"classic\">longest symbol B</th><th class=\"runtime\">runtime</th><th class=\"runtime\">CPU s</th>\
-         <th class=\"runtime\">binary B</th><th class=\"runtime\">longest symbol B</th></tr></thead><tbody>",
+         <th class=\"classic\">longest symbol B</th><th class=\"classic\">peak MiB</th><th class=\"runtime\">runtime</th>\
+         <th class=\"runtime\">CPU s</th><th class=\"runtime\">binary B</th><th class=\"runtime\">longest symbol B</th>\
+         <th class=\"runtime\">peak MiB</th></tr></thead><tbody>",
     );
     let mut seen = Vec::new();
     for build in &results.builds {
@@ -215,15 +242,20 @@ fn table(out: &mut String, results: &Results) {
                     let title = build.detail.as_deref().map(|detail| format!(" title=\"{}\"", escape(detail)));
                     let _ = write!(
                         out,
-                        "<td{}>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
+                        "<td{}>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+                         <td class=\"num\">{}</td>",
                         title.unwrap_or_default(),
                         build.outcome.name(),
                         build.cpu_seconds().map_or_else(|| "-".to_owned(), |s| format!("{s:.2}")),
                         build.binary_bytes().map_or_else(|| "-".to_owned(), grouped),
                         build.longest_symbol_bytes().map_or_else(|| "-".to_owned(), grouped),
+                        build
+                            .rustc
+                            .and_then(|rustc| rustc.max_rss_kib)
+                            .map_or_else(|| "-".to_owned(), |kib| grouped(kib / 1024)),
                     );
                 }
-                None => out.push_str("<td></td><td></td><td></td><td></td>"),
+                None => out.push_str("<td></td><td></td><td></td><td></td><td></td>"),
             }
         }
         out.push_str("</tr>");
