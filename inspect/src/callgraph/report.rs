@@ -101,7 +101,7 @@ pub fn table(results: &Results) -> String {
         .collect();
     let _ = writeln!(
         out,
-        "\nwall s, CPU s: {TIMED} (dependencies: {} of cargo wall time); a build stopped at the timeout shows its wall \
+        "\nwall s, CPU s: {TIMED} (dependencies: {} of cargo wall time, a freshness check when already built); a build stopped at the timeout shows its wall \
          time as `>N`. peak MiB: the peak resident memory of that rustc (or of the linker it ran). binary B: the \
          executable's size. longest sym: bytes of the longest name in its symbol table (mangled). types: distinct \
          generated state-machine types (MainKStateMachine) its symbol names mention. records: the lowering records \
@@ -279,7 +279,7 @@ pub(super) mod tests {
         assert!(text.contains("\nclassic / runtime, where both built:\n"), "{text}");
         assert!(text.contains("\ndag        8     2.0x     2.0x        40.0x\n\nNot built:"), "{text}");
         assert!(text.contains("\nNot built:\n  dag 16 classic: timeout: stopped after 60 s\n"), "{text}");
-        assert!(text.contains("(dependencies: dev 12.00 s of cargo wall time)"));
+        assert!(text.contains("(dependencies: dev 12.00 s of cargo wall time, a freshness check when already built)"));
     }
 
     #[test]
