@@ -248,9 +248,36 @@ fn object_text_bytes(dir: &Path) -> Option<u64> {
 
 /// What the wrapper measured of one rustc.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-struct Times {
-    wall_ms: u64,
-    cpu_ms: Option<u64>,
+pub struct Times {
+    pub wall_ms: u64,
+    pub cpu_ms: Option<u64>,
+    /// The peak resident memory of rustc (or of the linker it ran, whichever was larger), in
+    /// KiB (`getrusage`'s `ru_maxrss` of the wrapper's children).
+    #[serde(default)]
+    pub max_rss_kib: Option<u64>,
+}
+
+/// The environment that makes `inspect` the rustc wrapper of a workspace's members (cargo's
+/// `RUSTC_WORKSPACE_WRAPPER`), writing what it measures of each member's compilation (wall and
+/// CPU time, peak memory; not of cargo's queries of rustc) to `times`, and adding nothing to the
+/// command.
+pub fn timing_wrapper_env(times: &Path) -> Result<Vec<(String, std::ffi::OsString)>> {
+    let me = std::env::current_exe().context(|| "finding inspect's own executable (the timing wrapper)")?;
+    Ok(vec![
+        ("RUSTC_WORKSPACE_WRAPPER".to_owned(), me.into_os_string()),
+        (WRAPPER_ENV.to_owned(), "1".into()),
+        (WRAPPER_TIMES_ENV.to_owned(), times.as_os_str().to_owned()),
+    ])
+}
+
+/// The variables of [`timing_wrapper_env`]'s wrapper that must not reach a build it times:
+/// another role of the same wrapper.
+pub const WRAPPER_ROLE_ENV: [&str; 3] = [WRAPPER_RECORD_ENV, WRAPPER_TARGET_ENV, WRAPPER_FLAGS_ENV];
+
+/// What the wrapper wrote to `path` (see [`timing_wrapper_env`]).
+pub fn read_times(path: &Path) -> Result<Times> {
+    let text = std::fs::read_to_string(path).context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text).context(|| format!("parsing {}", path.display()))
 }
 
 /// The files of the inspected build.
@@ -601,9 +628,18 @@ pub fn run_as_rustc_wrapper() -> Option<i32> {
     };
     invocation.build_ms = started.elapsed().as_millis() as u64;
     invocation.cpu_ms = children_cpu_ms().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
+    if let Some(signal) = std::os::unix::process::ExitStatusExt::signal(&status) {
+        // Cargo sees the wrapper's exit code, not the signal: say it here.
+        eprintln!("inspect (as rustc wrapper): rustc was killed by signal {signal}");
+    }
     let mut written = Ok(());
-    if let Some(times) = std::env::var_os(WRAPPER_TIMES_ENV) {
-        written = write_json(Path::new(&times), &Times { wall_ms: invocation.build_ms, cpu_ms: invocation.cpu_ms });
+    // Cargo also runs the wrapper for its queries (`rustc -vV`, `--print`): not a compilation.
+    let compiles = invocation.args.iter().any(|arg| arg == "--crate-name")
+        && !invocation.args.iter().any(|arg| arg.starts_with("--print") || arg == "-vV");
+    if let Some(times) = std::env::var_os(WRAPPER_TIMES_ENV).filter(|_| compiles) {
+        let times_of_rustc =
+            Times { wall_ms: invocation.build_ms, cpu_ms: invocation.cpu_ms, max_rss_kib: children_max_rss_kib() };
+        written = write_json(Path::new(&times), &times_of_rustc);
     }
     if let Some(record) = record.filter(|_| status.success()) {
         written = written.and(write_json(Path::new(&record), &invocation));
@@ -635,6 +671,16 @@ fn children_cpu_ms() -> Option<u64> {
     let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
     let ticks = |field: usize| fields.get(field - 3)?.parse::<u64>().ok();
     Some((ticks(16)? + ticks(17)?) * 10)
+}
+
+/// The peak resident memory of the largest of this process's waited-for children (and their
+/// waited-for descendants), in KiB: `getrusage(RUSAGE_CHILDREN)`'s `ru_maxrss`.
+fn children_max_rss_kib() -> Option<u64> {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: `getrusage` writes a `rusage` to the pointer it is given, which points to one.
+    let done = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) };
+    // SAFETY: `getrusage` succeeded (0), so it initialized the struct (zeroed before anyway).
+    (done == 0).then(|| unsafe { usage.assume_init() }.ru_maxrss).and_then(|kib| u64::try_from(kib).ok())
 }
 
 /// Whether this rustc command compiles the inspected package's library (named, as `package

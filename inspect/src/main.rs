@@ -5,17 +5,20 @@
 //! inspect [--manifest-path PATH] [-p NAME] --function NAME (--mir | --llvm-ir | --asm)
 //! inspect check
 //! inspect crosscheck
+//! inspect callgraph [--depths LIST] [--timeout SECS] [--json] ...
 //! ```
 //!
 //! Modules, one per source of facts: `builds` (cargo and builds), `records` and `dwarf` (the
 //! object's records and type layouts), `mir`, `llvm_ir`, `symbols` (object symbols),
 //! `attribute` (which function a symbol belongs to), `expansion`, `stacks`, `panics`; `facts`
 //! gathers them once, `report` renders them as a table or as JSON, `html` as one page;
-//! `bench` reads the benchmark's summary and `headline` picks the figures both open with.
+//! `bench` reads the benchmark's summary and `headline` picks the figures both open with;
+//! `callgraph` measures compile cost against the call graph on generated crates (I9).
 
 mod attribute;
 mod bench;
 mod builds;
+mod callgraph;
 mod crosscheck;
 mod dwarf;
 mod error;
@@ -46,9 +49,11 @@ static ALLOCATOR: lowering::alloc::CountingAllocator = lowering::alloc::Counting
 
 const USAGE: &str = "\
 usage: inspect [--manifest-path PATH] [-p NAME] [--json | --html [PATH]] [--bench-summary PATH]
+               [--callgraph-results PATH]
        inspect [--manifest-path PATH] [-p NAME] --function NAME (--mir | --llvm-ir | --asm)
        inspect check
        inspect [--manifest-path PATH] [-p NAME] crosscheck
+       inspect callgraph [OPTIONS]    (inspect callgraph --help)
 
 Builds the package (default: workloads) and reports, for every #[lowering] function and
 both variants: its lowering read from the artifact, MIR, LLVM IR, native code, state size,
@@ -62,12 +67,16 @@ the live stacks and failure reports of the package's `lowering_stacks` example.
                         <target>/lowering-report/index.html)
   --bench-summary PATH  the benchmark's summary.json (default:
                         <target>/lowering-bench/summary.json, written by cargo bench -p lowering)
+  --callgraph-results PATH  the call-graph results for the page (default:
+                        <target>/lowering-callgraph/results.json, written by inspect callgraph)
   --function NAME       print the dump of the functions named NAME, both variants
   --mir, --llvm-ir, --asm   which dump
   check                 run the behaviour checks of both variants; exits 1 on a failure
   crosscheck            compare per-function IR counts with cargo-llvm-lines and native
                         bytes with cargo-bloat (install both with
-                        inspect/scripts/install-peer-tools.sh)";
+                        inspect/scripts/install-peer-tools.sh)
+  callgraph             build generated crates of growing call graphs under both lowerings
+                        and report build time, binary size and the longest symbol (I9)";
 
 #[derive(Debug, Default)]
 struct Options {
@@ -77,6 +86,7 @@ struct Options {
     /// `--html`, with its path if one was given.
     html: Option<Option<PathBuf>>,
     bench_summary: Option<PathBuf>,
+    callgraph_results: Option<PathBuf>,
     function: Option<String>,
     dump: Option<Dump>,
     check: bool,
@@ -96,6 +106,9 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
             "-p" | "--package" => options.package = Some(value("--package")?),
             "--json" => options.json = true,
             "--bench-summary" => options.bench_summary = Some(PathBuf::from(value("--bench-summary")?)),
+            "--callgraph-results" => {
+                options.callgraph_results = Some(PathBuf::from(value("--callgraph-results")?));
+            }
             "--html" => {
                 // The path is optional: a following argument that is not a flag is it.
                 let path = match args.peek() {
@@ -118,6 +131,8 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
                     options.html = Some(Some(PathBuf::from(path)));
                 } else if let Some(path) = other.strip_prefix("--bench-summary=") {
                     options.bench_summary = Some(PathBuf::from(path));
+                } else if let Some(path) = other.strip_prefix("--callgraph-results=") {
+                    options.callgraph_results = Some(PathBuf::from(path));
                 } else if let Some(name) = other.strip_prefix("--function=") {
                     options.function = Some(name.to_owned());
                 } else {
@@ -179,7 +194,13 @@ fn run(options: Options) -> Result<ExitCode> {
             if bench.summary().is_none() {
                 eprintln!("inspect: {}", bench.status());
             }
-            let written = html::write(&facts, &bench, &package.workspace_root, &path)?;
+            let callgraph_path =
+                options.callgraph_results.clone().unwrap_or_else(|| callgraph::results::default_path(&target_dir));
+            let callgraph = callgraph::results::load(&callgraph_path, &package.workspace_root);
+            if callgraph.results().is_none() {
+                eprintln!("inspect: {}", callgraph.status());
+            }
+            let written = html::write(&facts, &bench, &callgraph, &package.workspace_root, &path)?;
             println!(
                 "wrote {} ({} bytes in {} ms)",
                 written.path.display(),
@@ -197,7 +218,13 @@ fn main() -> ExitCode {
     if let Some(code) = builds::run_as_rustc_wrapper() {
         return ExitCode::from(u8::try_from(code).unwrap_or(1));
     }
-    match parse(std::env::args().skip(1)).and_then(run) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let outcome = if args.first().is_some_and(|first| first == "callgraph") {
+        callgraph::main(args.into_iter().skip(1))
+    } else {
+        parse(args).and_then(run)
+    };
+    match outcome {
         Ok(code) => code,
         Err(error) => {
             eprintln!("inspect: error: {error}");

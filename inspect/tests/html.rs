@@ -1,10 +1,11 @@
 //! `inspect --html` on the fixture crate: the page's content (every function, every
-//! benchmark row, the staleness of a summary from another commit, a missing summary said),
+//! benchmark row, the staleness of a summary from another commit, a missing summary said, the
+//! call-graph results and their charts, or that they are missing),
 //! and the page in headless Chromium (no console errors, every chart drawn, the table sorts,
 //! the side-by-side view opens with both variants), with a screenshot for people to look at.
 //!
-//! The benchmark summary here is written by the test in the benchmark's format (schema 1)
-//! with made-up figures: it tests the page, not the benchmark. Chromium is Debian's
+//! The benchmark summary and the call-graph results here are written by the test in their
+//! formats (schema 1) with made-up figures: it tests the page, not the measurements. Chromium is Debian's
 //! `chromium`; when it is missing the test installs it (as root, with apt), or says why it
 //! cannot and skips the browser part.
 
@@ -78,6 +79,42 @@ fn write_summary(dir: &Path) -> PathBuf {
     path
 }
 
+/// Call-graph results in `inspect callgraph`'s format (schema 1), with made-up figures: two
+/// depths of the dag, the classic one at depth 16 stopped at the timeout.
+fn write_callgraph_results(dir: &Path) -> PathBuf {
+    let build = |depth: u64, variant: &str, built: bool| {
+        let scale = if variant == "classic" { 4.0 } else { 1.0 } * depth as f64;
+        json!({
+            "shape": "dag", "depth": depth, "variant": variant, "package": format!("cg-dag-{depth}-{variant}"),
+            "functions": depth + 1, "paths": 1000, "outcome": if built { "built" } else { "timeout" },
+            "detail": if built { Value::Null } else { json!("stopped after 60 s (the timeout)") },
+            "cargo_wall_ms": (scale * 100.0) as u64,
+            "rustc": if built { json!({"wall_ms": (scale * 90.0) as u64, "cpu_ms": (scale * 80.0) as u64, "max_rss_kib": 200_000}) } else { Value::Null },
+            "binary": if built { json!({
+                "path": "/nowhere", "bytes": (scale * 1e6) as u64, "kept": false, "symbols_error": null, "records_error": null,
+                "symbols": {"count": 1000, "name_bytes": 100_000, "longest_bytes": (scale * 100.0) as u64,
+                            "longest_start": "core::ptr::drop_in_place::<Weak<Core<(), Main0StateMachine<...>>>>",
+                            "state_machine_types": if variant == "classic" { depth + 1 } else { 0 }, "record_symbols": depth + 1},
+                "records": {"lowerings": {variant: depth + 1}, "generated_types": if variant == "classic" { depth + 1 } else { 0 }},
+            }) } else { Value::Null },
+        })
+    };
+    let results = json!({
+        "schema": 1, "complete": true,
+        "source": {"commit": "0123456789abcdef0123456789abcdef01234567", "dirty": false, "written_unix": 1_796_135_580_u64},
+        "machine": {"rustc": "rustc 1.95.0", "cores": 2},
+        "settings": {"depths": [8, 16], "shapes": ["dag"], "variants": ["classic", "runtime"], "timeout_s": 60.0,
+                     "memory_limit_mib": 8192, "jobs": null, "recursion_limit": 256, "profiles": {"dag": "dev profile"}, "incremental": false,
+                     "timed": "rustc's CPU time"},
+        "dependencies": {"wall_ms": {"dev": 12000}},
+        "builds": [build(8, "classic", true), build(8, "runtime", true), build(16, "classic", false), build(16, "runtime", true)],
+    });
+    std::fs::create_dir_all(dir).expect("creating the results' directory");
+    let path = dir.join("results.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&results).expect("JSON")).expect("writing the results");
+    path
+}
+
 fn report_dir() -> PathBuf {
     tmp().join("lowering-report")
 }
@@ -85,9 +122,16 @@ fn report_dir() -> PathBuf {
 /// The page of the fixture with the test's summary, written once per test run.
 fn page_with_summary() -> (PathBuf, String) {
     let summary = write_summary(&tmp().join("html-summary"));
+    let callgraph = write_callgraph_results(&tmp().join("html-callgraph"));
     let page = report_dir().join("index.html");
-    let output =
-        inspect(&["--html", page.to_str().expect("UTF-8 path"), "--bench-summary", summary.to_str().expect("UTF-8")]);
+    let output = inspect(&[
+        "--html",
+        page.to_str().expect("UTF-8 path"),
+        "--bench-summary",
+        summary.to_str().expect("UTF-8"),
+        "--callgraph-results",
+        callgraph.to_str().expect("UTF-8"),
+    ]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.starts_with("wrote ") && stdout.contains(" bytes in "), "{stdout}");
     let html = std::fs::read_to_string(&page).expect("the page was written");
@@ -127,9 +171,18 @@ fn the_page_holds_every_function_and_every_benchmark_row() {
         "chart-depth",
         "chart-text",
         "chart-state",
+        "chart-callgraph-time",
+        "chart-callgraph-binary",
+        "chart-callgraph-symbol",
     ] {
         assert!(html.contains(&format!("id=\"{chart}\"")), "{chart} is on the page");
     }
+    // The call-graph results: from another commit too, so stale; a row per shape and depth.
+    assert!(html.contains("<p class=\"status stale\" id=\"callgraph-status\">STALE call-graph results "), "stale");
+    for row in ["dag 8", "dag 16"] {
+        assert!(html.contains(&format!("<tr data-build=\"{row}\">")), "{row} is in the call-graph table");
+    }
+    assert!(html.contains("<td title=\"stopped after 60 s (the timeout)\">timeout</td>"), "the timeout is said");
 }
 
 fn escape(text: &str) -> String {
@@ -140,9 +193,19 @@ fn escape(text: &str) -> String {
 fn a_missing_summary_is_said_and_the_rest_still_shows() {
     let page = report_dir().join("without-summary.html");
     let missing = tmp().join("no-such-dir/summary.json");
-    inspect(&["--html", page.to_str().expect("UTF-8"), "--bench-summary", missing.to_str().expect("UTF-8")]);
+    let no_callgraph = tmp().join("no-such-dir/results.json");
+    inspect(&[
+        "--html",
+        page.to_str().expect("UTF-8"),
+        "--bench-summary",
+        missing.to_str().expect("UTF-8"),
+        "--callgraph-results",
+        no_callgraph.to_str().expect("UTF-8"),
+    ]);
     let html = std::fs::read_to_string(&page).expect("the page was written");
     assert!(html.contains("no benchmark summary at"), "the page says the summary is missing");
+    assert!(html.contains("no call-graph results at"), "the page says the call-graph results are missing");
+    assert!(!html.contains("id=\"chart-callgraph-time\""), "no call-graph chart without results");
     assert!(html.contains("<tr data-name=\"level1\">"), "the per-function table is there");
     assert!(!html.contains("id=\"chart-ns\""), "no benchmark chart without a summary");
 }
@@ -295,7 +358,7 @@ fn the_page_works_in_headless_chromium() {
 
     assert_eq!(seen["errors"], json!([]), "no errors in the page");
     let charts = seen["charts"].as_array().expect("charts");
-    assert_eq!(charts.len(), 7, "every chart is on the page: {charts:?}");
+    assert_eq!(charts.len(), 10, "every chart is on the page: {charts:?}");
     for chart in charts {
         let (expected, drawn) = (chart["expected"].as_u64().unwrap_or(0), chart["drawn"].as_u64().unwrap_or(0));
         assert!(expected > 0 && drawn >= expected, "chart {} shows its {expected} marks (drawn: {drawn})", chart["id"]);

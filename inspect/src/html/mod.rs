@@ -1,11 +1,12 @@
 //! `inspect --html [PATH]`: one self-contained page (inline SVG, CSS and script, nothing
 //! fetched) with the headline figures and their ratios, the benchmark's rows and charts, the
-//! per-function table, sizes per function, the stacks, and each function's code side by side.
+//! call-graph measure (`crate::callgraph::page`), the per-function table, sizes per function,
+//! the stacks, and each function's code side by side.
 //!
 //! `charts` draws the SVGs, `sections` writes the tables, `code` the side-by-side views;
 //! this module puts the page together and writes it.
 
-mod charts;
+pub mod charts;
 mod code;
 mod sections;
 
@@ -14,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::bench::Bench;
+use crate::callgraph::results::Loaded;
 use crate::error::{Context, Result};
 use crate::facts::{Facts, RECURSION_DEPTHS};
 use crate::headline;
@@ -51,9 +53,9 @@ pub struct Written {
 }
 
 /// Render the page and write it to `path` (its directory is created).
-pub fn write(facts: &Facts, bench: &Bench, source_root: &Path, path: &Path) -> Result<Written> {
+pub fn write(facts: &Facts, bench: &Bench, callgraph: &Loaded, source_root: &Path, path: &Path) -> Result<Written> {
     let started = Instant::now();
-    let page = render(facts, bench, source_root)?;
+    let page = render(facts, bench, callgraph, source_root)?;
     if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).context(|| format!("creating {}", dir.display()))?;
     }
@@ -61,7 +63,7 @@ pub fn write(facts: &Facts, bench: &Bench, source_root: &Path, path: &Path) -> R
     Ok(Written { path: path.to_owned(), bytes: page.len() as u64, elapsed: started.elapsed() })
 }
 
-fn chart_html(out: &mut String, chart: &charts::Chart) {
+pub fn chart_html(out: &mut String, chart: &charts::Chart) {
     let _ = write!(
         out,
         "<figure class=\"chart\" id=\"{}\" data-marks=\"{}\"><figcaption><b>{}</b> <small>{}</small></figcaption>{}</figure>",
@@ -73,7 +75,7 @@ fn chart_html(out: &mut String, chart: &charts::Chart) {
     );
 }
 
-pub fn render(facts: &Facts, bench: &Bench, source_root: &Path) -> Result<String> {
+pub fn render(facts: &Facts, bench: &Bench, callgraph: &Loaded, source_root: &Path) -> Result<String> {
     let groups = report::by_source_function(facts);
     let figures = headline::figures(facts, bench.summary());
     let krate = &facts.krate;
@@ -87,7 +89,8 @@ pub fn render(facts: &Facts, bench: &Bench, source_root: &Path) -> Result<String
          <p>Every <code>#[lowering]</code> function, compiled as the classic state machine and as a plain \
          <code>async fn</code>; read from the artifact ({INSPECTED_BUILD}). \
          Classic is <span class=\"classic\">orange</span>, runtime <span class=\"runtime\">blue</span>.</p>\
-         <nav><a href=\"#headline\">headline</a> <a href=\"#bench\">benchmark</a> <a href=\"#functions\">functions</a> \
+         <nav><a href=\"#headline\">headline</a> <a href=\"#bench\">benchmark</a> <a href=\"#callgraph\">call graph</a> \
+         <a href=\"#functions\">functions</a> \
          <a href=\"#sizes\">sizes</a> <a href=\"#stacks\">stacks</a></nav></header><main>",
         escape(&krate.package)
     );
@@ -102,6 +105,8 @@ pub fn render(facts: &Facts, bench: &Bench, source_root: &Path) -> Result<String
         sections::bench_table(&mut out, bench);
     }
     out.push_str("</section>");
+
+    crate::callgraph::page::section(&mut out, callgraph, chart_html)?;
 
     let _ = write!(
         out,
