@@ -7,7 +7,7 @@
 //!
 //! Only this module names the state machine's type, and only in the few functions that must:
 //! boxing it ([`spawn`]), running one step of `move_next`, dropping it. Everything else reaches
-//! the box through its header's vtable (wakers, queues, parents, the run loop [`run_claimed`],
+//! the box through its header's vtable (wakers, queues, parents, the run loop `schedule::run_claimed`,
 //! freeing) or through its `Heap<T>` prefix (the handles, `super::heap`), so that no type
 //! outside the box, and in particular no caller's state machine, contains it, and so that a
 //! classic function costs as little generic code as it can.
@@ -25,14 +25,13 @@ use std::alloc::Layout;
 use std::cell::UnsafeCell;
 use std::marker::PhantomData;
 use std::mem::{ManuallyDrop, offset_of};
-use std::panic::{self, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::task::Poll;
 
-use super::context::{Ctx, MoveNextFn};
-use super::header::{self, CoreRef, CoreVTable, Header, Status, Step, borrowed_waker};
+use super::header::{CoreVTable, Ctx, Header, MoveNextFn, Status, Step};
 use super::heap::{self, Contents, Heap, HeapRef};
 use super::outcome::Outcome;
+use super::schedule;
 
 #[repr(C)]
 struct Core<T, S> {
@@ -98,9 +97,9 @@ impl<T, S, M: MoveNextFn<T, S>> Steps<T, S, M> {
     /// Run the task once if it is still scheduled (called from a run queue).
     unsafe fn run_scheduled(header: NonNull<Header>) {
         // SAFETY: called through a live reference to this box.
-        if header::claim_scheduled(unsafe { header.as_ref() }) {
+        if schedule::claim_scheduled(unsafe { header.as_ref() }) {
             // SAFETY: as above; the status is now `Running`.
-            unsafe { run_claimed(header) };
+            unsafe { schedule::run_claimed(header) };
         }
     }
 }
@@ -165,71 +164,10 @@ pub(crate) fn spawn<T, S, M: MoveNextFn<T, S>>(state_machine: S, _: M) -> HeapRe
     }
     // The call's first run in the heap task polls foreign futures (classic tasks awaited as
     // plain ones among them) as a poll would: a yield in it waits for a real poll.
-    let _running = header::polling::enter();
+    let _running = schedule::polling::enter();
     // SAFETY: the header counts one reference from the start, which `first_run` hands to the
     // task's first handle; the box begins with a `Heap<T>` of this `T`; the status is
     // `Running` from the start. The pointer has the provenance of the whole allocation, which
     // every erased reference (and the vtable functions it reaches) uses.
-    unsafe { HeapRef::new(first_run(core.cast::<Header>())) }
-}
-
-/// The first run of a new box, and its first reference (not generic: one copy for every
-/// classic function).
-unsafe fn first_run(header: NonNull<Header>) -> CoreRef {
-    // SAFETY: the caller's promise: one reference, held here for the run, then handed over.
-    let task = unsafe { CoreRef::from_counted(header) };
-    // SAFETY: `task` holds a reference; the status is `Running`.
-    unsafe { run_claimed(header) };
-    task
-}
-
-/// Run `move_next` once (`Steps::step`, through the vtable). The status is `Running`, which
-/// gives this call exclusive access to the state machine. Not generic: the `catch_unwind`
-/// around the step and what follows it are one copy for every classic function.
-///
-/// # Safety
-///
-/// `header` is a live heap task for which the caller holds a reference, and its status is
-/// `Running`.
-pub(crate) unsafe fn run_claimed(header: NonNull<Header>) {
-    // SAFETY: the caller's promise.
-    let vtable = unsafe { header.as_ref() }.vtable();
-    // SAFETY: the caller holds a reference for the whole run.
-    let this = unsafe { heap::borrowed(header) };
-    let waker = borrowed_waker(&this);
-    let mut ctx = Ctx::heap(&this, &waker);
-    let stepped = panic::catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: `Running` (the caller's promise), on this task's own vtable.
-        unsafe { (vtable.step)(header, &mut ctx) }
-    }));
-    match stepped {
-        Ok(Step::Pending) => {
-            if header::after_pending(&this) {
-                // Every handle is gone: drop the machine (and everything it awaits).
-                // SAFETY: `Dead` status, set by `after_pending`; nobody else touches it.
-                unsafe { (vtable.drop_contents)(header) };
-            }
-        }
-        Ok(Step::Ready) => finish(&this),
-        Ok(Step::Gone) => this.lock().status = Status::Dead,
-        Err(payload) => {
-            // SAFETY: still `Running`: the state machine that panicked is dropped (in place:
-            // it may be pinned), then its payload is the outcome.
-            unsafe {
-                (vtable.drop_contents)(header);
-                (vtable.store_panic)(header, payload);
-            }
-            finish(&this);
-        }
-    }
-}
-
-/// The outcome is stored: complete the task, and resume or wake who waits.
-fn finish(task: &CoreRef) {
-    let (waiters, orphaned) = header::complete(task.header());
-    if orphaned {
-        // SAFETY: no handle is left to read the outcome.
-        unsafe { (task.header().vtable().drop_contents)(task.ptr()) };
-    }
-    header::notify_completion(waiters);
+    unsafe { HeapRef::new(schedule::first_run(core.cast::<Header>())) }
 }

@@ -4,20 +4,20 @@
 //! every awaiter of a `Task<u64>` shares one copy of it whatever function made the task.
 
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::Poll;
 
 use super::cache::{CachePolicy, CachedRef};
 use super::completed::Completed;
-use super::context::Ctx;
+use super::header::Ctx;
 use super::heap::{Claimed, HeapRef};
 use super::outcome::{Outcome, PanicPayload};
 
 pub(crate) struct Handle<T> {
-    repr: Repr<T>,
+    pub(super) repr: Repr<T>,
 }
 
 // Two words: the synchronous paths move tasks in and out of awaiter slots on every level.
-enum Repr<T> {
+pub(super) enum Repr<T> {
     Cached(CachedRef<T>),
     Completed(Arc<Completed<T>>),
     /// The heap task, and the waiter this handle registered there (withdrawn when the handle
@@ -127,32 +127,10 @@ impl<T> Handle<T> {
         polled.map(|claimed| self.settle(claimed).into_value())
     }
 
-    /// Plain Rust code polls the task (`Future for Task`).
-    pub(crate) fn poll_as_future(&mut self, cx: &mut Context<'_>) -> Poll<T> {
-        let outcome = match &mut self.repr {
-            Repr::Cached(cached) => {
-                let value = cached.value();
-                self.repr = Repr::Consumed;
-                return Poll::Ready(value);
-            }
-            Repr::Completed(_) => self.take_completed(),
-            Repr::Suspended(core, key) => match core.poll_as_future(key, cx) {
-                Poll::Ready(claimed) => {
-                    let outcome = self.settle(claimed);
-                    self.release();
-                    outcome
-                }
-                Poll::Pending => return Poll::Pending,
-            },
-            Repr::Consumed => panic!("`Task` polled after it completed"),
-        };
-        Poll::Ready(outcome.into_value())
-    }
-
     /// The outcome of a claim; a handle that gave up its share with it (the last one) keeps
     /// nothing but its reference to the allocation, released here.
     #[inline]
-    fn settle(&mut self, claimed: Claimed<T>) -> Outcome<T> {
+    pub(super) fn settle(&mut self, claimed: Claimed<T>) -> Outcome<T> {
         if claimed.released {
             // Replacing the representation drops the reference without `Handle::drop`'s
             // release of the share.
@@ -162,7 +140,7 @@ impl<T> Handle<T> {
     }
 
     #[inline]
-    fn take_completed(&mut self) -> Outcome<T> {
+    pub(super) fn take_completed(&mut self) -> Outcome<T> {
         let Repr::Completed(completed) = std::mem::replace(&mut self.repr, Repr::Consumed) else {
             unreachable!("called on a completed task")
         };
@@ -171,7 +149,7 @@ impl<T> Handle<T> {
 
     /// Give up this handle's share of a suspended task (its waiter and its count).
     #[inline]
-    fn release(&mut self) {
+    pub(super) fn release(&mut self) {
         // Only a suspended task has a share to give up; the others drop their `Arc` as fields.
         if matches!(self.repr, Repr::Suspended(..)) {
             self.release_suspended();

@@ -1,47 +1,20 @@
-//! The type-erased part of a suspended task: its status, who waits for it, and the run queue.
+//! The type-erased part of a heap task: its header (status, waiters, run queue, reference
+//! count, vtable), references to it, and the context its state machine runs in.
 //!
-//! Every heap task ([`super::core::Core`]) starts with a [`Header`]. Wakers, run queues and
-//! parent links only ever see the header, through a [`CoreRef`]: that is how a queue can hold
-//! tasks of different result and state-machine types, and how a `'static` waker can point at
-//! a task whose state machine borrows from its caller.
-//!
-//! # Scheduling model
-//!
-//! A suspended task is resumed by one of three paths:
-//!
-//! 1. **Continuation** (C#'s shallow resume). When a classic task completes, the classic task
-//!    that drives it (the first one that awaited it) is resumed directly, by a nested call,
-//!    if it is idle. Nothing is queued and no executor is involved.
-//! 2. **Run queue.** When something else wakes a task (a channel, a gate, a yield, another
-//!    tree's completion), the task is marked scheduled and put on the run queue of its
-//!    *root*: the outermost classic task of its chain, the one polled by plain Rust code
-//!    (an executor, or a runtime-lowered `async fn`). The root's driver waker is woken; the
-//!    next poll of the root runs the queued tasks, each directly from that poll.
-//! 3. **Eager start.** A new call runs `move_next` synchronously until its first incomplete
-//!    await; see `crate::builder`.
-//!
-//! A wake that arrives while the task's `move_next` is running (a yield wakes its own task
-//! before returning `Pending`) never resumes it inline: the task goes on the run queue once
-//! `move_next` has returned, so a yield really reaches the executor.
-//!
-//! Before a chain has a root (during eager starts), a task with nobody to drive it keeps its
-//! queued descendants itself, and hands them up when a parent starts awaiting it.
-//!
-//! # Locking
-//!
-//! Each header has one lock (`super::lock`, a mutex without poisoning). Code here holds at
-//! most one header lock at a time and never runs a state machine, wakes a waker or drops a
-//! task while holding one.
+//! Every heap task (`super::core`) starts with a [`Header`]. Wakers, run queues and parent
+//! links only ever see the header, through a [`CoreRef`]: that is how a queue can hold tasks
+//! of different result and state-machine types, and how a `'static` waker can point at a
+//! task whose state machine borrows from its caller. How tasks run and wake each other is
+//! `super::schedule`'s.
 
 use std::alloc::Layout;
-use std::mem;
+use std::mem::{self, ManuallyDrop};
 use std::ptr::NonNull;
 use std::sync::atomic::{self, AtomicUsize, Ordering};
+use std::task::{Context, Poll, Waker};
 
-use super::context::Ctx;
 use super::lock::{Lock, LockGuard};
 use super::outcome::PanicPayload;
-use std::task::{RawWaker, RawWakerVTable, Waker};
 
 /// The first field of every heap task.
 #[repr(C)]
@@ -192,13 +165,6 @@ impl CoreRef {
         // SAFETY: the reference keeps the task alive; the callee checks the status.
         unsafe { (self.header().vtable.run_scheduled)(self.0) }
     }
-
-    /// Run the task once; the caller moved its status to `Running`.
-    fn run_claimed(&self) {
-        // SAFETY: the reference keeps the task alive; the `Running` status gives the run
-        // exclusive access to the state machine.
-        unsafe { super::core::run_claimed(self.0) }
-    }
 }
 
 /// Past this many references something is leaking them (`Arc`'s limit, for the same reason).
@@ -248,14 +214,14 @@ pub(crate) struct Waiter {
     /// Identifies the handle that registered the waiter, so that dropping the handle
     /// withdraws it.
     key: u32,
-    kind: WaiterKind,
+    pub(super) kind: WaiterKind,
 }
 
 /// A list that does not allocate for its usual length (one waiter).
 #[derive(Default)]
 pub(crate) struct Waiters {
-    first: Option<Waiter>,
-    rest: Vec<Waiter>,
+    pub(super) first: Option<Waiter>,
+    pub(super) rest: Vec<Waiter>,
 }
 
 impl Waiters {
@@ -382,235 +348,49 @@ impl IntoIterator for TaskQueue {
     }
 }
 
-/// Whether code of the classic runtime is running on this thread's stack: a poll of a task by
-/// plain code (`Core::poll_as_future` running its queue) or a call's first run in its heap
-/// task (`Core::spawn`). A task that a *new* driver first polls there was created (and may
-/// have yielded) within that very run: its queue waits for the driver's next poll, so that the
-/// yield reaches the executor, as the plain future's does (a classic task awaited as a plain
-/// future: boxed, in a `select!` or a `join!`).
-pub(crate) mod polling {
-    use std::cell::Cell;
+/// A state machine's `move_next`: resume at the saved state, run to the next incomplete
+/// await (`Pending`) or to the end (`Ready`).
+pub type MoveNext<T, S> = fn(&mut S, &mut Ctx<'_>) -> Poll<T>;
 
-    thread_local! {
-        static DEPTH: Cell<usize> = const { Cell::new(0) };
-    }
-
-    pub(crate) fn inside() -> bool {
-        DEPTH.with(Cell::get) > 0
-    }
-
-    /// Marks such a run, for as long as the guard lives.
-    pub(crate) struct Running(());
-
-    pub(crate) fn enter() -> Running {
-        DEPTH.with(|depth| depth.set(depth.get() + 1));
-        Running(())
-    }
-
-    impl Drop for Running {
-        fn drop(&mut self) {
-            DEPTH.with(|depth| depth.set(depth.get() - 1));
-        }
-    }
-}
-
-/// How far a walk to the root goes before assuming a cycle of tasks awaiting each other.
-const MAX_CHAIN: usize = 1 << 16;
-
-/// Put `tasks` on the run queue of the root that drives `start`, and wake that root.
+/// The closure the macro writes as `move_next`: non-capturing, hence zero-sized.
 ///
-/// `start` is borrowed: its caller holds a reference anyway (the task itself, or the running
-/// parent), and the usual walk ends there, so that no count goes up and down for it.
-pub(crate) fn enqueue_under(start: &CoreRef, tasks: TaskQueue) {
-    if tasks.is_empty() {
-        return;
+/// The builders take it as its own type rather than as a [`MoveNext`] pointer, so that the
+/// eager run calls it directly: a closure coerced to a `fn` pointer is called through a
+/// shim, one more live frame per classic level. The heap task's vtable calls it the same way
+/// (`super::core`), without a pointer of its own.
+pub trait MoveNextFn<T, S>: Fn(&mut S, &mut Ctx<'_>) -> Poll<T> + Copy {}
+
+impl<T, S, M: Fn(&mut S, &mut Ctx<'_>) -> Poll<T> + Copy> MoveNextFn<T, S> for M {}
+
+// ---- The context a state machine runs in ----------------------------------------------------
+
+/// Where `move_next` is running: on the caller's stack during the eager start, or in its
+/// heap task.
+pub struct Ctx<'run> {
+    heap: Option<(&'run ManuallyDrop<CoreRef>, &'run Waker)>,
+}
+
+impl<'run> Ctx<'run> {
+    pub(crate) fn stack() -> Self {
+        Ctx { heap: None }
     }
-    // The tasks above `start`, each held by a reference of our own while it is visited.
-    let mut above: Option<CoreRef> = None;
-    for _ in 0..MAX_CHAIN {
-        let current = above.as_ref().unwrap_or(start);
-        let mut state = current.lock();
-        match state.waiters.driver() {
-            Some(WaiterKind::Parent(parent)) => {
-                let parent = parent.clone();
-                drop(state);
-                above = Some(parent);
-            }
-            Some(WaiterKind::Waker(driver)) => {
-                let driver = driver.clone();
-                state.queue.append(tasks);
-                drop(state);
-                driver.wake();
-                return;
-            }
-            None => {
-                // No root yet (the chain is still starting eagerly): keep the tasks here;
-                // they move up when a parent registers, or run when this task is polled.
-                state.queue.append(tasks);
-                return;
-            }
-        }
+
+    pub(crate) fn heap(this: &'run ManuallyDrop<CoreRef>, waker: &'run Waker) -> Self {
+        Ctx { heap: Some((this, waker)) }
     }
-    // Tasks awaiting each other in a cycle never complete (as in C#); park the entries.
-    above.as_ref().unwrap_or(start).lock().queue.append(tasks);
-}
 
-fn single(task: CoreRef) -> TaskQueue {
-    let mut queue = TaskQueue::default();
-    queue.push(task);
-    queue
-}
-
-/// A waker (or a completing child) wakes `task`.
-pub(crate) fn wake(task: &CoreRef) {
-    let mut state = task.lock();
-    match state.status {
-        Status::Running => state.status = Status::RunningNotified,
-        Status::Idle => {
-            state.status = Status::Scheduled;
-            drop(state);
-            enqueue_under(task, single(task.clone()));
-        }
-        Status::RunningNotified | Status::Scheduled | Status::Completed | Status::Dead => {}
+    /// Is the state machine in its heap task (so that its awaiters are pinned)?
+    pub fn is_pinned(&self) -> bool {
+        self.heap.is_some()
     }
-}
 
-/// A task on a run queue is about to run: `Scheduled` becomes `Running`, which gives the
-/// runner the state machine. False when it is not scheduled any more (run, or dead).
-#[inline]
-pub(crate) fn claim_scheduled(header: &Header) -> bool {
-    let mut state = header.lock();
-    if state.status != Status::Scheduled {
-        return false;
+    /// The running heap task, which awaited tasks resume through their continuation.
+    pub(crate) fn this(&self) -> Option<&CoreRef> {
+        self.heap.map(|(this, _)| &**this)
     }
-    state.status = Status::Running;
-    true
-}
 
-/// `move_next` returned `Ready` (its outcome is stored): the task is `Completed`, for good.
-/// Returns the waiters to notify, and whether every handle is gone already (then the
-/// runner drops the outcome, which nobody can claim).
-#[inline]
-pub(crate) fn complete(header: &Header) -> (Waiters, bool) {
-    let mut state = header.lock();
-    state.status = Status::Completed;
-    // `Completed` is never left: the header's mark says so without its lock.
-    state.mark();
-    (state.waiters.take_all(), state.orphaned)
-}
-
-/// `move_next` returned `Pending`: go idle, or onto the run queue if woken meanwhile.
-/// Returns true when the runner must drop the state machine (every handle is gone).
-pub(crate) fn after_pending(task: &CoreRef) -> bool {
-    let mut state = task.lock();
-    if state.orphaned {
-        state.status = Status::Dead;
-        return true;
+    /// A `std` context whose waker schedules the running task; `None` on the stack.
+    pub fn std_context(&self) -> Option<Context<'run>> {
+        self.heap.map(|(_, waker)| Context::from_waker(waker))
     }
-    match state.status {
-        Status::RunningNotified => {
-            state.status = Status::Scheduled;
-            drop(state);
-            enqueue_under(task, single(task.clone()));
-        }
-        _ => state.status = Status::Idle,
-    }
-    false
-}
-
-thread_local! {
-    /// How many continuations are running nested on this thread's stack.
-    static CONTINUATION_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// Beyond this many nested continuations a completion schedules its parent instead of
-/// resuming it inline, as .NET does when the stack gets deep.
-const MAX_INLINE_CONTINUATIONS: usize = 128;
-
-/// A task completed: resume its driver directly when that is a classic parent waiting
-/// idle (the continuation), and wake everyone else.
-pub(crate) fn notify_completion(waiters: Waiters) {
-    let Waiters { first, rest } = waiters;
-    if let Some(driver) = first {
-        match driver.kind {
-            WaiterKind::Parent(parent) => resume_continuation(parent),
-            WaiterKind::Waker(waker) => waker.wake(),
-        }
-    }
-    // Usually nobody else: no iterator over an empty list is built and dropped.
-    if rest.is_empty() {
-        return;
-    }
-    for waiter in rest {
-        match waiter.kind {
-            WaiterKind::Parent(parent) => wake(&parent),
-            WaiterKind::Waker(waker) => waker.wake(),
-        }
-    }
-}
-
-fn resume_continuation(parent: CoreRef) {
-    let depth = CONTINUATION_DEPTH.with(|depth| depth.get());
-    if depth >= MAX_INLINE_CONTINUATIONS {
-        wake(&parent);
-        return;
-    }
-    let mut state = parent.lock();
-    match state.status {
-        Status::Idle => {
-            state.status = Status::Running;
-            drop(state);
-            CONTINUATION_DEPTH.with(|d| d.set(depth + 1));
-            let _restore = DepthGuard(depth);
-            parent.run_claimed();
-        }
-        Status::Running => state.status = Status::RunningNotified,
-        Status::RunningNotified | Status::Scheduled | Status::Completed | Status::Dead => {}
-    }
-}
-
-struct DepthGuard(usize);
-
-impl Drop for DepthGuard {
-    fn drop(&mut self) {
-        CONTINUATION_DEPTH.with(|depth| depth.set(self.0));
-    }
-}
-
-/// The waker of a heap task: waking it schedules the task (path 2 in the module docs).
-static WAKER_VTABLE: RawWakerVTable = RawWakerVTable::new(waker_clone, waker_wake, waker_wake_by_ref, waker_drop);
-
-unsafe fn waker_clone(data: *const ()) -> RawWaker {
-    // SAFETY: the waker being cloned holds a strong reference, which the borrowed `CoreRef`
-    // stands for; the clone takes a new one, which the new waker owns.
-    let task = mem::ManuallyDrop::new(unsafe { CoreRef::from_counted(NonNull::new_unchecked(data as *mut Header)) });
-    mem::forget(CoreRef::clone(&task));
-    RawWaker::new(data, &WAKER_VTABLE)
-}
-
-unsafe fn waker_wake(data: *const ()) {
-    // SAFETY: a waker owns one strong reference, which the `CoreRef` takes over.
-    let task = unsafe { CoreRef::from_counted(NonNull::new_unchecked(data as *mut Header)) };
-    wake(&task);
-}
-
-unsafe fn waker_wake_by_ref(data: *const ()) {
-    // SAFETY: the waker's own reference keeps the task alive for the call; the borrowed
-    // `CoreRef` is not dropped.
-    let task = mem::ManuallyDrop::new(unsafe { CoreRef::from_counted(NonNull::new_unchecked(data as *mut Header)) });
-    wake(&task);
-}
-
-unsafe fn waker_drop(data: *const ()) {
-    // SAFETY: a waker owns one strong reference.
-    drop(unsafe { CoreRef::from_counted(NonNull::new_unchecked(data as *mut Header)) });
-}
-
-/// A waker that borrows `task`'s reference for the duration of one run (no count change
-/// unless it is cloned).
-pub(crate) fn borrowed_waker(task: &CoreRef) -> mem::ManuallyDrop<Waker> {
-    let raw = RawWaker::new(task.ptr().as_ptr() as *const (), &WAKER_VTABLE);
-    // SAFETY: the vtable upholds the `RawWaker` contract; the result is never dropped, so it
-    // does not release the reference it borrows, and it lives no longer than `task`.
-    mem::ManuallyDrop::new(unsafe { Waker::from_raw(raw) })
 }

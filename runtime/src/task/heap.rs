@@ -11,15 +11,15 @@
 
 use std::cell::UnsafeCell;
 use std::marker::PhantomData;
-use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 
-use super::header::{self, CoreRef, Header, State, Status, WaiterKind};
+use super::header::{CoreRef, Header, State, Status, WaiterKind};
 use super::lock::LockGuard;
 use super::outcome::Outcome;
+use super::schedule;
 
 /// The first part of every heap task.
 #[repr(C)]
@@ -145,7 +145,7 @@ impl<T> HeapRef<T> {
 
     /// Claim the outcome (status `Completed`, the lock held by `completed`) for the handle
     /// registered under `key`, which it forgets: completion took every waiter off the list
-    /// (`Core::finish`), so there is nothing to withdraw. The outcome is moved out for the last
+    /// (`schedule::finish`), so there is nothing to withdraw. The outcome is moved out for the last
     /// handle, copied for the others.
     ///
     /// The last handle also gives up its share here, under this lock, rather than taking the
@@ -216,7 +216,7 @@ impl<T> HeapRef<T> {
         drop(state);
         // Usually nothing: then the parent's lock is not taken.
         if !handed_up.is_empty() {
-            header::enqueue_under(parent, handed_up);
+            schedule::enqueue_under(parent, handed_up);
         }
         Poll::Pending
     }
@@ -237,14 +237,14 @@ impl<T> HeapRef<T> {
         if state.waiters.driver_key() != *key || state.queue.is_empty() {
             return Poll::Pending;
         }
-        if !registered && header::polling::inside() {
+        if !registered && schedule::polling::inside() {
             // A new driver inside a run of the classic runtime: what this task queued, it
-            // queued within that run (`header::polling`); it runs at the driver's next poll.
+            // queued within that run (`schedule::polling`); it runs at the driver's next poll.
             drop(state);
             cx.waker().wake_by_ref();
             return Poll::Pending;
         }
-        let _running = header::polling::enter();
+        let _running = schedule::polling::enter();
         // This poll drives the root: run what is queued now. While the batch runs, this
         // poll is not waiting, so its waker is taken out: completing the root during the
         // batch returns `Ready` without waking the executor that is polling right now, and
@@ -316,15 +316,4 @@ impl<T> HeapRef<T> {
     pub(crate) fn erased(&self) -> &CoreRef {
         &self.task
     }
-}
-
-/// A `CoreRef` for the duration of a call made on behalf of a reference the caller holds.
-///
-/// # Safety
-///
-/// `header` points to a live heap task for which the caller holds a strong reference.
-#[inline]
-pub(super) unsafe fn borrowed(header: std::ptr::NonNull<Header>) -> ManuallyDrop<CoreRef> {
-    // SAFETY: the caller's promise; the result is never dropped, so it releases nothing.
-    ManuallyDrop::new(unsafe { CoreRef::from_counted(header) })
 }

@@ -13,13 +13,13 @@
 
 pub mod cache;
 mod completed;
-pub(crate) mod context;
 pub(crate) mod core;
 mod handle;
 pub(crate) mod header;
 pub(crate) mod heap;
 mod lock;
 mod outcome;
+mod schedule;
 mod witness;
 
 use std::fmt;
@@ -28,8 +28,9 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-pub use self::context::{Ctx, MoveNext, MoveNextFn};
 pub(crate) use self::handle::Handle;
+use self::handle::Repr;
+pub use self::header::{Ctx, MoveNext, MoveNextFn};
 pub use self::lock::{Lock, LockGuard};
 pub(crate) use self::outcome::PanicPayload;
 pub use self::outcome::SharedPanic;
@@ -49,7 +50,7 @@ pub use self::witness::{BodyWitness, Witness};
 ///
 /// A task implements [`Future`] (it is `Unpin`), so any executor and any plain `async` code
 /// can await it; classic state machines await it through a continuation instead (see
-/// [`header`](self::header)'s scheduling model).
+/// `schedule`'s scheduling model).
 #[must_use = "a classic call has already run up to its first suspension; dropping the task cancels the rest"]
 pub struct Task<T, W = ()> {
     handle: Handle<T>,
@@ -104,9 +105,28 @@ impl<T, W> Task<T, W> {
 impl<T, W> Future for Task<T, W> {
     type Output = T;
 
-    #[inline]
+    // Written here rather than as a call of the handle's: a task polled by plain code (the
+    // root of a chain) is below every resumed classic task's frames (D3).
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T> {
-        self.get_mut().handle.poll_as_future(cx)
+        let handle = &mut self.get_mut().handle;
+        let outcome = match &mut handle.repr {
+            Repr::Cached(cached) => {
+                let value = cached.value();
+                handle.repr = Repr::Consumed;
+                return Poll::Ready(value);
+            }
+            Repr::Completed(_) => handle.take_completed(),
+            Repr::Suspended(core, key) => match core.poll_as_future(key, cx) {
+                Poll::Ready(claimed) => {
+                    let outcome = handle.settle(claimed);
+                    handle.release();
+                    outcome
+                }
+                Poll::Pending => return Poll::Pending,
+            },
+            Repr::Consumed => panic!("`Task` polled after it completed"),
+        };
+        Poll::Ready(outcome.into_value())
     }
 }
 
