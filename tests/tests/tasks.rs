@@ -42,6 +42,39 @@ differential! {
         Ok(below + 1)
     }
 
+    // Recursion whose result names a type parameter, a lifetime, or whose argument borrows
+    // the caller's data (`&node.kids[i]`): each call is a task of its own, whose type names
+    // its result and the body's witness, not a state machine.
+    pub async fn repeat<T: Clone + std::ops::Add<Output = T>>(x: T, n: u32) -> T {
+        if n == 0 {
+            return x;
+        }
+        let below = Box::pin(repeat(x.clone(), n - 1)).await;
+        yield_now().await;
+        below + x
+    }
+
+    pub async fn suffix<'a>(text: &'a str, drop: usize) -> &'a str {
+        if drop == 0 {
+            return text;
+        }
+        log(format!("drop {drop}"));
+        yield_now().await;
+        Box::pin(suffix(&text[1..], drop - 1)).await
+    }
+
+    pub async fn tree_total(node: &Tree) -> u32 {
+        let _guard = Loud::new(format!("node {}", node.value));
+        let mut total = node.value;
+        let mut index = 0;
+        while index < node.children.len() {
+            total += Box::pin(tree_total(&node.children[index])).await;
+            index += 1;
+        }
+        yield_now().await;
+        total
+    }
+
     pub async fn awaits_plain(x: u64) -> u64 {
         plain_leaf(x).await + plain_leaf(x).await
     }
@@ -78,6 +111,29 @@ fn recursion() {
         let outcome = same_at_every_suspension(|| classic::fact(n), || runtime::fact(n));
         assert_eq!(outcome, Outcome::Value((1..=n).product::<u64>().max(1)));
     }
+}
+
+pub struct Tree {
+    pub value: u32,
+    pub children: Vec<Tree>,
+}
+
+#[test]
+fn recursion_with_generic_borrowed_and_lifetime_results() {
+    for n in [0, 1, 4] {
+        assert_eq!(
+            same_at_every_suspension(|| classic::repeat(3u64, n), || runtime::repeat(3u64, n)),
+            Outcome::Value(3 * (u64::from(n) + 1))
+        );
+        let text = String::from("recursion");
+        let outcome =
+            same_at_every_suspension(|| classic::suffix(&text, n as usize), || runtime::suffix(&text, n as usize));
+        assert_eq!(outcome, Outcome::Value(&text[n as usize..]));
+    }
+    let leaf = |value| Tree { value, children: Vec::new() };
+    let tree = Tree { value: 1, children: vec![leaf(2), Tree { value: 3, children: vec![leaf(4), leaf(5)] }] };
+    let outcome = same_at_every_suspension(|| classic::tree_total(&tree), || runtime::tree_total(&tree));
+    assert_eq!(outcome, Outcome::Value(15));
 }
 
 #[test]
