@@ -28,17 +28,6 @@ pub(crate) enum Context {
     TraitDefinition,
 }
 
-impl Context {
-    /// May the lowering add generic parameters to this function's signature?
-    pub(crate) fn owns_signature(self, has_receiver: bool) -> bool {
-        match self {
-            Context::Free | Context::InherentImpl => true,
-            Context::Unknown => !has_receiver,
-            Context::TraitImpl | Context::TraitDefinition => false,
-        }
-    }
-}
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
     Classic,

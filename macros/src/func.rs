@@ -107,6 +107,11 @@ impl Function {
         }
     }
 
+    /// A copy of the function, to be changed (`crate::cfg_params`).
+    pub(crate) fn clone_parts(&self) -> Function {
+        Function { attrs: self.attrs.clone(), vis: self.vis.clone(), sig: self.sig.clone(), block: self.block.clone() }
+    }
+
     /// The function's attributes, for the stub (doc comments, `#[inline]`, lints, ...).
     pub(crate) fn attrs(&self) -> TokenStream {
         let mut tokens = TokenStream::new();

@@ -13,6 +13,7 @@
 //! Errors are gathered with the user's spans and reported together.
 
 mod args;
+mod cfg_params;
 mod classic;
 mod func;
 mod module;
@@ -74,7 +75,16 @@ fn expand_function(args: &args::Args, function: func::Function) -> syn::Result<T
     let name = function.sig.ident.to_string();
     let expanded = match args.mode {
         args::Mode::Runtime => runtime::expand(args, function),
-        args::Mode::Classic => classic::expand(args, function),
+        args::Mode::Classic => match cfg_params::variants(&function)? {
+            None => classic::expand(args, function),
+            Some(copies) => {
+                let mut tokens = TokenStream2::new();
+                for copy in copies {
+                    tokens.extend(classic::expand(args, copy)?);
+                }
+                Ok(tokens)
+            }
+        },
     }?;
     // `LOWERING_SHOW_EXPANSION=name` prints what the attribute generated for functions of that
     // name (unformatted; pipe it through `rustfmt`), `*` for every function (what `inspect`

@@ -1,22 +1,16 @@
-//! The stub's signature when the state machine is pinned: one lifetime that every borrow an
-//! await may hold can be given.
+//! The stub's signature: the user's, with the elided lifetimes of its parameters named, so that
+//! the returned task can say it captures them.
 //!
-//! A borrow of a local that lives in place is stored in a field whose type rustc infers, and
-//! that type appears in the task the function returns (`Task<T, impl StateMachine>`), so its
-//! lifetime must be one the opaque type may name. With no lifetime parameter, rustc can only
-//! pick `'static`, which fails when the borrowed local's type names a type parameter
-//! (E0310); with two unrelated ones, it cannot pick either (E0700). So a pinned function gets
-//! `'__lowering`, outlived by every other lifetime and type parameter of its signature
-//! (`'a: '__lowering`, `T: '__lowering`, `impl Trait + '__lowering`), with the elided lifetimes
-//! of its parameters named so that they can be bounded. Callers see no difference: the
-//! lifetime is inferred, and a shorter one is always valid.
+//! The stub returns `Task<T, impl Witness + Captures<'a> + ..>`. The witness is the type of the
+//! body as rustc checks it (the twin), which mentions every parameter, hence every lifetime of
+//! the signature; edition 2021 makes an opaque type capture only the lifetimes it names, so
+//! each is named (`Captures`; edition 2024 captures them all, and the bound is then redundant
+//! and harmless). Nothing else is added: the state machine's own type, with the borrows of
+//! its locals, is not part of the task's type, so the stub never asks more of a type or a
+//! lifetime parameter than the user's signature does.
 //!
-//! A trait's method must keep the trait's signature (`Context::owns_signature`); there the
-//! stub gets no new lifetime parameter.
-//!
-//! Every classic stub (pinned or not) also names its parameters' elided lifetimes and lets the
-//! returned task capture every lifetime (`Captures`), so that the same code compiles in
-//! edition 2021, whose opaque types capture only the lifetimes they name.
+//! A trait's method must keep the trait's signature: there the elided lifetimes stay as they
+//! are (`Context::TraitDefinition`).
 
 use proc_macro2::Span;
 use syn::visit_mut::{self, VisitMut};
@@ -26,7 +20,7 @@ use syn::visit_mut::{self, VisitMut};
 /// task must capture. (Naming changes nothing for callers, nor for the elided lifetimes of the
 /// result, which take the same lifetime as before.)
 pub(crate) fn name_elided_lifetimes(sig: &mut syn::Signature) -> Vec<syn::Lifetime> {
-    let mut named = NameElided { next: 0, new: Vec::new(), bound_impl_traits: false };
+    let mut named = NameElided { next: 0, new: Vec::new() };
     for input in sig.inputs.iter_mut() {
         match input {
             syn::FnArg::Receiver(receiver) => {
@@ -57,57 +51,17 @@ pub(crate) fn name_elided_lifetimes(sig: &mut syn::Signature) -> Vec<syn::Lifeti
         .collect()
 }
 
-/// `+ Captures<'a> + ...` for the returned task's `impl StateMachine`: edition 2021 captures
+/// `+ Captures<'a> + ...` for the returned task's `impl Witness`: edition 2021 captures
 /// only the lifetimes an opaque type names (2024 captures every one; the bound is then
 /// redundant and harmless).
 pub(crate) fn captures(krate: &syn::Path, lifetimes: &[syn::Lifetime]) -> proc_macro2::TokenStream {
     quote::quote!(#(+ #krate::__private::Captures<#lifetimes>)*)
 }
 
-/// Add `'__lowering`, outlived by `lifetimes` (all of the signature's, elided ones named) and
-/// by every type parameter and `impl Trait` parameter, to `sig`; returns it.
-pub(crate) fn add_pinned_lifetime(sig: &mut syn::Signature, lifetimes: &[syn::Lifetime]) -> syn::Lifetime {
-    let pinned = syn::Lifetime::new("'__lowering", Span::call_site());
-    let mut bound = NameElided { next: 0, new: Vec::new(), bound_impl_traits: true };
-    for input in sig.inputs.iter_mut() {
-        if let syn::FnArg::Typed(typed) = input {
-            bound.visit_type_mut(&mut typed.ty);
-        }
-    }
-    let types: Vec<syn::Ident> = sig
-        .generics
-        .params
-        .iter()
-        .filter_map(|param| match param {
-            syn::GenericParam::Type(ty) => Some(ty.ident.clone()),
-            _ => None,
-        })
-        .collect();
-    // Lifetimes first, as Rust requires.
-    let position =
-        sig.generics.params.iter().take_while(|param| matches!(param, syn::GenericParam::Lifetime(_))).count();
-    sig.generics.params.insert(position, syn::parse_quote!(#pinned));
-    let has_receiver = sig.receiver().is_some();
-    let where_clause = sig.generics.make_where_clause();
-    for lifetime in lifetimes {
-        where_clause.predicates.push(syn::parse_quote!(#lifetime: #pinned));
-    }
-    for ty in &types {
-        where_clause.predicates.push(syn::parse_quote!(#ty: #pinned));
-    }
-    if has_receiver {
-        where_clause.predicates.push(syn::parse_quote!(Self: #pinned));
-    }
-    pinned
-}
-
-/// Names the elided lifetimes of parameter types (`&T`, `Foo<'_>`) and bounds `impl Trait`
-/// parameters by `'__lowering`.
+/// Names the elided lifetimes of parameter types (`&T`, `Foo<'_>`).
 struct NameElided {
     next: usize,
     new: Vec<syn::Lifetime>,
-    /// Add `+ '__lowering` to `impl Trait` parameters (instead of naming lifetimes).
-    bound_impl_traits: bool,
 }
 
 impl NameElided {
@@ -121,22 +75,15 @@ impl NameElided {
 
 impl VisitMut for NameElided {
     fn visit_type_reference_mut(&mut self, reference: &mut syn::TypeReference) {
-        if reference.lifetime.is_none() && !self.bound_impl_traits {
+        if reference.lifetime.is_none() {
             reference.lifetime = Some(self.fresh());
         }
         visit_mut::visit_type_reference_mut(self, reference);
     }
 
     fn visit_lifetime_mut(&mut self, lifetime: &mut syn::Lifetime) {
-        if lifetime.ident == "_" && !self.bound_impl_traits {
+        if lifetime.ident == "_" {
             *lifetime = self.fresh();
-        }
-    }
-
-    fn visit_type_impl_trait_mut(&mut self, node: &mut syn::TypeImplTrait) {
-        visit_mut::visit_type_impl_trait_mut(self, node);
-        if self.bound_impl_traits {
-            node.bounds.push(syn::parse_quote!('__lowering));
         }
     }
 

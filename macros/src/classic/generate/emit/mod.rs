@@ -147,9 +147,6 @@ pub(crate) enum Param {
 pub(crate) struct Awaiter {
     pub field: Ident,
     pub seq: u32,
-    /// Awaits a call of this very function: the slot's type names the state machine itself
-    /// (a fresh type parameter would have to contain itself).
-    pub recursive: Option<Span>,
 }
 
 pub(crate) struct Config<'a> {
@@ -1119,19 +1116,16 @@ impl<'a> Emitter<'a> {
     /// `operand.await`: make the awaiter, save, and continue in the await's own state, which
     /// polls it. Leaves the result in `__awaited`.
     fn await_expr(&mut self, node: &'a ir::Await) {
-        let (operand, recursive) = match recursive_call(&node.operand, self.config.function) {
-            // `Box::pin(f(..)).await` (which the plain `async fn` needs to recurse) awaits the
-            // task directly: each classic call is its own heap task already.
-            Some(call) => (call, Some(node.span)),
-            None => (&node.operand, None),
-        };
+        // `Box::pin(f(..)).await` (which the plain `async fn` needs to recurse) awaits the task
+        // directly: each classic call is its own heap task already.
+        let operand = recursive_call(&node.operand, self.config.function).unwrap_or(&node.operand);
         let mut operand = self.rewrite_expr(operand);
         let mut replaced = self.apply(&mentions::of_awaited(&node.operand));
         self.drop_on_assignment(&mut operand, &mut replaced);
         self.drop_replaced(replaced);
         let state = self.new_state();
         let field = self.field_name(&format!("awaiter_{state}"));
-        self.awaiters.push(Awaiter { field: field.clone(), seq: self.next_seq, recursive });
+        self.awaiters.push(Awaiter { field: field.clone(), seq: self.next_seq });
         self.next_seq += 1;
         let sm = sm();
         let krate = self.config.krate;

@@ -1,8 +1,0 @@
-use lowering::lowering;
-
-#[lowering(classic)]
-async fn show() -> impl std::fmt::Display {
-    42
-}
-
-fn main() {}
