@@ -9,6 +9,17 @@ pub(crate) struct Function {
     pub vis: Visibility,
     pub sig: Signature,
     pub block: Block,
+    /// Set when `#[async_trait]` expanded the function before this attribute: then `sig` and
+    /// `block` are the `async fn` it was, and this is the signature to emit.
+    pub boxed: Option<Boxed>,
+}
+
+/// A method `#[async_trait]` has already expanded: a plain `fn` returning
+/// `Pin<Box<dyn Future<Output = T> + Send + 'async_trait>>` whose body is
+/// `Box::pin(async move { .. })`.
+pub(crate) struct Boxed {
+    /// The expanded signature, emitted as it is (a trait's method keeps the trait's).
+    pub sig: Signature,
 }
 
 /// A method's `self` parameter.
@@ -50,9 +61,41 @@ impl Function {
                  to an inline module, where it lowers every `async fn`",
             )
         })?;
-        let function = Function { attrs: function.attrs, vis: function.vis, sig: function.sig, block: *function.block };
+        let function =
+            Function { attrs: function.attrs, vis: function.vis, sig: function.sig, block: *function.block, boxed: None };
+        if function.sig.asyncness.is_none()
+            && let Some(unboxed) = function.async_trait_original()
+        {
+            return Ok(unboxed);
+        }
         function.check_async()?;
         Ok(function)
+    }
+
+    /// The `async fn` behind `#[async_trait]`'s expansion of it, if this is one: the result
+    /// type is the boxed future's `Output`, the body the boxed `async move` block's statements
+    /// (which begin by binding the parameters, `let __self = self;` among them, and use
+    /// `__self` for `self`: an `async fn` with the same receiver runs them as they are).
+    fn async_trait_original(&self) -> Option<Function> {
+        let output = boxed_future_output(&self.sig.output)?;
+        let [syn::Stmt::Expr(syn::Expr::Call(call), None)] = self.block.stmts.as_slice() else { return None };
+        let syn::Expr::Path(callee) = &*call.func else { return None };
+        let segments: Vec<String> = callee.path.segments.iter().map(|segment| segment.ident.to_string()).collect();
+        if !segments.ends_with(&["Box".to_owned(), "pin".to_owned()]) || call.args.len() != 1 {
+            return None;
+        }
+        let syn::Expr::Async(block) = &call.args[0] else { return None };
+        block.capture?;
+        let mut sig = self.sig.clone();
+        sig.asyncness = Some(syn::Token![async](self.sig.fn_token.span));
+        sig.output = syn::parse_quote!(-> #output);
+        Some(Function {
+            attrs: self.attrs.clone(),
+            vis: self.vis.clone(),
+            sig,
+            block: block.block.clone(),
+            boxed: Some(Boxed { sig: self.sig.clone() }),
+        })
     }
 
     fn check_async(&self) -> syn::Result<()> {
@@ -109,7 +152,13 @@ impl Function {
 
     /// A copy of the function, to be changed (`crate::cfg_params`).
     pub(crate) fn clone_parts(&self) -> Function {
-        Function { attrs: self.attrs.clone(), vis: self.vis.clone(), sig: self.sig.clone(), block: self.block.clone() }
+        Function {
+            attrs: self.attrs.clone(),
+            vis: self.vis.clone(),
+            sig: self.sig.clone(),
+            block: self.block.clone(),
+            boxed: self.boxed.as_ref().map(|boxed| Boxed { sig: boxed.sig.clone() }),
+        }
     }
 
     /// The function's attributes, for the stub (doc comments, `#[inline]`, lints, ...).
@@ -119,5 +168,39 @@ impl Function {
             attr.to_tokens(&mut tokens);
         }
         tokens
+    }
+}
+
+/// `T` of `Pin<Box<dyn Future<Output = T> + ..>>` (paths qualified or not).
+fn boxed_future_output(output: &ReturnType) -> Option<Type> {
+    let ReturnType::Type(_, ty) = output else { return None };
+    let inner = generic_argument_of(ty, "Pin")?;
+    let inner = generic_argument_of(inner, "Box")?;
+    let Type::TraitObject(object) = inner else { return None };
+    object.bounds.iter().find_map(|bound| {
+        let syn::TypeParamBound::Trait(bound) = bound else { return None };
+        let last = bound.path.segments.last()?;
+        if last.ident != "Future" {
+            return None;
+        }
+        let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else { return None };
+        arguments.args.iter().find_map(|argument| match argument {
+            syn::GenericArgument::AssocType(assoc) if assoc.ident == "Output" => Some(assoc.ty.clone()),
+            _ => None,
+        })
+    })
+}
+
+/// The one type argument of `ty` when it is a path ending in `name` (`Pin<X>`, `std::pin::Pin<X>`).
+fn generic_argument_of<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != name {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else { return None };
+    match arguments.args.first()? {
+        syn::GenericArgument::Type(inner) => Some(inner),
+        _ => None,
     }
 }

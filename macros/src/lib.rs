@@ -61,9 +61,10 @@ fn expand(args: TokenStream2, item: TokenStream2) -> TokenStream2 {
         Ok(args) => args,
         Err(error) => return with_original(error, item),
     };
-    let expanded = match syn::parse2::<syn::ItemMod>(item.clone()) {
-        Ok(module) => module::expand(&args, module),
-        Err(_) => func::Function::parse(item.clone()).and_then(|function| expand_function(&args, function)),
+    let expanded = match syn::parse2::<syn::Item>(item.clone()) {
+        Ok(syn::Item::Mod(module)) => module::expand(&args, module),
+        Ok(block @ (syn::Item::Impl(_) | syn::Item::Trait(_))) => module::expand_block(&args, block),
+        _ => func::Function::parse(item.clone()).and_then(|function| expand_function(&args, function)),
     };
     match expanded {
         Ok(tokens) => tokens,

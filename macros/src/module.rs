@@ -42,12 +42,18 @@ fn lower_item(args: &Args, item: &mut syn::Item, errors: &mut Vec<syn::Error>) {
                 Err(error) => errors.push(error),
             }
         }
+        syn::Item::Impl(block) if has_async_trait(&block.attrs) => mark_methods(args, &mut block.items, errors),
+        syn::Item::Trait(definition) if has_async_trait(&definition.attrs) => {
+            mark_trait_methods(args, &mut definition.items, errors)
+        }
         syn::Item::Impl(block) => {
             for impl_item in block.items.iter_mut() {
                 let syn::ImplItem::Fn(method) = impl_item else {
                     continue;
                 };
-                if method.sig.asyncness.is_none() || has_own_attribute(&method.attrs) {
+                if !(method.sig.asyncness.is_some() || is_async_trait_expansion(&method.sig, &method.block))
+                    || has_own_attribute(&method.attrs)
+                {
                     continue;
                 }
                 let context = if block.trait_.is_some() { Context::TraitImpl } else { Context::InherentImpl };
@@ -73,7 +79,9 @@ fn lower_item(args: &Args, item: &mut syn::Item, errors: &mut Vec<syn::Error>) {
                 let Some(block) = &method.default else {
                     continue;
                 };
-                if method.sig.asyncness.is_none() || has_own_attribute(&method.attrs) {
+                if !(method.sig.asyncness.is_some() || is_async_trait_expansion(&method.sig, block))
+                    || has_own_attribute(&method.attrs)
+                {
                     continue;
                 }
                 let args = &Args { context: Context::TraitDefinition, ..with_markers(args, &mut method.attrs) };
@@ -118,4 +126,74 @@ fn with_markers(args: &Args, attrs: &mut Vec<syn::Attribute>) -> Args {
 /// A function that names its own lowering keeps it.
 fn has_own_attribute(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|attr| attr.path().segments.last().is_some_and(|segment| segment.ident == "lowering"))
+}
+
+/// `#[lowering(..)]` on an `impl` or `trait` block (not a module): its `async fn`s lowered as
+/// in a module. One still under `#[async_trait]` (written below this attribute, so expanded
+/// after it) gets the attribute on each `async fn` instead, which then receives
+/// `#[async_trait]`'s expansion of it (`Function::boxed`).
+pub(crate) fn expand_block(args: &Args, mut item: syn::Item) -> syn::Result<TokenStream> {
+    let mut errors = Vec::new();
+    lower_item(args, &mut item, &mut errors);
+    let mut tokens = item.into_token_stream();
+    for error in errors {
+        tokens.extend(error.to_compile_error());
+    }
+    Ok(tokens)
+}
+
+/// An `#[async_trait]` (any path ending in `async_trait`) among `attrs`: it expands after
+/// this attribute.
+fn has_async_trait(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|attr| attr.path().segments.last().is_some_and(|segment| segment.ident == "async_trait"))
+}
+
+/// Whether a plain `fn` is `#[async_trait]`'s expansion of an `async fn` (see
+/// `Function::parse`).
+fn is_async_trait_expansion(sig: &syn::Signature, block: &syn::Block) -> bool {
+    let function = syn::ItemFn {
+        attrs: Vec::new(),
+        vis: syn::Visibility::Inherited,
+        modifiers: Default::default(),
+        sig: sig.clone(),
+        block: Box::new(block.clone()),
+    };
+    Function::parse(function.to_token_stream()).is_ok_and(|function| function.boxed.is_some())
+}
+
+/// The attribute, as this invocation was written, for a method to carry.
+fn attribute(args: &Args, value_task: bool) -> syn::Attribute {
+    let krate = &args.krate;
+    let mode = match args.mode {
+        crate::args::Mode::Classic => quote::quote!(classic),
+        crate::args::Mode::Runtime => quote::quote!(runtime),
+    };
+    let path = syn::LitStr::new(&krate.to_token_stream().to_string().replace(' ', ""), proc_macro2::Span::call_site());
+    let value_task = value_task.then(|| quote::quote!(, value_task));
+    syn::parse_quote!(#[#krate::lowering(#mode, crate = #path #value_task)])
+}
+
+fn mark_methods(args: &Args, items: &mut [syn::ImplItem], _errors: &mut Vec<syn::Error>) {
+    for item in items {
+        if let syn::ImplItem::Fn(method) = item
+            && method.sig.asyncness.is_some()
+            && !has_own_attribute(&method.attrs)
+        {
+            let marked = with_markers(args, &mut method.attrs);
+            method.attrs.insert(0, attribute(args, marked.value_task));
+        }
+    }
+}
+
+fn mark_trait_methods(args: &Args, items: &mut [syn::TraitItem], _errors: &mut Vec<syn::Error>) {
+    for item in items {
+        if let syn::TraitItem::Fn(method) = item
+            && method.default.is_some()
+            && method.sig.asyncness.is_some()
+            && !has_own_attribute(&method.attrs)
+        {
+            let marked = with_markers(args, &mut method.attrs);
+            method.attrs.insert(0, attribute(args, marked.value_task));
+        }
+    }
 }

@@ -14,6 +14,18 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     let record = record::emit(&args.krate, Mode::Runtime, &function.sig.ident, None, args.value_task);
     let attrs = function.attrs();
     let vis = &function.vis;
+    if let Some(boxed) = &function.boxed {
+        // `#[async_trait]`'s expansion, as it was: its box around the `async` block.
+        let sig = &boxed.sig;
+        let block = &function.block;
+        return Ok(quote! {
+            #attrs
+            #vis #sig {
+                #record
+                ::std::boxed::Box::pin(async move #block)
+            }
+        });
+    }
     let sig = &function.sig;
     // The user's own block, braces and spans included, with the record inserted first: a block
     // the macro built would follow the macro's edition, not the crate's (which decides, for

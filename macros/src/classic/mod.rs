@@ -240,10 +240,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     };
     let dispatch = if pinned { quote!(#[allow(unused_unsafe)] unsafe { #dispatch }) } else { dispatch };
 
-    Ok(quote! {
-        #attrs
-        #[allow(refining_impl_trait)]
-        #vis #sig {
+    let body = quote! {
             #(#items)*
             #twin
             #[doc = #doc]
@@ -264,7 +261,24 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
                     #dispatch
                 },
             )
+    };
+    Ok(match &function.boxed {
+        // `#[async_trait]`'s signature, and its box around the task instead of its `async`
+        // block: the task is the boxed future.
+        Some(boxed) => {
+            let sig = &boxed.sig;
+            quote! {
+                #attrs
+                #vis #sig {
+                    ::std::boxed::Box::pin({ #body })
+                }
+            }
         }
+        None => quote! {
+            #attrs
+            #[allow(refining_impl_trait)]
+            #vis #sig { #body }
+        },
     })
 }
 
