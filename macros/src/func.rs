@@ -61,8 +61,13 @@ impl Function {
                  to an inline module, where it lowers every `async fn`",
             )
         })?;
-        let function =
-            Function { attrs: function.attrs, vis: function.vis, sig: function.sig, block: *function.block, boxed: None };
+        let function = Function {
+            attrs: function.attrs,
+            vis: function.vis,
+            sig: function.sig,
+            block: *function.block,
+            boxed: None,
+        };
         if function.sig.asyncness.is_none()
             && let Some(unboxed) = function.async_trait_original()
         {

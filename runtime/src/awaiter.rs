@@ -13,6 +13,7 @@
 //!   heap task.
 
 use std::future::{Future, IntoFuture};
+use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::Poll;
 
@@ -52,21 +53,33 @@ pub(crate) fn unfilled_slot() -> ! {
     unreachable!("an awaiter slot is filled before it is polled")
 }
 
-/// The awaiter of a classic [`Task`]: its handle, without the witness (which only the task
-/// itself needs, for its auto traits), so that the awaiting state machine's type and code
-/// depend on the result type alone.
-pub struct TaskAwaiter<T> {
+/// The awaiter of a classic [`Task`]: its handle, and its witness.
+///
+/// The witness is zero-sized, but its type is what tells rustc, in the awaiting state
+/// machine, what the awaited call borrows: it names the callee's body, whose type carries the
+/// lifetimes of the callee's parameters (`reader.fill(&mut buffer)` borrows `reader` and
+/// `buffer` for as long as the slot may hold the awaiter). rustc checks the awaiting code's
+/// uses of those locals against that, as it does for a plain future held across an await; the
+/// classic lowering keeps a borrowed local in place, and a borrow its analysis missed is a
+/// compile error (E0505) rather than a dangling pointer. The witness names the callee's body,
+/// not its state machine, so the awaiting state machine's type does not grow with the call
+/// graph; all of the awaiter's code is the handle's, generic over the result type only.
+pub struct TaskAwaiter<T, W> {
     task: Handle<T>,
+    witness: PhantomData<W>,
 }
+
+// Nothing of it is pinned (the witness holds nothing).
+impl<T, W> Unpin for TaskAwaiter<T, W> {}
 
 impl<T, W> Task<T, W> {
     #[doc(hidden)]
-    pub fn __lowering_awaiter(self) -> TaskAwaiter<T> {
-        TaskAwaiter { task: self.into_handle() }
+    pub fn __lowering_awaiter(self) -> TaskAwaiter<T, W> {
+        TaskAwaiter { task: self.into_handle(), witness: PhantomData }
     }
 }
 
-impl<T> Awaiter for TaskAwaiter<T> {
+impl<T, W> Awaiter for TaskAwaiter<T, W> {
     type Output = T;
 
     #[inline]

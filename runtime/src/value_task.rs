@@ -63,11 +63,11 @@ impl<T, W> ValueTask<T, W> {
     }
 
     #[doc(hidden)]
-    pub fn __lowering_awaiter(self) -> ValueTaskAwaiter<T> {
+    pub fn __lowering_awaiter(self) -> ValueTaskAwaiter<T, W> {
         ValueTaskAwaiter { repr: self.repr_into_awaiter() }
     }
 
-    fn repr_into_awaiter(self) -> AwaiterRepr<T> {
+    fn repr_into_awaiter(self) -> AwaiterRepr<T, W> {
         match self.repr {
             Repr::Ready(value) => AwaiterRepr::Ready(value),
             Repr::Task(task) => AwaiterRepr::Task(ManuallyDrop::new(task.__lowering_awaiter())),
@@ -97,21 +97,21 @@ impl<T, W> fmt::Debug for ValueTask<T, W> {
 }
 
 /// The awaiter of a [`ValueTask`].
-pub struct ValueTaskAwaiter<T> {
-    repr: AwaiterRepr<T>,
+pub struct ValueTaskAwaiter<T, W> {
+    repr: AwaiterRepr<T, W>,
 }
 
-enum AwaiterRepr<T> {
+enum AwaiterRepr<T, W> {
     Ready(Option<T>),
     /// Dropped by `ValueTaskAwaiter`'s `Drop`, out of line: see there.
-    Task(ManuallyDrop<TaskAwaiter<T>>),
+    Task(ManuallyDrop<TaskAwaiter<T, W>>),
 }
 
 // The awaiter's drop glue runs where its slot is filled and where the state machine drops,
 // on every level of a synchronous value-task chain; with the task awaiter's drop inline in
 // it, the optimizer calls the glue out of line. Kept out of line here, the glue is a check
 // of the variant, which inlines.
-impl<T> Drop for ValueTaskAwaiter<T> {
+impl<T, W> Drop for ValueTaskAwaiter<T, W> {
     #[inline]
     fn drop(&mut self) {
         if let AwaiterRepr::Task(awaiter) = &mut self.repr {
@@ -122,7 +122,7 @@ impl<T> Drop for ValueTaskAwaiter<T> {
 
 #[cold]
 #[inline(never)]
-fn drop_task_awaiter<T>(awaiter: &mut ManuallyDrop<TaskAwaiter<T>>) {
+fn drop_task_awaiter<T, W>(awaiter: &mut ManuallyDrop<TaskAwaiter<T, W>>) {
     // SAFETY: called once, from `ValueTaskAwaiter::drop`; the field is not used again.
     unsafe { ManuallyDrop::drop(awaiter) }
 }
@@ -131,11 +131,11 @@ fn drop_task_awaiter<T>(awaiter: &mut ManuallyDrop<TaskAwaiter<T>>) {
 // included); a value task takes it only when its call suspended, so that path stays out of
 // line here and the synchronous value remains a move.
 #[inline(never)]
-fn poll_task_awaiter<T>(awaiter: &mut TaskAwaiter<T>, ctx: &mut Ctx<'_>) -> Poll<T> {
+fn poll_task_awaiter<T, W>(awaiter: &mut TaskAwaiter<T, W>, ctx: &mut Ctx<'_>) -> Poll<T> {
     Pin::new(awaiter).poll_await(ctx)
 }
 
-impl<T> Awaiter for ValueTaskAwaiter<T> {
+impl<T, W> Awaiter for ValueTaskAwaiter<T, W> {
     type Output = T;
 
     // Inlined into the awaiting `move_next`: a synchronous value is a move, not a call.

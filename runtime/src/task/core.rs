@@ -162,9 +162,6 @@ pub(crate) fn spawn<T, S, M: MoveNextFn<T, S>>(state_machine: S, _: M) -> HeapRe
             slot: UnsafeCell::new(Slot { machine: ManuallyDrop::new(state_machine) }),
         });
     }
-    // The call's first run in the heap task polls foreign futures (classic tasks awaited as
-    // plain ones among them) as a poll would: a yield in it waits for a real poll.
-    let _running = schedule::polling::enter();
     // SAFETY: the header counts one reference from the start, which `first_run` hands to the
     // task's first handle; the box begins with a `Heap<T>` of this `T`; the status is
     // `Running` from the start. The pointer has the provenance of the whole allocation, which

@@ -237,14 +237,16 @@ impl<T> HeapRef<T> {
         if state.waiters.driver_key() != *key || state.queue.is_empty() {
             return Poll::Pending;
         }
-        if !registered && schedule::polling::inside() {
-            // A new driver inside a run of the classic runtime: what this task queued, it
-            // queued within that run (`schedule::polling`); it runs at the driver's next poll.
+        if !registered {
+            // A new driver's first poll: what the task queued, it queued before anyone polled
+            // it (a yield in its eager start), and the plain future would have returned
+            // `Pending` to the executor at that yield. So does this poll, woken at once: the
+            // queue runs at the driver's next poll, as the plain future's resumption does, and
+            // an executor sees the same polls and wakes under both lowerings.
             drop(state);
             cx.waker().wake_by_ref();
             return Poll::Pending;
         }
-        let _running = schedule::polling::enter();
         // This poll drives the root: run what is queued now. While the batch runs, this
         // poll is not waiting, so its waker is taken out: completing the root during the
         // batch returns `Ready` without waking the executor that is polling right now, and

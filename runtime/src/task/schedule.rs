@@ -33,38 +33,6 @@ use std::task::{RawWaker, RawWakerVTable, Waker};
 
 use super::header::{CoreRef, Ctx, Header, Status, Step, TaskQueue, WaiterKind, Waiters};
 
-/// Whether code of the classic runtime is running on this thread's stack: a poll of a task by
-/// plain code (`Core::poll_as_future` running its queue) or a call's first run in its heap
-/// task (`Core::spawn`). A task that a *new* driver first polls there was created (and may
-/// have yielded) within that very run: its queue waits for the driver's next poll, so that the
-/// yield reaches the executor, as the plain future's does (a classic task awaited as a plain
-/// future: boxed, in a `select!` or a `join!`).
-pub(crate) mod polling {
-    use std::cell::Cell;
-
-    thread_local! {
-        static DEPTH: Cell<usize> = const { Cell::new(0) };
-    }
-
-    pub(crate) fn inside() -> bool {
-        DEPTH.with(Cell::get) > 0
-    }
-
-    /// Marks such a run, for as long as the guard lives.
-    pub(crate) struct Running(());
-
-    pub(crate) fn enter() -> Running {
-        DEPTH.with(|depth| depth.set(depth.get() + 1));
-        Running(())
-    }
-
-    impl Drop for Running {
-        fn drop(&mut self) {
-            DEPTH.with(|depth| depth.set(depth.get() - 1));
-        }
-    }
-}
-
 /// How far a walk to the root goes before assuming a cycle of tasks awaiting each other.
 const MAX_CHAIN: usize = 1 << 16;
 

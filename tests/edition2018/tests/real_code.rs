@@ -30,6 +30,9 @@ mod real_shapes;
 #[path = "../../tests/real_code/services.rs"]
 mod services;
 #[rustfmt::skip]
+#[path = "../../tests/real_code/signature_shapes.rs"]
+mod signature_shapes;
+#[rustfmt::skip]
 #[path = "../../tests/real_code/streams_and_selection.rs"]
 mod streams_and_selection;
 #[rustfmt::skip]

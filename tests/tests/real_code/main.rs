@@ -11,6 +11,7 @@ mod handlers_and_codecs;
 mod readers_and_parsers;
 mod real_shapes;
 mod services;
+mod signature_shapes;
 mod streams_and_selection;
 mod traits_and_signatures;
 mod types_and_methods;

@@ -490,6 +490,14 @@ fn holding_roots(expr: &syn::Expr, out: &mut HashSet<String>) {
                 syn::Expr::MethodCall(node) if !returns_owned(&node.method.to_string()) => {
                     place_root_into(&node.receiver, self.0)
                 }
+                // What an await awaits is a future, whatever the method's name says (an
+                // `async fn fill(&mut self, ..)` is not `slice::fill`): it may hold its
+                // receiver borrowed until it completes.
+                syn::Expr::Await(node) => {
+                    if let syn::Expr::MethodCall(call) = strip_parens(&node.base) {
+                        place_root_into(&call.receiver, self.0);
+                    }
+                }
                 syn::Expr::Closure(node) if node.capture.is_none() => free_idents(&node.body, self.0),
                 syn::Expr::Async(node) if node.capture.is_none() => free_idents_block(&node.block, self.0),
                 // A standard macro's value (`format!`, `vec!`) owns what it holds; another one's
