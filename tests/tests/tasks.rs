@@ -191,3 +191,121 @@ fn send_when_the_plain_future_is() {
     drop(plain);
     take_log();
 }
+
+mod polls_and_wakes {
+    //! Under a plain executor, a classic task is polled and wakes its executor as the plain
+    //! future does: a yield in its eager start reaches the executor at the first poll, a
+    //! foreign future that woke it lets the next poll finish it.
+
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::task::{Context, Poll, Wake, Waker};
+
+    use lowering_tests::{differential, take_log};
+
+    /// Wakes its waker, then is pending once (rustc's "yields once, then returns" shape).
+    pub struct WakeOnce(bool);
+
+    impl Future for WakeOnce {
+        type Output = ();
+        fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+            if self.0 {
+                return Poll::Ready(());
+            }
+            self.0 = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+    }
+
+    pub fn wake_once() -> WakeOnce {
+        WakeOnce(false)
+    }
+
+    differential! {
+        use super::wake_once;
+
+        pub async fn once(x: u8) -> u8 {
+            wake_once().await;
+            x
+        }
+
+        pub async fn borrowed(x: &u8) -> u8 {
+            wake_once().await;
+            *x
+        }
+
+        pub async fn twice(x: u8) -> u8 {
+            once(x).await;
+            wake_once().await;
+            x + 1
+        }
+
+        pub async fn nested(x: u8) -> u8 {
+            once(x).await + once(x).await
+        }
+
+        pub async fn in_a_block(x: u8) -> u8 {
+            async move { wake_once().await; x }.await
+        }
+
+        pub struct Holder(pub u8);
+
+        impl Holder {
+            pub async fn method(&self) -> u8 {
+                wake_once().await;
+                self.0
+            }
+        }
+    }
+
+    struct CountWakes(AtomicUsize);
+
+    impl Wake for CountWakes {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    /// Poll `future` until it is ready: each poll's result and the wakes so far.
+    fn drive<F: Future>(future: F) -> Vec<(bool, usize)> {
+        let wakes = Arc::new(CountWakes(AtomicUsize::new(0)));
+        let waker = Waker::from(wakes.clone());
+        let mut cx = Context::from_waker(&waker);
+        let mut future = Box::pin(future);
+        let mut trace = Vec::new();
+        loop {
+            let ready = future.as_mut().poll(&mut cx).is_ready();
+            trace.push((ready, wakes.0.load(Ordering::SeqCst)));
+            if ready || trace.len() > 10 {
+                return trace;
+            }
+        }
+    }
+
+    #[test]
+    fn the_plain_futures_polls_and_wakes() {
+        let value = 9;
+        let cases: Vec<(&str, Vec<(bool, usize)>, Vec<(bool, usize)>)> = vec![
+            ("once", drive(classic::once(1)), drive(runtime::once(1))),
+            ("borrowed", drive(classic::borrowed(&value)), drive(runtime::borrowed(&value))),
+            ("twice", drive(classic::twice(1)), drive(runtime::twice(1))),
+            ("nested", drive(classic::nested(1)), drive(runtime::nested(1))),
+            ("in a block", drive(classic::in_a_block(1)), drive(runtime::in_a_block(1))),
+            ("method", drive(classic::Holder(1).method()), drive(runtime::Holder(1).method())),
+            (
+                "awaited in plain code",
+                drive(async { classic::twice(1).await }),
+                drive(async { runtime::twice(1).await }),
+            ),
+        ];
+        for (name, classic, runtime) in cases {
+            assert_eq!(classic, runtime, "{name}: (ready, wakes) per poll, classic then runtime");
+        }
+        // The shape itself: one pending poll per yield, each woken, then the one that finishes.
+        assert_eq!(drive(classic::twice(1)), [(false, 1), (false, 2), (true, 2)]);
+        take_log();
+    }
+}
