@@ -76,6 +76,9 @@ fn expand_function(args: &args::Args, function: func::Function) -> syn::Result<T
     let name = function.sig.ident.to_string();
     let expanded = match args.mode {
         args::Mode::Runtime => runtime::expand(args, function),
+        // `const async fn` is not Rust: left as written, it gets rustc's own error, once, as
+        // the plain function does.
+        args::Mode::Classic if function.sig.constness.is_some() => runtime::expand(args, function),
         args::Mode::Classic => match cfg_params::variants(&function)? {
             None => classic::expand(args, function),
             Some(copies) => {

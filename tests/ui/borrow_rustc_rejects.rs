@@ -2,6 +2,7 @@
 // line, from the borrow-check twin (the classic state machine keeps borrowed locals in place,
 // which is sound only for bodies rustc accepts).
 use lowering::leaf::yield_now;
+#[allow(unused_imports)]
 use lowering::lowering;
 
 #[lowering(classic)]

@@ -1,6 +1,7 @@
 // The classic code of a function that keeps locals in place runs in an `unsafe` block; the
 // user's own code still may not call an unsafe function outside `unsafe` (the twin says so).
 use lowering::leaf::yield_now;
+#[allow(unused_imports)]
 use lowering::lowering;
 
 unsafe fn dangerous(buf: &mut Vec<u8>) {

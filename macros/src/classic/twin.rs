@@ -41,11 +41,23 @@ pub(crate) fn emit(
     // The body's statements, not its block: a block as the async block's tail would draw
     // `unused_braces` at the user's braces.
     let stmts = &block.stmts;
+    // The block's result type, fixed before its body as an `async fn`'s is by its signature:
+    // a `return` or a tail of another type is then rustc's mismatch at the user's expression,
+    // as for the plain function, not a mismatch of the whole block against the output.
+    let seed = match output {
+        syn::Type::Infer(_) => quote!(),
+        _ => quote! {
+            if let ::core::option::Option::Some(__lowering_result) = ::core::option::Option::None::<#output> {
+                return __lowering_result;
+            }
+        },
+    };
     quote! {
         let mut #witness = #krate::__private::BodyWitness::new();
         #[allow(unreachable_code, clippy::diverging_sub_expression)]
         if false {
             #krate::__private::twin::<#output, _>(&mut #witness, async move {
+                #seed
                 #(#bindings)*
                 #(#stmts)*
             });

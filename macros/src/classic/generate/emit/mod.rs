@@ -861,7 +861,7 @@ impl<'a> Emitter<'a> {
             Some(Expr::Await(awaited_node)) => {
                 self.await_expr(awaited_node);
                 if self.reachable {
-                    let value = as_value(&awaited());
+                    let value = as_user_value(&awaited(), &awaited_node.operand, awaited_node.span);
                     self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span);
                 }
             }
@@ -1355,6 +1355,23 @@ fn has_return(expr: &syn::Expr) -> bool {
     let mut finder = Finder(false);
     syn::visit::Visit::visit_expr(&mut finder, expr);
     finder.0
+}
+
+/// The value of `operand.await`, written so that rustc gives it the span of the user's
+/// `operand.await` (`(__awaited,).0`, from the operand's first token to the `await` keyword):
+/// an error about it (`let x: String = ready(1u32).await;`) points where the twin's does, not
+/// at the attribute. (It is not the same diagnostic: the twin's, like the plain function's,
+/// has no "expected due to this" label, which rustc leaves out for an await's desugaring.)
+fn as_user_value(hidden: &Ident, operand: &syn::Expr, await_span: Span) -> syn::Expr {
+    let first = quote::ToTokens::to_token_stream(operand).into_iter().next().map_or(await_span, |token| token.span());
+    let mut tuple = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, quote!(#hidden,));
+    tuple.set_span(first);
+    let index = proc_macro2::Literal::usize_unsuffixed(0);
+    let mut index = index;
+    index.set_span(await_span);
+    let mut dot = proc_macro2::Punct::new('.', proc_macro2::Spacing::Alone);
+    dot.set_span(await_span);
+    syn::Expr::Verbatim(quote!(#tuple #dot #index))
 }
 
 fn as_value(hidden: &Ident) -> syn::Expr {
