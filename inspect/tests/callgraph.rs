@@ -68,9 +68,20 @@ fn every_shape_builds_under_both_lowerings_and_holds_exactly_what_was_generated(
         assert_eq!(records["lowerings"], serde_json::json!({ variant: 4 }), "{name}");
         assert_eq!(records["generated_types"], if classic { 4 } else { 0 }, "{name}");
         // The symbol table: a record static per fn, and the classic fns' state-machine types.
+        // `main_3` awaits nothing: its state machine holds only its state number, has no drop
+        // glue and no generic parameter, so no symbol's name spells it (legacy mangling hashes
+        // the arguments of generic functions). Each caller's state machine is generic over its
+        // awaiter, whose witness names the callee's body, never the callee's state machine.
         let symbols = &binary["symbols"];
         assert_eq!(symbols["record_symbols"], 4, "{name}");
-        assert_eq!(symbols["state_machine_types"], if classic { 4 } else { 0 }, "{name}");
+        // The freeze crate (optimized, fat LTO) only makes the root and drops it unpolled:
+        // what survives is `main_0`'s, and no callee's type is inside it to be spelled.
+        let state_machine_types = match (classic, build["shape"].as_str()) {
+            (false, _) => 0,
+            (true, Some("freeze")) => 1,
+            (true, _) => 3,
+        };
+        assert_eq!(symbols["state_machine_types"], state_machine_types, "{name}");
         assert!(symbols["longest_bytes"].as_u64() > Some(0) && symbols["count"].as_u64() > Some(100), "{name}");
 
         // The crate on disk is the generated one.

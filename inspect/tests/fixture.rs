@@ -74,7 +74,7 @@ fn the_fixture_report_counts_exactly() {
     // recursion, and after a real suspension.
     let stacks = &report["stacks"];
     assert_eq!((frames(stacks, "chain3", "classic"), frames(stacks, "chain3", "runtime")), (24, 3));
-    assert_eq!((frames(stacks, "after_yield", "classic"), frames(stacks, "after_yield", "runtime")), (15, 1));
+    assert_eq!((frames(stacks, "after_yield", "classic"), frames(stacks, "after_yield", "runtime")), (12, 1));
     let recursion = |stacks: &Value, variant: &str| {
         let depths = &stacks["recursive"][variant];
         (depths["0"].as_u64(), depths["3"].as_u64(), depths["10"].as_u64(), depths["per_level"].as_f64())
