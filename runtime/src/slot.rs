@@ -250,6 +250,67 @@ impl<T> MoveOut<T> for &ByValue<T> {
     }
 }
 
+/// A use by value of a field of a local that lives in place (`consume(pair.a)`, `node.v` with
+/// `node: &Node`): a copy when the field's type is `Copy`, a reborrow when it is a `&mut`, a
+/// move out of the local otherwise (`Place::take_field`: its bit is set and the rest drops
+/// without it), as Rust decides. Picked by autoref-specialization, as [`ByValue`] is: a copy
+/// or a reborrow needs no bit and no mutable access, so a field reached through a `&` or an
+/// `Arc` (`node.v`, `self.n`) is read where it is; a move is only ever of a field the local
+/// owns, since rustc rejects any other in the borrow-check twin.
+pub struct FieldByValue<T, F> {
+    place: Place<T>,
+    bit: u32,
+    field: *const F,
+    rest: RestDropper<T>,
+}
+
+impl<T, F> FieldByValue<T, F> {
+    #[inline(always)]
+    pub fn new(place: Place<T>, bit: u32, field: *const F, rest: RestDropper<T>) -> Self {
+        FieldByValue { place, bit, field, rest }
+    }
+}
+
+pub trait CopyFieldOut<F> {
+    fn field_by_value(&self) -> F;
+}
+
+impl<T, F: Copy> CopyFieldOut<F> for FieldByValue<T, F> {
+    #[inline(always)]
+    fn field_by_value(&self) -> F {
+        // SAFETY: `field` points into the live value of the local (generated code, `Place::get`
+        // checked it holds one), and a copy leaves it as it was.
+        unsafe { *self.field }
+    }
+}
+
+pub trait ReborrowFieldOut<'a, F: ?Sized> {
+    fn field_by_value(&self) -> &'a mut F;
+}
+
+impl<'a, T, F: ?Sized> ReborrowFieldOut<'a, F> for FieldByValue<T, &'a mut F> {
+    #[inline(always)]
+    fn field_by_value(&self) -> &'a mut F {
+        // SAFETY: as in `CopyFieldOut`; a reborrow of the reference the field holds (read
+        // through the pointer, which only reads the field), which rustc checked in the twin as
+        // the implicit reborrow it is there.
+        unsafe { &mut *std::ptr::read(self.field) }
+    }
+}
+
+pub trait MoveFieldOut<F> {
+    fn field_by_value(&self) -> F;
+}
+
+impl<T, F> MoveFieldOut<F> for &FieldByValue<T, F> {
+    #[inline(always)]
+    fn field_by_value(&self) -> F {
+        // A move of a field the local owns (the twin rejects any other): the pointer came from
+        // the local's own place, which the state machine owns mutably.
+        self.place.take_field(self.bit, self.field.cast_mut(), self.rest)
+    }
+}
+
 /// A local that a non-`move` closure or async block both assigns and uses by value
 /// (`p = f().await; consume(p);`). Rust's closure borrows such a local mutably when its type is
 /// `Copy` (a use by value is a copy) and a `&mut` (a reborrow), and takes it by value

@@ -3,6 +3,9 @@
 
 // The files are formatted as the workspace formats them (edition 2024).
 #[rustfmt::skip]
+#[path = "../../tests/real_code/bodies_of_real_crates.rs"]
+mod bodies_of_real_crates;
+#[rustfmt::skip]
 #[path = "../../tests/real_code/clients_and_streams.rs"]
 mod clients_and_streams;
 #[rustfmt::skip]

@@ -2,6 +2,7 @@
 //! everyday idioms), each file lowered both ways and compared with the plain `async fn`. One
 //! test binary for all of them: each file's `differential!` block is its own module.
 
+mod bodies_of_real_crates;
 mod clients_and_streams;
 mod conditions_and_macros;
 mod errors_and_callables;

@@ -10,8 +10,10 @@
 //! - `(&ByValue(v)).by_value()` where it is used by value: rustc picks a copy for a `Copy`
 //!   type, a reborrow for a `&mut`, a move otherwise, exactly as it does for the plain local (a
 //!   move clears the slot's drop flag, as the plain `async fn` clears its own);
-//! - `v.take_field(..)` for a field used by value (`consume(pair.a)`): the field's bit in the
-//!   slot says it moved, and the rest of the value drops without it;
+//! - `(&FieldByValue::new(v, ..)).field_by_value()` for a field used by value
+//!   (`consume(pair.a)`): a copy of a `Copy` field, a reborrow of a `&mut` one, and otherwise a
+//!   move (`Place::take_field`): the field's bit in the slot says it moved, and the rest of
+//!   the value drops without it;
 //! - `v.assign(x)` for `v = x` (the old value, if any, drops first, as in Rust), and
 //!   `v.assign_field(..)` for a field that may have moved.
 //!
@@ -243,7 +245,10 @@ impl<'a> Places<'a> {
                 let rest = self.rest_dropper(local);
                 let span = expr.span();
                 let ident = with_span(&local.ident, span);
-                *expr = syn::parse_quote_spanned!(span=> #ident.take_field(#bit, &raw mut (*#ident.get()) #(.#members)*, #rest));
+                let krate = self.krate;
+                *expr = syn::parse_quote_spanned!(span=>
+                    (&#krate::__private::FieldByValue::new(#ident, #bit, &raw const (*#ident.get()) #(.#members)*, #rest)).field_by_value()
+                );
                 return;
             }
         }
@@ -661,7 +666,8 @@ impl VisitMut for Places<'_> {
             mac.tokens = parsed.arguments();
             return;
         }
-        mac.tokens = self.tokens(mac.tokens.clone());
+        let fields = if has_tracing_fields(mac) { Fields::Named } else { Fields::Sigils };
+        mac.tokens = self.tokens(mac.tokens.clone(), fields);
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
@@ -670,10 +676,27 @@ impl VisitMut for Places<'_> {
 impl Places<'_> {
     /// Any other macro: its tokens, with each mention of a visible local (an identifier not
     /// after `.` or `::` and not before `!`, `::` or `(`) made its place.
-    fn tokens(&self, tokens: TokenStream) -> TokenStream {
+    fn tokens(&self, tokens: TokenStream, mut fields: Fields) -> TokenStream {
         let tokens: Vec<TokenTree> = tokens.into_iter().collect();
         let mut out = Vec::new();
+        let mut skip_to = 0;
         for (index, token) in tokens.iter().enumerate() {
+            if index < skip_to {
+                continue;
+            }
+            // tracing's fields come before its message: what follows the message is format
+            // arguments, which are expressions.
+            let at_argument_start =
+                index == 0 || matches!(&tokens[index - 1], TokenTree::Punct(punct) if punct.as_char() == ',');
+            if at_argument_start && matches!(token, TokenTree::Literal(literal) if literal.to_string().starts_with('"'))
+            {
+                fields = Fields::Sigils;
+            }
+            if let Some((field, end)) = self.shorthand_field(&tokens, index, fields) {
+                out.extend(field);
+                skip_to = end;
+                continue;
+            }
             match token {
                 TokenTree::Ident(ident) => {
                     let before = index.checked_sub(1).map(|before| &tokens[before]);
@@ -696,7 +719,8 @@ impl Places<'_> {
                     }
                 }
                 TokenTree::Group(group) => {
-                    let mut new = proc_macro2::Group::new(group.delimiter(), self.tokens(group.stream()));
+                    let mut new =
+                        proc_macro2::Group::new(group.delimiter(), self.tokens(group.stream(), Fields::Sigils));
                     new.set_span(group.span());
                     out.push(TokenTree::Group(new));
                 }
@@ -705,6 +729,90 @@ impl Places<'_> {
         }
         out.into_iter().collect()
     }
+}
+
+impl Places<'_> {
+    /// `?value` or `%conn.peer` as a whole argument (tracing's field shorthand: a field named
+    /// as the local, recorded with `Debug` or `Display`), with `value` living in place. No Rust
+    /// expression starts with `?` or `%`, so such a macro wants an identifier there, which a
+    /// place is not: written as the field it stands for, `value = ?(*value.get())`, under the
+    /// name the user gave it. In a tracing macro's fields a bare `value` is such a shorthand
+    /// too (`Fields::Named`). Returns the tokens and where the shorthand ends.
+    fn shorthand_field(&self, tokens: &[TokenTree], index: usize, fields: Fields) -> Option<(TokenStream, usize)> {
+        let at_argument_start = match index.checked_sub(1).map(|before| &tokens[before]) {
+            None => true,
+            Some(TokenTree::Punct(punct)) => punct.as_char() == ',',
+            Some(_) => false,
+        };
+        if !at_argument_start {
+            return None;
+        }
+        let (sigil, name_at) = match &tokens[index] {
+            TokenTree::Punct(sigil)
+                if matches!(sigil.as_char(), '?' | '%') && sigil.spacing() == proc_macro2::Spacing::Alone =>
+            {
+                (Some(sigil), index + 1)
+            }
+            TokenTree::Ident(_) if fields == Fields::Named => (None, index),
+            _ => return None,
+        };
+        let TokenTree::Ident(name) = tokens.get(name_at)? else { return None };
+        let local = self.lookup(&name.to_string())?;
+        // The dotted path that names the field (`conn.peer`), to the end of the argument.
+        let mut end = name_at + 1;
+        let mut members = Vec::new();
+        while let (Some(TokenTree::Punct(dot)), Some(TokenTree::Ident(member))) = (tokens.get(end), tokens.get(end + 1))
+        {
+            if dot.as_char() != '.' || dot.spacing() != proc_macro2::Spacing::Alone {
+                break;
+            }
+            members.push((dot.clone(), member.clone()));
+            end += 2;
+        }
+        if !matches!(tokens.get(end), None | Some(TokenTree::Punct(_))) {
+            return None;
+        }
+        if let Some(TokenTree::Punct(next)) = tokens.get(end) {
+            if next.as_char() != ',' {
+                return None;
+            }
+        }
+        let key_members = members.iter().map(|(dot, member)| quote!(#dot #member));
+        let value_members = members.iter().map(|(dot, member)| quote!(#dot #member));
+        let place = with_span(&local.ident, name.span());
+        let field = quote_spanned!(name.span()=> #name #(#key_members)* = #sigil (*#place.get()) #(#value_members)*);
+        Some((field, end))
+    }
+}
+
+/// Which of a macro's arguments may be field shorthands that want the user's name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fields {
+    /// `?value` and `%value`, in any macro (no expression starts so).
+    Sigils,
+    /// Those, and a bare `value`: the fields of one of tracing's macros, before the message.
+    Named,
+}
+
+/// One of tracing's (or log's, whose fields are the same) event and span macros, by the last
+/// segment of its path: their fields name locals.
+fn has_tracing_fields(mac: &syn::Macro) -> bool {
+    let Some(last) = mac.path.segments.last() else { return false };
+    matches!(
+        last.ident.to_string().as_str(),
+        "trace"
+            | "debug"
+            | "info"
+            | "warn"
+            | "error"
+            | "event"
+            | "span"
+            | "trace_span"
+            | "debug_span"
+            | "info_span"
+            | "warn_span"
+            | "error_span"
+    )
 }
 
 /// A lone `=` (an assignment or a key), not `==`, `=>`, `<=`, `>=` or `!=`.

@@ -12,6 +12,14 @@ pub(crate) fn in_expr(expr: &syn::Expr) -> bool {
     finder.found.is_some()
 }
 
+/// This function's first await among a macro's arguments: only a standard macro's are
+/// (see `Finder::visit_macro`).
+pub(crate) fn in_macro(mac: &syn::Macro) -> bool {
+    let mut finder = Finder { found: None };
+    finder.visit_macro(mac);
+    finder.found.is_some()
+}
+
 /// The span of the first `.await` in a token stream (inside a macro invocation).
 pub(crate) fn in_tokens(tokens: &TokenStream) -> Option<Span> {
     let mut previous_dot = false;
@@ -51,13 +59,19 @@ impl<'ast> Visit<'ast> for Finder {
         match std_macros::parse(mac) {
             // A standard macro whose arguments parse: look at them as expressions.
             Some(Ok(parsed)) => parsed.exprs().into_iter().for_each(|expr| self.visit_expr(expr)),
-            // Any other macro: a `.await` among its tokens is this function's (and `lower`
-            // reports that it cannot be lowered).
-            _ => {
+            // A standard macro whose arguments do not parse: rustc will say why; a `.await`
+            // among them is this function's (and `lower` reports that it cannot be lowered).
+            Some(Err(_)) => {
                 if let Some(span) = in_tokens(&mac.tokens) {
                     self.found.get_or_insert(span);
                 }
             }
+            // Any other macro is left as written (`stream! { .. }`, `debug!(?value)`): the
+            // awaits among its tokens are its own, inside the async block it expands to. One
+            // that was this function's after all (a macro that pastes its argument) lands in
+            // `move_next`, which is no async context: rustc refuses it there (E0728), at the
+            // user's `.await`.
+            None => {}
         }
     }
 

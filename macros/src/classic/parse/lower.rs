@@ -173,6 +173,37 @@ impl Lower {
         }
     }
 
+    /// `let sig = &make();`: Rust extends the temporary's life to the end of the block, as if
+    /// it were a local declared just before `sig` (and dropped just after it). Written so:
+    /// `let __h0 = make(); let sig = &__h0;`, a local of the function that lives in place. A
+    /// constant (`&[1, 2]`, `&5`) is left alone: Rust promotes it to a `'static`, which a
+    /// local would not be.
+    fn extended_temporary(&mut self, local: &syn::Local) -> Option<(syn::Local, syn::Local)> {
+        let init = local.init.as_ref().filter(|init| init.diverge.is_none())?;
+        let mut reference = &*init.expr;
+        while let syn::Expr::Paren(paren) = reference {
+            reference = &paren.expr;
+        }
+        let syn::Expr::Reference(reference) = reference else { return None };
+        let extended = &*reference.expr;
+        if !(is_temporary(extended) || matches!(extended, syn::Expr::Await(_))) || !reference.attrs.is_empty() {
+            return None;
+        }
+        let span = extended.span();
+        // A hoisted temporary's name: an await may hold `sig`, so it lives in place
+        // (`analyse::loans::is_hoisted_temporary`).
+        let mut name = self.temp(HOISTED_PREFIX);
+        name.set_span(Span::mixed_site().located_at(span));
+        let mutability = reference.mutability;
+        let syn::Stmt::Local(temporary) = parse_quote_spanned!(span=> let #mutability #name = #extended;) else {
+            return None;
+        };
+        let and = reference.and_token;
+        let mut binding = local.clone();
+        binding.init.as_mut()?.expr = Box::new(parse_quote_spanned!(span=> #and #mutability #name));
+        Some((temporary, binding))
+    }
+
     fn error(&mut self, span: Span, message: impl std::fmt::Display) {
         self.errors.push(syn::Error::new(span, message));
     }
@@ -225,7 +256,7 @@ impl Lower {
                 }
             }
             syn::Stmt::Macro(stmt_macro) => {
-                if awaits::in_tokens(&stmt_macro.mac.tokens).is_none() {
+                if !awaits::in_macro(&stmt_macro.mac) {
                     out.push(Stmt::Verbatim(stmt.clone()));
                     return;
                 }
@@ -352,6 +383,10 @@ impl Lower {
     }
 
     fn local(&mut self, local: &syn::Local, out: &mut Vec<Stmt>) {
+        if let Some((temporary, local)) = self.extended_temporary(local) {
+            self.local(&temporary, out);
+            return self.local(&local, out);
+        }
         let span = local.let_token.span;
         let Some(init) = &local.init else {
             out.push(Stmt::Let(Let {

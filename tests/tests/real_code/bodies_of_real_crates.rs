@@ -1,0 +1,305 @@
+//! Body shapes that published crates are written in and that the classic lowering once
+//! refused or got wrong, lowered both ways and compared (result, event log, drop order, the
+//! future dropped at every suspension): fields read through a `&` parameter, an `Arc<Self>` and
+//! a `&self` while the value is borrowed across awaits; temporaries whose life a `let`
+//! extends (`let sig = &CONST.to_le_bytes();`) held across awaits; tracing's field shorthands
+//! (`?value`, `%id`, a bare `value`, `target:`) on locals that live in place; macros the
+//! lowering does not know whose awaits are their own; `let .. else` with awaits in the
+//! initializer and in the `else`; a `mut` local moved into an `async move` block or a `move`
+//! closure that changes it; a statement whose value is discarded.
+
+use std::sync::Arc;
+
+use lowering_tests::fuzz::call_method;
+use lowering_tests::*;
+
+differential! {
+    use std::sync::Arc;
+
+    pub const MAGIC: u32 = 0x0403_0201;
+
+    pub struct Node { pub v: u32, pub kids: Vec<u32>, pub name: String }
+
+    async fn leaf(kid: &u32) -> u32 {
+        later("leaf", *kid).await
+    }
+
+    async fn written(bytes: &[u8]) -> usize {
+        later("write", bytes.len()).await
+    }
+
+    pub async fn fields_of_a_borrowed_node(node: &Node) -> u32 {
+        let mut total = node.v;
+        for kid in &node.kids {
+            total += leaf(kid).await;
+        }
+        total + node.v + node.name.len() as u32
+    }
+
+    pub struct Service { pub n: u32, pub label: String, pub seen: std::sync::Mutex<Vec<u32>> }
+
+    impl Service {
+        pub async fn step(&self) -> u32 {
+            later("step", self.n).await
+        }
+
+        pub async fn run(self: Arc<Self>) -> u32 {
+            let a = self.step().await;
+            let b = self.step().await;
+            self.seen.lock().unwrap().push(a + b);
+            a + b + self.n + self.label.len() as u32
+        }
+
+        pub async fn twice(&self) -> String {
+            let a = self.step().await;
+            let label = self.label.clone();
+            let b = self.step().await;
+            format!("{label}{}", a + b + self.n)
+        }
+    }
+
+    fn fill(buf: &mut Vec<u8>, byte: u8) -> usize {
+        buf.push(byte);
+        buf.len()
+    }
+
+    pub struct Writer<'a> { pub out: &'a mut Vec<u8>, pub count: u32 }
+
+    pub async fn reborrowed_field(writer: Writer<'_>) -> usize {
+        let first = fill(writer.out, 1);
+        let n = written(writer.out).await;
+        first + n + fill(writer.out, 2) + writer.count as usize
+    }
+
+    pub async fn extended_temporary() -> usize {
+        let sig = &MAGIC.to_le_bytes();
+        let a = written(sig).await;
+        let b = written(&sig[1..]).await;
+        a + b + sig[0] as usize
+    }
+
+    pub async fn extended_temporary_drops_at_the_block_end(n: u32) -> String {
+        let first = Loud::new("first");
+        let held = &Loud::new("held");
+        let wait = later("wait", n).await;
+        let last = Loud::new("last");
+        let out = format!("{}{}{}{wait}", first.name(), held.name(), last.name());
+        later("end", ()).await;
+        out
+    }
+
+    pub async fn extended_mut_temporary(n: u32) -> usize {
+        let items = &mut Vec::new();
+        items.push(later("a", n).await);
+        items.push(later("b", n + 1).await);
+        items.len() + items.iter().sum::<u32>() as usize
+    }
+
+    pub async fn traced(id: u32, name: String) -> u32 {
+        let value = later("value", id).await;
+        let held = &name;
+        tracing::info!(target: "lab", ?value, %id, held, "first {}", value);
+        let more = later("more", value + 1).await;
+        tracing::event!(target: "lab", tracing::Level::WARN, more, total = more + value, ?name, "second");
+        tracing::debug!(target: "lab", %held, "third {held}");
+        more + held.len() as u32
+    }
+
+    macro_rules! own_async_block {
+        ($($body:tt)*) => { async move { $($body)* } };
+    }
+
+    pub async fn macro_with_its_own_await(x: u32) -> u32 {
+        let first = own_async_block! { later("inner", x).await * 2 };
+        let outer = later("outer", x).await;
+        let second = own_async_block! { later("inner2", outer).await + 1 };
+        first.await + second.await
+    }
+
+    pub async fn let_else(input: Option<u32>, fallback: u32) -> u32 {
+        let Some(v) = later("input", input).await else {
+            let f = later("fallback", fallback).await;
+            return f * 10;
+        };
+        let Ok(w) = later("check", if v > 2 { Ok(v) } else { Err(v) }).await else {
+            return later("small", v).await;
+        };
+        w + 1
+    }
+
+    pub async fn mut_moved_into_async_move(n: u32) -> u32 {
+        let mut counter = later("start", n).await;
+        let job = async move {
+            counter += 1;
+            counter += later("job", 1).await;
+            counter
+        };
+        let mut bump = move |by: u32| {
+            let mut local = n;
+            local += by;
+            local
+        };
+        job.await + bump(2) + bump(3)
+    }
+
+    pub async fn discarded_value(c: bool) -> u32 {
+        let x = later("x", 3u32).await;
+        if c { Some(x) } else { None };
+        match x { 3 => "three", _ => "other" };
+        later("y", x).await + 1
+    }
+}
+
+/// Records every tracing event's fields in the test's event log, so that the two lowerings'
+/// events are compared with the rest.
+struct FieldsToLog;
+
+struct Fields(Vec<String>);
+
+impl tracing::field::Visit for Fields {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        self.0.push(format!("{}={value:?}", field.name()));
+    }
+}
+
+impl tracing::Subscriber for FieldsToLog {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        let mut fields = Fields(Vec::new());
+        event.record(&mut fields);
+        log(format!("event {} {}: {}", event.metadata().target(), event.metadata().level(), fields.0.join(" ")));
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+#[test]
+fn fields_read_through_references_and_arcs() {
+    let node = || Node { v: 2, kids: vec![1, 2, 3], name: "root".into() };
+    let (classic_node, runtime_node) = (classic::Node::from(node()), runtime::Node::from(node()));
+    let outcome = same_at_every_suspension(
+        || classic::fields_of_a_borrowed_node(&classic_node),
+        || runtime::fields_of_a_borrowed_node(&runtime_node),
+    );
+    assert_eq!(outcome, Outcome::Value(14));
+
+    let service = |n| Service { n, label: "ab".into(), seen: Default::default() };
+    let outcome = same_at_every_suspension(
+        || Arc::new(classic::Service::from(service(3))).run(),
+        || Arc::new(runtime::Service::from(service(3))).run(),
+    );
+    assert_eq!(outcome, Outcome::Value(11));
+    let outcome = same_at_every_suspension(
+        || call_method(classic::Service::from(service(4)), |s| s.twice()),
+        || call_method(runtime::Service::from(service(4)), |s| s.twice()),
+    );
+    assert_eq!(outcome, Outcome::Value("ab12".to_owned()));
+
+    let outcome = same_at_every_suspension(
+        || {
+            let out = Box::leak(Box::new(vec![9]));
+            classic::reborrowed_field(classic::Writer { out, count: 5 })
+        },
+        || {
+            let out = Box::leak(Box::new(vec![9]));
+            runtime::reborrowed_field(runtime::Writer { out, count: 5 })
+        },
+    );
+    assert_eq!(outcome, Outcome::Value(2 + 2 + 3 + 5));
+}
+
+#[test]
+fn temporaries_a_let_extends_live_to_the_block_end() {
+    assert_eq!(same_at_every_suspension(classic::extended_temporary, runtime::extended_temporary), Outcome::Value(8));
+    let outcome = same_at_every_suspension(
+        || classic::extended_temporary_drops_at_the_block_end(2),
+        || runtime::extended_temporary_drops_at_the_block_end(2),
+    );
+    assert_eq!(outcome, Outcome::Value("firstheldlast2".to_owned()));
+    let (_, log) = run(Stop::AtEnd, || classic::extended_temporary_drops_at_the_block_end(2));
+    let drops: Vec<&String> = log.iter().filter(|event| event.starts_with("drop")).collect();
+    assert_eq!(drops, ["drop last", "drop held", "drop first"], "{log:?}");
+    let outcome =
+        same_at_every_suspension(|| classic::extended_mut_temporary(4), || runtime::extended_mut_temporary(4));
+    assert_eq!(outcome, Outcome::Value(2 + 9));
+}
+
+#[test]
+fn tracing_fields_name_locals_that_live_in_place() {
+    let _subscriber = tracing::subscriber::set_default(FieldsToLog);
+    let outcome = same_at_every_suspension(|| classic::traced(3, "abc".into()), || runtime::traced(3, "abc".into()));
+    assert_eq!(outcome, Outcome::Value(7));
+    let (_, log) = run(Stop::AtEnd, || classic::traced(3, "abc".into()));
+    let events: Vec<&String> = log.iter().filter(|event| event.starts_with("event")).collect();
+    assert_eq!(
+        events,
+        [
+            "event lab INFO: message=first 3 value=3 id=3 held=\"abc\"",
+            "event lab WARN: message=second more=4 total=7 name=\"abc\"",
+            "event lab DEBUG: message=third abc held=abc",
+        ],
+        "{log:?}"
+    );
+}
+
+#[test]
+fn macros_the_lowering_does_not_know_keep_their_own_awaits() {
+    for x in 0..3 {
+        let outcome =
+            same_at_every_suspension(|| classic::macro_with_its_own_await(x), || runtime::macro_with_its_own_await(x));
+        assert_eq!(outcome, Outcome::Value(x * 2 + x + 1));
+    }
+}
+
+#[test]
+fn let_else_discarded_values_and_moved_mut_locals() {
+    for (input, expected) in [(None, 50), (Some(1), 1), (Some(4), 5)] {
+        let outcome = same_at_every_suspension(|| classic::let_else(input, 5), || runtime::let_else(input, 5));
+        assert_eq!(outcome, Outcome::Value(expected));
+    }
+    let outcome =
+        same_at_every_suspension(|| classic::mut_moved_into_async_move(1), || runtime::mut_moved_into_async_move(1));
+    assert_eq!(outcome, Outcome::Value(3 + 3 + 4));
+    for c in [false, true] {
+        assert_eq!(
+            same_at_every_suspension(|| classic::discarded_value(c), || runtime::discarded_value(c)),
+            Outcome::Value(4)
+        );
+    }
+}
+
+/// The test's values, built once and converted into each lowering's own types.
+pub struct Node {
+    v: u32,
+    kids: Vec<u32>,
+    name: String,
+}
+
+pub struct Service {
+    n: u32,
+    label: String,
+    seen: std::sync::Mutex<Vec<u32>>,
+}
+
+macro_rules! conversions {
+    ($($module:ident),*) => {$(
+        impl From<Node> for $module::Node {
+            fn from(node: Node) -> Self {
+                $module::Node { v: node.v, kids: node.kids, name: node.name }
+            }
+        }
+        impl From<Service> for $module::Service {
+            fn from(service: Service) -> Self {
+                $module::Service { n: service.n, label: service.label, seen: service.seen }
+            }
+        }
+    )*};
+}
+conversions!(classic, runtime);
