@@ -103,6 +103,46 @@ impl Function {
         })
     }
 
+    /// The body `#[async_trait]` boxed, with its receiver named `self` again, for the classic
+    /// lowering: that body begins `let __self = self;` (or `let mut __self`) and names the
+    /// receiver `__self`, an ordinary local to the lowering, whose own hidden local for `self`
+    /// it would also be taken for. Undone here (the `let` removed, `__self` written `self`,
+    /// a `mut` moved back onto the receiver), the body is the method's as the user wrote it.
+    pub(crate) fn receiver_named_self(mut self) -> Self {
+        if self.boxed.is_none() {
+            return self;
+        }
+        // Among the statements `#[async_trait]` puts before the user's (a `return` that
+        // fixes the result type, the parameters bound again).
+        let binding = self.block.stmts.iter().position(|stmt| {
+            matches!(stmt, syn::Stmt::Local(local) if matches!(
+                (&local.pat, &local.init),
+                (Pat::Ident(PatIdent { ident, by_ref: None, subpat: None, .. }), Some(init))
+                    if ident == ASYNC_TRAIT_SELF
+                        && init.diverge.is_none()
+                        && matches!(&*init.expr, syn::Expr::Path(path) if path.path.is_ident("self"))
+            ))
+        });
+        let Some(binding) = binding else { return self };
+        let syn::Stmt::Local(syn::Local { pat: Pat::Ident(bound), .. }) = self.block.stmts.remove(binding) else {
+            unreachable!("matched above")
+        };
+        syn::visit_mut::VisitMut::visit_block_mut(&mut SelfAgain, &mut self.block);
+        // `#[async_trait]` writes `let mut __self` for every receiver; only one by value can
+        // take the `mut` back (`&mut self` changes what it points to without it).
+        // The boxed signature too: the stub that has it runs the body's borrow-check twin.
+        let by_value = self.receiver().is_some_and(|receiver| receiver.kind == ReceiverShape::Value);
+        if bound.mutability.is_some() && by_value {
+            let boxed = self.boxed.as_mut().map(|boxed| &mut boxed.sig);
+            for sig in std::iter::once(&mut self.sig).chain(boxed) {
+                if let Some(FnArg::Receiver(receiver)) = sig.inputs.first_mut() {
+                    receiver.mutability = Some(syn::Token![mut](receiver.self_token.span));
+                }
+            }
+        }
+        self
+    }
+
     fn check_async(&self) -> syn::Result<()> {
         if self.sig.asyncness.is_none() {
             return Err(syn::Error::new(
@@ -207,5 +247,45 @@ fn generic_argument_of<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
     match arguments.args.first()? {
         syn::GenericArgument::Type(inner) => Some(inner),
         _ => None,
+    }
+}
+
+/// The local `#[async_trait]` binds a method's receiver to, in the body it boxes.
+const ASYNC_TRAIT_SELF: &str = "__self";
+
+/// Writes `__self` as `self` again, in macro arguments too (`#[async_trait]` renames there
+/// as well). Nested items and closures are visited like the rest: `#[async_trait]` renamed only
+/// where `self` was the method's.
+struct SelfAgain;
+
+impl SelfAgain {
+    fn tokens(tokens: TokenStream) -> TokenStream {
+        tokens
+            .into_iter()
+            .map(|token| match token {
+                proc_macro2::TokenTree::Ident(ident) if ident == ASYNC_TRAIT_SELF => {
+                    proc_macro2::TokenTree::Ident(Ident::new("self", ident.span()))
+                }
+                proc_macro2::TokenTree::Group(group) => {
+                    let mut new = proc_macro2::Group::new(group.delimiter(), Self::tokens(group.stream()));
+                    new.set_span(group.span());
+                    proc_macro2::TokenTree::Group(new)
+                }
+                other => other,
+            })
+            .collect()
+    }
+}
+
+impl syn::visit_mut::VisitMut for SelfAgain {
+    fn visit_ident_mut(&mut self, ident: &mut Ident) {
+        if ident == ASYNC_TRAIT_SELF {
+            *ident = Ident::new("self", ident.span());
+        }
+    }
+
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        syn::visit_mut::visit_path_mut(self, &mut mac.path);
+        mac.tokens = Self::tokens(std::mem::take(&mut mac.tokens));
     }
 }

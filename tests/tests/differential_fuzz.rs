@@ -306,11 +306,50 @@ fn counted_loop_break_value_never_continues_it() {
             params: Vec::new(),
             unit: false,
             body: Block { stmts: Vec::new(), tail: Some(Box::new(Expr::Ok(Box::new(value)))) },
+            signature: fuzz::ast::Signature::Plain,
         }
     };
     assert!(fuzz::check::program(&counted(Expr::Lit(1))).is_ok());
     let error = fuzz::check::program(&counted(Expr::Continue(None))).expect_err("a `continue` in the break value");
     assert!(error.contains("counted loop's break value"), "{error}");
+}
+
+/// The default run writes bodies inside every kind of signature (a bounded lifetime and type
+/// parameter, an `impl Trait` argument, a generic impl's method, an `#[async_trait]` method),
+/// and each prints as that signature.
+#[test]
+fn default_run_draws_every_signature() {
+    use fuzz::ast::Signature;
+    let kinds =
+        [Signature::Plain, Signature::Bounded, Signature::ImplTraitArg, Signature::GenericImpl, Signature::AsyncTrait];
+    let mut counts = [0usize; 5];
+    for index in 0..DEFAULT_PROGRAMS {
+        let program = fuzz::generate::program_with(DEFAULT_SEED, index, true);
+        assert!(program.receiver || !program.signature.needs_receiver(), "program {index}: {:?}", program.signature);
+        let kind = kinds.iter().position(|kind| *kind == program.signature).expect("a known signature");
+        counts[kind] += 1;
+        let text = fuzz::print::function(&program, "program");
+        let call = fuzz::print::call(&program, "classic", "program");
+        let expected: &[&str] = match program.signature {
+            Signature::Plain => &["async fn program("],
+            Signature::Bounded => {
+                &["async fn program<'a, T: std::fmt::Debug + ?Sized + 'a>(", "_tag: &'a T", "\"tag\""]
+            }
+            Signature::ImplTraitArg => &["_tag: impl std::fmt::Display", "7u8"],
+            Signature::GenericImpl => {
+                &["impl<T: std::fmt::Debug + ?Sized> ProgramMachine<T> {", "ProgramMachine::<str> {"]
+            }
+            Signature::AsyncTrait => &[
+                "#[async_trait::async_trait(?Send)]\nimpl ProgramMachineTrait for",
+                "ProgramMachineTrait::program(receiver",
+            ],
+        };
+        for part in expected {
+            assert!(text.contains(part) || call.contains(part), "program {index} lacks {part:?}:\n{text}\n{call}");
+        }
+    }
+    println!("signatures in the default run (plain, bounded, impl Trait, generic impl, async_trait): {counts:?}");
+    assert!(counts.iter().all(|count| *count > 0), "{counts:?}");
 }
 
 /// Issue 14's everyday shapes appear in the default run's programs: unit functions that

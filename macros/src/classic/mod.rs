@@ -37,6 +37,7 @@ const MAX_ROUNDS: usize = 16;
 
 pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream> {
     check_signature(&function)?;
+    let function = function.receiver_named_self();
     let (mut block, items) = parse::items::hoist(&function.block);
     let errors = parse::awaiting_macros::rewrite(&mut block, &args.krate);
     parse::guards::rewrite(&mut block);

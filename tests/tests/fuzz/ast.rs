@@ -57,6 +57,34 @@ pub struct Program {
     pub unit: bool,
     /// Of the function's result type.
     pub body: Block,
+    /// How the signature around the body is written.
+    pub signature: Signature,
+}
+
+/// The signature written around a program's body, which never names what it adds: the
+/// shapes real crates declare their async fns in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signature {
+    /// `pub async fn program(params)`.
+    Plain,
+    /// A lifetime and a type parameter bounded by it, and a parameter of both:
+    /// `<'a, T: Debug + ?Sized + 'a>(_tag: &'a T, params)`, called with `"tag"`.
+    Bounded,
+    /// `(_tag: impl Display, params)`, called with `7u8`.
+    ImplTraitArg,
+    /// A method (only with a receiver) of a generic impl: `impl<T: Debug + ?Sized>
+    /// ProgramMachine<T>`, the struct holding a `PhantomData<T>`, made with `T = str`.
+    GenericImpl,
+    /// A method (only with a receiver) of a trait impl under `#[async_trait(?Send)]`, the trait
+    /// declared beside it; called as `ProgramTrait::program(receiver, args)`.
+    AsyncTrait,
+}
+
+impl Signature {
+    /// Only a method can be written so.
+    pub fn needs_receiver(self) -> bool {
+        matches!(self, Signature::GenericImpl | Signature::AsyncTrait)
+    }
 }
 
 /// The fields of a method's `self` (a `Buf`, a `Loud`, a `u32`), as the body names them, with

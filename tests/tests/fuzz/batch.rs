@@ -182,6 +182,7 @@ autobins = false
 [dependencies]
 lowering = {{ path = "{runtime}" }}
 lowering-tests = {{ path = "{tests}" }}
+async-trait = "0.1"
 
 # Not a member of the lowering workspace.
 [workspace]

@@ -29,8 +29,29 @@ pub fn program_with(seed: u64, index: usize, everyday: bool) -> Program {
         let program = generator.program();
         // Valid by construction; the check guards the generator itself.
         if check::program(&program).is_ok() {
-            return program;
+            return Program { signature: signature(seed, index, program.receiver), ..program };
         }
+    }
+}
+
+/// The signature of a program, from a stream of its own: the bodies are those that runs made
+/// before signatures varied drew for the same seed and index (`LOWERING_FUZZ_SIGNATURES=0`
+/// writes them all plain, as those runs did).
+fn signature(seed: u64, index: usize, receiver: bool) -> Signature {
+    if std::env::var("LOWERING_FUZZ_SIGNATURES").is_ok_and(|value| value == "0") {
+        return Signature::Plain;
+    }
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[8..16].copy_from_slice(&(index as u64).to_le_bytes());
+    bytes[16] = b's';
+    let mut rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
+    match rng.random_range(0..20u32) {
+        0..=2 => Signature::Bounded,
+        3..=5 => Signature::ImplTraitArg,
+        6..=9 if receiver => Signature::GenericImpl,
+        10..=13 if receiver => Signature::AsyncTrait,
+        _ => Signature::Plain,
     }
 }
 
@@ -114,7 +135,7 @@ impl<'r> Generator<'r> {
         let unit = self.everyday && self.chance(15);
         if !unit {
             let body = self.block_with(len, &Ty::Res);
-            return Program { receiver, params, unit, body };
+            return Program { receiver, params, unit, body, signature: Signature::Plain };
         }
         self.env.unit = true;
         let mut body = self.block_with(len, &Ty::Unit);
@@ -140,7 +161,7 @@ impl<'r> Generator<'r> {
                 Err(_) => self.env = before,
             }
         }
-        Program { receiver, params, unit, body }
+        Program { receiver, params, unit, body, signature: Signature::Plain }
     }
 
     // ----- blocks and statements ----------------------------------------------------------

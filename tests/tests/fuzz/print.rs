@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 use super::ast::*;
 
 /// `pub async fn NAME(params) -> Result<u32, String> { body }`; for a method, its struct and
-/// `impl NameMachine { pub async fn NAME(&mut self, params) .. }`.
+/// `impl NameMachine { pub async fn NAME(&mut self, params) .. }`; with the program's
+/// `Signature` around it (a generic impl, an `#[async_trait]` trait and its impl, a bounded
+/// type parameter, an `impl Trait` argument).
 pub fn function(program: &Program, name: &str) -> String {
     let mut out = String::new();
     let mut params: Vec<String> = program
@@ -20,17 +22,54 @@ pub fn function(program: &Program, name: &str) -> String {
             }
         })
         .collect();
+    let mut generics = "";
+    match program.signature {
+        Signature::Bounded => {
+            generics = "<'a, T: std::fmt::Debug + ?Sized + 'a>";
+            params.insert(0, "_tag: &'a T".to_owned());
+        }
+        Signature::ImplTraitArg => params.insert(0, "_tag: impl std::fmt::Display".to_owned()),
+        Signature::Plain | Signature::GenericImpl | Signature::AsyncTrait => {}
+    }
+    let output = if program.unit { "" } else { " -> Result<u32, String>" };
     let mut indent = 1;
+    let mut visibility = "pub ";
     if program.receiver {
         let machine = machine(name);
-        let fields: Vec<String> = RECEIVER_FIELDS.iter().map(|(field, ty, _)| format!("pub {field}: {ty}")).collect();
-        writeln!(out, "pub struct {machine} {{ {} }}\n\nimpl {machine} {{", fields.join(", ")).unwrap();
+        let mut fields: Vec<String> =
+            RECEIVER_FIELDS.iter().map(|(field, ty, _)| format!("pub {field}: {ty}")).collect();
         params.insert(0, "&mut self".to_owned());
+        match program.signature {
+            Signature::GenericImpl => {
+                fields.push("pub _tag: std::marker::PhantomData<T>".to_owned());
+                writeln!(out, "pub struct {machine}<T: ?Sized> {{ {} }}\n", fields.join(", ")).unwrap();
+                writeln!(out, "impl<T: std::fmt::Debug + ?Sized> {machine}<T> {{").unwrap();
+            }
+            Signature::AsyncTrait => {
+                // A declaration has no patterns: each parameter is `_: ty` there.
+                let mut declared: Vec<String> = vec!["&mut self".to_owned()];
+                declared.extend(program.params.iter().map(|param| match param.shape {
+                    ParamShape::WithWild => format!("_: ({}, Loud)", ty(&param.ty)),
+                    ParamShape::Plain | ParamShape::Wild => format!("_: {}", ty(&param.ty)),
+                }));
+                writeln!(out, "pub struct {machine} {{ {} }}\n", fields.join(", ")).unwrap();
+                writeln!(
+                    out,
+                    "#[async_trait::async_trait(?Send)]\npub trait {machine}Trait {{\n    async fn {name}({}){output};\n}}\n",
+                    declared.join(", ")
+                )
+                .unwrap();
+                writeln!(out, "#[async_trait::async_trait(?Send)]\nimpl {machine}Trait for {machine} {{").unwrap();
+                visibility = "";
+            }
+            Signature::Plain | Signature::Bounded | Signature::ImplTraitArg => {
+                writeln!(out, "pub struct {machine} {{ {} }}\n\nimpl {machine} {{", fields.join(", ")).unwrap();
+            }
+        }
         out.push_str("    ");
         indent = 2;
     }
-    let output = if program.unit { "" } else { " -> Result<u32, String>" };
-    writeln!(out, "pub async fn {name}({}){output} {{", params.join(", ")).unwrap();
+    writeln!(out, "{visibility}async fn {name}{generics}({}){output} {{", params.join(", ")).unwrap();
     let mut printer = Printer { out, indent };
     printer.block_contents(&program.body);
     if program.receiver {
@@ -58,13 +97,16 @@ fn machine(name: &str) -> String {
 
 /// The arguments of a call: fresh values each time.
 pub fn arguments(program: &Program) -> String {
-    program
-        .params
-        .iter()
-        .map(|param| match param.shape {
+    let tag = match program.signature {
+        Signature::Bounded => Some("\"tag\"".to_owned()),
+        Signature::ImplTraitArg => Some("7u8".to_owned()),
+        Signature::Plain | Signature::GenericImpl | Signature::AsyncTrait => None,
+    };
+    tag.into_iter()
+        .chain(program.params.iter().map(|param| match param.shape {
             ParamShape::WithWild => format!("({}, Loud::new(\"{}_\"))", inline(&param.arg), param.name),
             _ => inline(&param.arg),
-        })
+        }))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -77,8 +119,27 @@ pub fn call(program: &Program, module: &str, name: &str) -> String {
     if !program.receiver {
         return format!("{module}::{name}({args})");
     }
-    let fields: Vec<String> = RECEIVER_FIELDS.iter().map(|(field, _, value)| format!("{field}: {value}")).collect();
-    format!("call_method({module}::{} {{ {} }}, |receiver| receiver.{name}({args}))", machine(name), fields.join(", "))
+    let mut fields: Vec<String> = RECEIVER_FIELDS.iter().map(|(field, _, value)| format!("{field}: {value}")).collect();
+    let machine = machine(name);
+    match program.signature {
+        Signature::GenericImpl => {
+            fields.push("_tag: std::marker::PhantomData".to_owned());
+            format!(
+                "call_method({module}::{machine}::<str> {{ {} }}, |receiver| receiver.{name}({args}))",
+                fields.join(", ")
+            )
+        }
+        Signature::AsyncTrait => {
+            let args = if args.is_empty() { String::new() } else { format!(", {args}") };
+            format!(
+                "call_method({module}::{machine} {{ {} }}, |receiver| {module}::{machine}Trait::{name}(receiver{args}))",
+                fields.join(", ")
+            )
+        }
+        Signature::Plain | Signature::Bounded | Signature::ImplTraitArg => {
+            format!("call_method({module}::{machine} {{ {} }}, |receiver| receiver.{name}({args}))", fields.join(", "))
+        }
+    }
 }
 
 /// An expression on one line.

@@ -15,7 +15,10 @@ pub fn candidates(program: &Program) -> Vec<Program> {
         candidate.params.remove(index);
         out.push(candidate);
     }
-    if program.receiver {
+    if program.signature != Signature::Plain {
+        out.push(Program { signature: Signature::Plain, ..program.clone() });
+    }
+    if program.receiver && !program.signature.needs_receiver() {
         out.push(Program { receiver: false, ..program.clone() });
     }
     for body in block(&program.body) {

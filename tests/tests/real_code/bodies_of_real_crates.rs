@@ -4,7 +4,8 @@
 //! a `&self` while the value is borrowed across awaits; temporaries whose life a `let`
 //! extends (`let sig = &CONST.to_le_bytes();`) held across awaits; tracing's field shorthands
 //! (`?value`, `%id`, a bare `value`, `target:`) on locals that live in place; macros the
-//! lowering does not know whose awaits are their own; `let .. else` with awaits in the
+//! lowering does not know whose awaits are their own; `#[async_trait]` methods that borrow
+//! and change `self` across awaits; `let .. else` with awaits in the
 //! initializer and in the `else`; a `mut` local moved into an `async move` block or a `move`
 //! closure that changes it; a statement whose value is discarded.
 
@@ -142,6 +143,33 @@ differential! {
         job.await + bump(2) + bump(3)
     }
 
+    #[async_trait::async_trait(?Send)]
+    pub trait Handler {
+        async fn handle(&mut self, n: u32) -> usize;
+        async fn finish(self, n: u32) -> String;
+    }
+
+    pub struct Session { pub label: String, pub count: u32 }
+
+    // `#[async_trait]` names the receiver `__self` in the body it boxes: the lowering sees
+    // `self` again, borrowed across awaits, mutated, and (by value) changed as `mut self`.
+    #[async_trait::async_trait(?Send)]
+    impl Handler for Session {
+        async fn handle(&mut self, n: u32) -> usize {
+            let first = written(self.label.as_bytes()).await;
+            self.count += n;
+            self.label.push('!');
+            first + written(self.label.as_bytes()).await + self.count as usize
+        }
+
+        async fn finish(mut self, n: u32) -> String {
+            self.count += later("finish", n).await;
+            let label = &self.label;
+            let more = written(label.as_bytes()).await;
+            format!("{}{}{more}", self.label, self.count)
+        }
+    }
+
     pub async fn discarded_value(c: bool) -> u32 {
         let x = later("x", 3u32).await;
         if c { Some(x) } else { None };
@@ -273,6 +301,20 @@ fn let_else_discarded_values_and_moved_mut_locals() {
             Outcome::Value(4)
         );
     }
+}
+
+#[test]
+fn async_trait_methods_that_borrow_and_change_self() {
+    let outcome = same_at_every_suspension(
+        || call_method(classic::Session { label: "ab".into(), count: 1 }, |s| classic::Handler::handle(s, 2)),
+        || call_method(runtime::Session { label: "ab".into(), count: 1 }, |s| runtime::Handler::handle(s, 2)),
+    );
+    assert_eq!(outcome, Outcome::Value(2 + 3 + 3));
+    let outcome = same_at_every_suspension(
+        || classic::Handler::finish(classic::Session { label: "ab".into(), count: 1 }, 4),
+        || runtime::Handler::finish(runtime::Session { label: "ab".into(), count: 1 }, 4),
+    );
+    assert_eq!(outcome, Outcome::Value("ab52".to_owned()));
 }
 
 /// The test's values, built once and converted into each lowering's own types.
