@@ -57,6 +57,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         krate,
         function: &function.sig.ident,
         option_return: returns_option(&output),
+        body_span: function.block.brace_token.span.join(),
         unit_return: matches!(&output, syn::Type::Tuple(tuple) if tuple.elems.is_empty()),
         self_ident: receiver.as_ref().map(|_| Ident::new(mentions::SELF_LOCAL, Span::mixed_site())),
         assumed: HashMap::new(),

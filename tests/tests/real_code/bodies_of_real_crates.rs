@@ -170,6 +170,20 @@ differential! {
         }
     }
 
+    // A tail's temporaries drop after the block's locals before edition 2024 and before them
+    // from 2024: each edition crate compares its own. (A tail that awaits is taken apart, and
+    // its temporaries drop before the block's locals in every edition: see the README.)
+    pub async fn tail_temporaries(n: u32) -> usize {
+        let local = Loud::new("local");
+        let waited = later("wait", n).await;
+        let inner = {
+            let scoped = Loud::new("scoped");
+            later("inner", ()).await;
+            Loud::new("inner tail").name().len() + scoped.name().len()
+        };
+        Loud::new("tail").name().len() + local.name().len() + inner + waited as usize
+    }
+
     pub async fn discarded_value(c: bool) -> u32 {
         let x = later("x", 3u32).await;
         if c { Some(x) } else { None };
@@ -301,6 +315,12 @@ fn let_else_discarded_values_and_moved_mut_locals() {
             Outcome::Value(4)
         );
     }
+}
+
+#[test]
+fn tail_temporaries_drop_where_the_edition_drops_them() {
+    let outcome = same_at_every_suspension(|| classic::tail_temporaries(1), || runtime::tail_temporaries(1));
+    assert_eq!(outcome, Outcome::Value(4 + 5 + 10 + 6 + 1));
 }
 
 #[test]

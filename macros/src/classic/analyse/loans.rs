@@ -863,12 +863,18 @@ fn stmt_awaits(stmt: &syn::Stmt) -> bool {
 /// nothing to drop): (`&v`, `&mut v.f[i]`, `v.iter()`, `v.as_str()`, ...),
 /// with the span of the borrow.
 pub(crate) fn borrow_root(expr: &syn::Expr) -> Option<(proc_macro2::Ident, proc_macro2::Span)> {
+    // Named as `mentions` names locals: `self` is the hidden local that holds it.
     fn place_root(expr: &syn::Expr) -> Option<proc_macro2::Ident> {
         match expr {
+            syn::Expr::Path(path) if path.qself.is_none() && path.path.is_ident("self") => {
+                let span = syn::spanned::Spanned::span(path);
+                Some(proc_macro2::Ident::new(super::mentions::SELF_LOCAL, span))
+            }
             syn::Expr::Path(path) if path.qself.is_none() => path.path.get_ident().cloned(),
             syn::Expr::Field(node) => place_root(&node.base),
             syn::Expr::Index(node) => place_root(&node.expr),
             syn::Expr::Paren(node) => place_root(&node.expr),
+            syn::Expr::Group(node) => place_root(&node.expr),
             _ => None,
         }
     }

@@ -10,6 +10,8 @@ use proc_macro2::{Ident, Span};
 use syn::visit::Visit;
 use syn::visit_mut::{self, VisitMut};
 
+use crate::classic::analyse::assignments;
+
 /// The fields to take first, from the field paths `code` uses by value (`found`: the local's
 /// name and the path): one per distinct path, none inside another one taken (`v.b` covers
 /// `v.b.c`). A local that `code` also names whole or through an ancestor of such a path
@@ -71,7 +73,7 @@ impl<'ast> Visit<'ast> for Changed {
     }
 
     fn visit_expr_binary(&mut self, node: &'ast syn::ExprBinary) {
-        if super::places::is_compound_assignment(&node.op) {
+        if assignments::is_compound(&node.op) {
             self.note(&node.left);
         }
         syn::visit::visit_expr_binary(self, node);

@@ -52,7 +52,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
 use super::captures;
-use crate::classic::analyse::mentions;
+use crate::classic::analyse::{assignments, mentions};
 use crate::classic::parse::bindings::pattern_bindings;
 use crate::classic::parse::std_macros;
 
@@ -308,7 +308,7 @@ impl<'a> Places<'a> {
                 }
                 self.rewrite(&mut node.left, Use::Place);
             }
-            syn::Expr::Binary(node) if is_compound_assignment(&node.op) => {
+            syn::Expr::Binary(node) if assignments::is_compound(&node.op) => {
                 self.rewrite(&mut node.left, Use::Place);
                 self.value(&mut node.right);
             }
@@ -828,25 +828,10 @@ fn is_single_eq(token: Option<&TokenTree>, next: Option<&TokenTree>) -> bool {
     }
 }
 
-/// The plain names that code assigns (`v = ..`, or a compound `v += ..`).
+/// The plain names that code assigns (`v = ..`, or a compound `v += ..`), closures and async
+/// blocks included.
 fn assigned_in(expr: &syn::Expr) -> Vec<String> {
-    struct Assigned(Vec<String>);
-    impl<'ast> syn::visit::Visit<'ast> for Assigned {
-        fn visit_expr_assign(&mut self, node: &'ast syn::ExprAssign) {
-            self.0.extend(Places::path_name(&node.left));
-            syn::visit::visit_expr_assign(self, node);
-        }
-        fn visit_expr_binary(&mut self, node: &'ast syn::ExprBinary) {
-            if is_compound_assignment(&node.op) {
-                self.0.extend(Places::path_name(&node.left));
-            }
-            syn::visit::visit_expr_binary(self, node);
-        }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut assigned = Assigned(Vec::new());
-    syn::visit::Visit::visit_expr(&mut assigned, expr);
-    assigned.0
+    assignments::assigned_places(expr, assignments::Reach::Nested).into_iter().filter_map(Places::path_name).collect()
 }
 
 fn members_text(members: &[syn::Member]) -> String {
@@ -857,23 +842,6 @@ fn with_span(ident: &Ident, span: Span) -> Ident {
     let mut ident = ident.clone();
     ident.set_span(ident.span().located_at(span));
     ident
-}
-
-pub(crate) fn is_compound_assignment(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(
-        op,
-        AddAssign(_)
-            | SubAssign(_)
-            | MulAssign(_)
-            | DivAssign(_)
-            | RemAssign(_)
-            | BitXorAssign(_)
-            | BitAndAssign(_)
-            | BitOrAssign(_)
-            | ShlAssign(_)
-            | ShrAssign(_)
-    )
 }
 
 fn binding_names(pat: &syn::Pat) -> Vec<String> {

@@ -21,6 +21,10 @@ pub(crate) struct Block {
     pub label: Option<Label>,
     pub unsafety: Option<syn::token::Unsafe>,
     pub stmts: Vec<Stmt>,
+    /// The span of the user's block this is (`None` for one the lowering makes): its tail
+    /// stays a tail of a block with that span, whose edition decides when the tail's
+    /// temporaries drop.
+    pub span: Option<proc_macro2::Span>,
 }
 
 pub(crate) enum Stmt {
@@ -94,7 +98,7 @@ pub(crate) struct Loop {
 
 impl Block {
     pub(crate) fn plain(stmts: Vec<Stmt>) -> Self {
-        Block { label: None, unsafety: None, stmts }
+        Block { label: None, unsafety: None, stmts, span: None }
     }
 }
 

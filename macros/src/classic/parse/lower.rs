@@ -11,7 +11,7 @@ use quote::ToTokens;
 use super::awaits;
 use super::ir::{Arm, Await, Block, Expr, If, Let, Loop, Match, Stmt};
 use super::std_macros;
-use crate::classic::analyse::{jumps, mentions};
+use crate::classic::analyse::{assignments, jumps, mentions};
 
 pub(crate) struct Lower {
     errors: Vec<syn::Error>,
@@ -224,7 +224,7 @@ impl Lower {
     }
 
     fn block(&mut self, block: &syn::Block) -> Block {
-        Block::plain(self.stmts(&block.stmts))
+        Block { span: Some(block.brace_token.span.join()), ..Block::plain(self.stmts(&block.stmts)) }
     }
 
     fn stmts(&mut self, stmts: &[syn::Stmt]) -> Vec<Stmt> {
@@ -675,7 +675,7 @@ impl Lower {
                 Expr::Block(Box::new(block))
             }
             syn::Expr::Unsafe(node) if awaits || changes_on_a_path(expr) => {
-                let mut block = Block::plain(self.stmts(&node.block.stmts));
+                let mut block = self.block(&node.block);
                 block.unsafety = Some(node.unsafe_token);
                 Expr::Block(Box::new(block))
             }
@@ -799,7 +799,7 @@ impl Lower {
                 }));
                 self.spill_value(construct, pre, expr.span())
             }
-            syn::Expr::Binary(node) if is_assignment(&node.op) => {
+            syn::Expr::Binary(node) if assignments::is_compound(&node.op) => {
                 // The right side of a compound assignment is evaluated first (for the
                 // primitive types it is used with most).
                 let mut node = node.clone();
@@ -1063,22 +1063,6 @@ impl Lower {
     }
 }
 
-fn is_assignment(op: &BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::AddAssign(_)
-            | BinOp::SubAssign(_)
-            | BinOp::MulAssign(_)
-            | BinOp::DivAssign(_)
-            | BinOp::RemAssign(_)
-            | BinOp::BitXorAssign(_)
-            | BinOp::BitAndAssign(_)
-            | BinOp::BitOrAssign(_)
-            | BinOp::ShlAssign(_)
-            | BinOp::ShrAssign(_)
-    )
-}
-
 /// Reading this expression after an await gives what reading it before would: a literal, or
 /// a place (a method receiver is auto-referenced, so it must not be moved into a temporary).
 fn is_stable(expr: &syn::Expr) -> bool {
@@ -1100,45 +1084,14 @@ fn is_stable(expr: &syn::Expr) -> bool {
 /// run there (but in an async block awaited where it is written, which does)? (Another field
 /// of the same local, `p.b = ..`, is not `place`.)
 fn assigns(expr: &syn::Expr, place: &syn::Expr) -> bool {
-    struct Finder {
-        place: String,
-        found: bool,
-    }
-    impl Finder {
-        fn overlaps(&self, target: &syn::Expr) -> bool {
-            let target = target.to_token_stream().to_string();
-            let within = |long: &str, short: &str| {
-                long == short || long.strip_prefix(short).is_some_and(|rest| rest.starts_with([' ', '.', '[']))
-            };
-            within(&target, &self.place) || within(&self.place, &target)
-        }
-    }
-    impl<'ast> syn::visit::Visit<'ast> for Finder {
-        fn visit_expr_assign(&mut self, node: &'ast syn::ExprAssign) {
-            self.found |= self.overlaps(&node.left);
-            syn::visit::visit_expr_assign(self, node);
-        }
-        fn visit_expr_binary(&mut self, node: &'ast syn::ExprBinary) {
-            self.found |= is_assignment(&node.op) && self.overlaps(&node.left);
-            syn::visit::visit_expr_binary(self, node);
-        }
-        fn visit_expr_await(&mut self, node: &'ast syn::ExprAwait) {
-            let mut base = &*node.base;
-            while let syn::Expr::Paren(syn::ExprParen { expr, .. }) = base {
-                base = expr;
-            }
-            match base {
-                syn::Expr::Async(block) => syn::visit::visit_block(self, &block.block),
-                _ => syn::visit::visit_expr_await(self, node),
-            }
-        }
-        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut finder = Finder { place: place.to_token_stream().to_string(), found: false };
-    syn::visit::Visit::visit_expr(&mut finder, expr);
-    finder.found
+    let place = place.to_token_stream().to_string();
+    let within = |long: &str, short: &str| {
+        long == short || long.strip_prefix(short).is_some_and(|rest| rest.starts_with([' ', '.', '[']))
+    };
+    assignments::assigned_places(expr, assignments::Reach::HereAndNow).into_iter().any(|target| {
+        let target = target.to_token_stream().to_string();
+        within(&target, &place) || within(&place, &target)
+    })
 }
 
 /// The variable a place read by value starts from (`v` in `v`, `v.a`, `v[0]`, `*v`), as

@@ -154,6 +154,9 @@ pub(crate) struct Config<'a> {
     /// The function's name, to recognize recursive awaits.
     pub function: &'a Ident,
     pub option_return: bool,
+    /// The span of the user's body block: what the body's tail is the tail of has it, so that
+    /// rustc reads the user's edition there.
+    pub body_span: Span,
     /// The function returns `()`: a body that ends without a value returns it (any other
     /// body that does diverges, by a `panic!` say, which the walk cannot see).
     pub unit_return: bool,
@@ -195,6 +198,9 @@ pub(crate) struct Emitter<'a> {
     /// outside the scope that declares it.
     rest_depth: Vec<usize>,
     reachable: bool,
+    /// The next `stmts` is a block's whose level was just opened, with the user's span for
+    /// that block: its tail, if plain, stays the tail of the block (`tail_value`).
+    block_tail: Option<Span>,
     pub errors: Vec<syn::Error>,
     field_names: HashMap<String, usize>,
     next_hidden: usize,
@@ -253,6 +259,7 @@ impl<'a> Emitter<'a> {
             rest: Vec::new(),
             rest_depth: Vec::new(),
             reachable: true,
+            block_tail: None,
             errors: Vec::new(),
             field_names,
             next_hidden: 0,
@@ -355,10 +362,34 @@ impl<'a> Emitter<'a> {
     }
 
     fn pop_level(&mut self) {
-        let mut level = self.segment.levels.pop().expect("a level is open");
+        let level = self.segment.levels.pop().expect("a level is open");
+        let code = self.close_level(level);
+        self.emit(code);
+    }
+
+    /// A level's code as a block: `head { body }`; for a block whose code ends in its tail's
+    /// value (`tail_value`), that block handed to where the value goes, spanned as the user's
+    /// block. Rust drops a tail's temporaries at the end of the statement around the block
+    /// before edition 2024, and before the block's locals from 2024, by the block's edition:
+    /// `slot = Some({ .. locals ..; tail });`, `let value = { .. }; return Poll::Ready(value);`
+    /// keep both orders (and drop them before the parameters, as the plain `async fn` does).
+    fn close_level(&mut self, mut level: Level) -> TokenStream {
         let head = std::mem::take(&mut level.head);
+        let tail = level.tail.take();
         let body = level.code();
-        self.emit(quote!(#head { #body }));
+        let Some((sink, span)) = tail else { return quote!(#head { #body }) };
+        let block = quote_spanned!(span=> #head { #body });
+        match sink {
+            Sink::Discard => quote!(#block;),
+            Sink::Assign(var, _) => self.sink_code(var, block, span),
+            Sink::Return => {
+                let value = Ident::new("__lowering_value", Span::mixed_site());
+                quote! {
+                    let #value = #block;
+                    return ::core::task::Poll::Ready(#value);
+                }
+            }
+        }
     }
 
     fn push_scope(&mut self, head: TokenStream, unsafety: bool) {
@@ -400,10 +431,9 @@ impl<'a> Emitter<'a> {
 
     fn finish(&mut self, mut segment: Segment) {
         while segment.levels.len() > 1 {
-            let mut level = segment.levels.pop().expect("checked");
-            let head = std::mem::take(&mut level.head);
-            let body = level.code();
-            segment.levels.last_mut().expect("checked").body.extend(quote!(#head { #body }));
+            let level = segment.levels.pop().expect("checked");
+            let code = self.close_level(level);
+            segment.levels.last_mut().expect("checked").body.extend(code);
         }
         let body = segment.levels.pop().expect("the root level").code();
         self.segments.push((segment.order, segment.state, body));
@@ -699,6 +729,7 @@ impl<'a> Emitter<'a> {
             }
         }
         self.push_scope(quote!(), false);
+        self.block_tail = Some(self.config.body_span);
         self.stmts(&block.stmts, Sink::Return);
         self.pop_scope();
         self.join_back_edges();
@@ -744,6 +775,7 @@ impl<'a> Emitter<'a> {
     }
 
     fn stmts(&mut self, stmts: &'a [Stmt], sink: Sink) {
+        let block_tail = self.block_tail.take();
         let tail = match stmts.last() {
             Some(Stmt::Expr(_, false)) => Some(stmts.len() - 1),
             _ => None,
@@ -754,6 +786,17 @@ impl<'a> Emitter<'a> {
             }
             self.push_rest(Rest::Stmts(&stmts[index + 1..]));
             match stmt {
+                Stmt::Expr(expr, _)
+                    if Some(index) == tail
+                        && block_tail.is_some()
+                        && !self.must_split(expr)
+                        && self.segment.levels.len() == self.scopes.len() =>
+                {
+                    match (expr.source(), block_tail) {
+                        (Some(source), Some(span)) => self.tail_value(source, sink.clone(), span),
+                        _ => self.expr(expr, sink.clone()),
+                    }
+                }
                 Stmt::Expr(expr, _) if Some(index) == tail => self.expr(expr, sink.clone()),
                 _ => self.stmt(stmt),
             }
@@ -1113,6 +1156,28 @@ impl<'a> Emitter<'a> {
         self.drop_replaced(replaced);
     }
 
+    /// A block's tail that needs no taking apart, straight in the block's level: left the
+    /// block's tail, the level handing the block's value to `sink` (`close_level`).
+    fn tail_value(&mut self, source: &syn::Expr, sink: Sink, span: Span) {
+        let diverges = matches!(source, syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_));
+        let mut rewritten = self.rewrite_expr(source);
+        let mut replaced = self.apply(&mentions::of_expr(source));
+        self.drop_on_assignment(&mut rewritten, &mut replaced);
+        if diverges {
+            self.emit(quote!(#rewritten;));
+            self.reachable = false;
+        } else if !replaced.is_empty() {
+            // Code follows the value (a drop of what it replaced).
+            self.deliver(rewritten.into_token_stream(), &sink, source.span());
+        } else {
+            // Nothing more goes into this level: the block ends here (`stmts`, `block`).
+            self.emit(rewritten.into_token_stream());
+            self.reachable = !matches!(sink, Sink::Return);
+            self.segment.levels.last_mut().expect("a level is open").tail = Some((sink, span));
+        }
+        self.drop_replaced(replaced);
+    }
+
     /// `operand.await`: make the awaiter, save, and continue in the await's own state, which
     /// polls it. Leaves the result in `__awaited`.
     fn await_expr(&mut self, node: &'a ir::Await) {
@@ -1155,6 +1220,7 @@ impl<'a> Emitter<'a> {
         }
         let head = if block.unsafety.is_some() { quote!(unsafe) } else { quote!() };
         self.push_scope(head, block.unsafety.is_some());
+        self.block_tail = block.span;
         self.stmts(&block.stmts, sink);
         self.pop_scope();
     }

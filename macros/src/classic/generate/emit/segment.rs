@@ -1,9 +1,10 @@
 //! A state's code while the walk writes it: a stack of open blocks (`Level`s), the scopes
 //! that enclose the state re-opened, each with the declarations it may need.
 
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::{Ident, Span, TokenStream};
 
 use super::StateId;
+use crate::classic::generate::rewrite::Sink;
 
 /// One state's code, built as a stack of open blocks.
 pub(super) struct Segment {
@@ -23,11 +24,14 @@ pub(super) struct Level {
     /// declaration stays only if the level's code names the local: rustc cannot infer the
     /// type of one that nothing assigns (the assignment may be in another state's segment).
     pub uninit: Vec<(usize, Ident, TokenStream)>,
+    /// The body ends in its block's tail, whose value goes to the sink, the block spanned as
+    /// the user's (`Emitter::tail_value`).
+    pub tail: Option<(Sink, Span)>,
 }
 
 impl Level {
     pub(super) fn new(head: TokenStream, body: TokenStream) -> Self {
-        Level { head, body, uninit: Vec::new() }
+        Level { head, body, uninit: Vec::new(), tail: None }
     }
 
     /// The level's code: its body, with the declarations it uses: a local declared without
