@@ -1,4 +1,4 @@
-//! `cargo bench -p lowering`: every benchmark row (B1-B15), both lowerings, side by side in
+//! `cargo bench -p lowering`: every benchmark row (B1-B16), both lowerings, side by side in
 //! one run.
 //!
 //! ```text
@@ -21,6 +21,7 @@ mod counted;
 mod drive;
 mod harness;
 mod measure;
+mod proof;
 mod report;
 mod scenarios;
 
