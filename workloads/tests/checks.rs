@@ -67,3 +67,18 @@ fn every_workload_records_its_lowering() {
     assert!(vt.value_task);
     assert_eq!(vt.generated_type, Some("VtChain10StateMachine"));
 }
+
+#[test]
+fn the_readmes_excerpt_is_what_the_checks_print_now() {
+    let readme = include_str!("../../README.md");
+    let opening = "variant. Excerpt:\n\n```text\n";
+    let start = readme.find(opening).expect("the README quotes the checks' table") + opening.len();
+    let excerpt = &readme[start..][..readme[start..].find("```").expect("the excerpt ends")];
+    let table = checks::table(&checks::run(&Variant::BOTH));
+    // Column widths follow the longest name; the words are what must agree.
+    let words = |line: &str| line.split_whitespace().collect::<Vec<_>>().join(" ");
+    let printed: Vec<String> = table.lines().map(words).collect();
+    for line in excerpt.lines() {
+        assert!(printed.contains(&words(line)), "the README's line is not printed now: {line}\n{table}");
+    }
+}
