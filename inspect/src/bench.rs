@@ -1,7 +1,10 @@
-//! The benchmark's `summary.json` (written by `cargo bench -p lowering` to
-//! `<target>/lowering-bench/`, schema 1), read for the page and the opening summary, and
-//! whether it measured the source being inspected.
+//! The benchmark's summary (written by `cargo bench -p lowering` to `<target>/lowering-bench/`,
+//! schema 1), read for the page and the opening summary, and whether it measured the source
+//! being inspected.
 //!
+//! A full run writes `summary.json`; a quick or partial run writes beside it under its own
+//! name (`summary-quick.json`, `summary-rows-B3-B6.json`). Of the summaries there, inspect
+//! reads the most complete one of the inspected commit ([`choose`]) and says which.
 //! A summary is never trusted blindly: one that is missing or unreadable is said so, and one
 //! measured at another commit (or on a working tree with changes) is marked stale with its
 //! date and commit, since its figures may describe other code.
@@ -51,6 +54,8 @@ pub struct Summary {
     pub path: PathBuf,
     pub rows: Vec<Row>,
     pub quick: bool,
+    /// The rows a `--rows` run was limited to; empty for a run of every row.
+    pub rows_requested: Vec<String>,
     pub commit: Option<String>,
     pub dirty: Option<bool>,
     pub written_unix: Option<u64>,
@@ -74,6 +79,23 @@ impl Summary {
         self.rows.iter().find(|row| row.scenario() == scenario && row.variant == variant)
     }
 
+    /// What kind of run wrote it: `a full run`, `a --quick run`, `a partial run (--rows B3,B6)`.
+    pub fn kind(&self) -> String {
+        let rows = self.rows_requested.join(",");
+        match (self.quick, self.rows_requested.is_empty()) {
+            (false, true) => "a full run".to_owned(),
+            (true, true) => "a --quick run".to_owned(),
+            (false, false) => format!("a partial run (--rows {rows})"),
+            (true, false) => format!("a --quick partial run (--rows {rows})"),
+        }
+    }
+
+    /// Ranks runs by how complete they are, best first: every row before some rows, the full
+    /// protocol before `--quick`, then more rows, then the newer.
+    fn completeness(&self) -> (bool, bool, usize, u64) {
+        (self.rows_requested.is_empty(), !self.quick, self.rows.len(), self.written_unix.unwrap_or(0))
+    }
+
     /// `2026-12-01 14:03 UTC, commit b4ad585` (with what is known).
     pub fn provenance(&self) -> String {
         let date = self.written_unix.map_or_else(|| "date unknown".to_owned(), utc_date);
@@ -91,7 +113,12 @@ impl Summary {
 pub enum Bench {
     Missing(PathBuf),
     Unreadable(PathBuf, String),
-    Found { summary: Summary, stale: Option<String> },
+    /// `others`: the other summaries there were to choose from.
+    Found {
+        summary: Summary,
+        stale: Option<String>,
+        others: usize,
+    },
 }
 
 impl Bench {
@@ -112,25 +139,28 @@ impl Bench {
             Bench::Unreadable(path, reason) => {
                 format!("the benchmark summary {} cannot be read: {reason}", path.display())
             }
-            Bench::Found { summary, stale: None } => format!(
-                "benchmark summary {} ({}{})",
-                summary.path.display(),
-                summary.provenance(),
-                if summary.quick { ", a --quick run" } else { "" }
-            ),
-            Bench::Found { summary, stale: Some(why) } => format!(
-                "STALE benchmark summary {} ({}{}): {why}",
-                summary.path.display(),
-                summary.provenance(),
-                if summary.quick { ", a --quick run" } else { "" }
-            ),
+            Bench::Found { summary, stale, others } => {
+                let chosen = match (others, stale) {
+                    (0, _) => String::new(),
+                    (n, None) => format!("; the most complete of this commit, of {} summaries", n + 1),
+                    (n, Some(_)) => format!("; the most complete of {} summaries, none of this commit", n + 1),
+                };
+                let stale = stale.as_ref().map_or_else(String::new, |why| format!(": {why}"));
+                format!(
+                    "{}benchmark summary {} ({}, {}{chosen}){stale}",
+                    if stale.is_empty() { "" } else { "STALE " },
+                    summary.path.display(),
+                    summary.kind(),
+                    summary.provenance(),
+                )
+            }
         }
     }
 }
 
-/// The default summary path under a target directory.
-pub fn default_path(target_dir: &Path) -> PathBuf {
-    target_dir.join(SUMMARY_DIR).join("summary.json")
+/// The directory the benchmark writes its summaries to, under a target directory.
+pub fn default_dir(target_dir: &Path) -> PathBuf {
+    target_dir.join(SUMMARY_DIR)
 }
 
 /// Read the summary at `path` and compare it with the source at `source_root`.
@@ -141,9 +171,52 @@ pub fn load(path: &Path, source_root: &Path) -> Bench {
     match read(path) {
         Ok(summary) => {
             let stale = staleness(&summary, &current_source(source_root));
-            Bench::Found { summary, stale }
+            Bench::Found { summary, stale, others: 0 }
         }
         Err(error) => Bench::Unreadable(path.to_owned(), error.to_string()),
+    }
+}
+
+/// Of the summaries in `dir` (`summary*.json`), the most complete one that measured the
+/// source at `source_root`, or failing that the most complete one of any commit (stale).
+pub fn choose(dir: &Path, source_root: &Path) -> Bench {
+    pick(summaries_in(dir), dir, &current_source(source_root))
+}
+
+fn summaries_in(dir: &Path) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| name.starts_with("summary") && name.ends_with(".json"))
+        })
+        .collect();
+    paths.sort();
+    paths
+}
+
+fn pick(paths: Vec<PathBuf>, dir: &Path, source: &Source) -> Bench {
+    let others = paths.len().saturating_sub(1);
+    let mut unreadable = None;
+    let mut readable = Vec::new();
+    for path in paths {
+        match read(&path) {
+            Ok(summary) => readable.push((staleness(&summary, source), summary)),
+            Err(error) => unreadable = unreadable.or(Some((path, error.to_string()))),
+        }
+    }
+    // Current before stale, then the most complete.
+    let best = readable.into_iter().max_by(|(a_stale, a), (b_stale, b)| {
+        (a_stale.is_none(), a.completeness()).cmp(&(b_stale.is_none(), b.completeness()))
+    });
+    match (best, unreadable) {
+        (Some((stale, summary)), _) => Bench::Found { summary, stale, others },
+        (None, Some((path, reason))) => Bench::Unreadable(path, reason),
+        (None, None) => Bench::Missing(dir.join("summary.json")),
     }
 }
 
@@ -168,6 +241,10 @@ pub fn parse(path: &Path, text: &str) -> Result<Summary> {
         path: path.to_owned(),
         rows,
         quick: json["quick"].as_bool().unwrap_or(false),
+        rows_requested: json["rows_requested"]
+            .as_array()
+            .map(|rows| rows.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default(),
         commit: source["commit"].as_str().map(str::to_owned),
         dirty: source["dirty"].as_bool(),
         written_unix: source["written_unix"].as_u64(),
@@ -263,6 +340,7 @@ mod tests {
             path: PathBuf::from("summary.json"),
             rows: Vec::new(),
             quick: false,
+            rows_requested: Vec::new(),
             commit: commit.map(str::to_owned),
             dirty,
             written_unix: Some(0),
@@ -285,5 +363,48 @@ mod tests {
         assert!(parse(path, r#"{"schema": 2, "rows": []}"#).is_err());
         let error = parse(path, r#"{"schema": 1, "rows": [{"id": "B1"}]}"#).err().map(|e| e.to_string());
         assert_eq!(error.as_deref(), Some("row 0: no `name`"));
+    }
+
+    /// A summary file of `commit`, `quick` or not, limited to `rows` when there are any.
+    fn write_summary(dir: &Path, name: &str, commit: &str, quick: bool, rows: &[&str]) {
+        let text = serde_json::json!({
+            "schema": 1, "quick": quick, "rows_requested": rows, "rows": [],
+            "source": { "commit": commit, "dirty": false, "written_unix": 0 },
+        });
+        std::fs::write(dir.join(name), text.to_string()).expect("a temporary file");
+    }
+
+    #[test]
+    fn the_most_complete_summary_of_this_commit_is_read_and_named() {
+        let dir = std::env::temp_dir().join(format!("inspect-bench-choose-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let here = Source { commit: Some("aaaa".to_owned()), dirty: Some(false) };
+        let chosen = |dir: &Path| match pick(summaries_in(dir), dir, &here) {
+            Bench::Found { summary, stale, .. } => {
+                (summary.path.file_name().and_then(|n| n.to_str()).map(str::to_owned), stale.is_none())
+            }
+            _ => (None, false),
+        };
+        write_summary(&dir, "summary-quick.json", "aaaa", true, &[]);
+        write_summary(&dir, "summary-rows-B3.json", "aaaa", false, &["B3"]);
+        assert_eq!(chosen(&dir), (Some("summary-quick.json".to_owned()), true), "every row beats some rows");
+        // A full run of another commit does not displace this commit's quick run.
+        write_summary(&dir, "summary.json", "bbbb", false, &[]);
+        assert_eq!(chosen(&dir), (Some("summary-quick.json".to_owned()), true));
+        write_summary(&dir, "summary.json", "aaaa", false, &[]);
+        assert_eq!(chosen(&dir), (Some("summary.json".to_owned()), true));
+        let status = pick(summaries_in(&dir), &dir, &here).status();
+        assert!(
+            status.contains("summary.json (a full run, ")
+                && status.contains("most complete of this commit, of 3 summaries"),
+            "{status}"
+        );
+        // Nothing of this commit: the most complete of another, said to be stale.
+        let elsewhere = Source { commit: Some("cccc".to_owned()), dirty: Some(false) };
+        let status = pick(summaries_in(&dir), &dir, &elsewhere).status();
+        assert!(status.starts_with("STALE") && status.contains("none of this commit"), "{status}");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(matches!(pick(Vec::new(), &dir, &here), Bench::Missing(_)));
     }
 }

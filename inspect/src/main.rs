@@ -65,8 +65,8 @@ the live stacks and failure reports of the package's `lowering_stacks` example.
   --json                print everything as JSON (schema 1)
   --html [PATH]         write one self-contained page (default:
                         <target>/lowering-report/index.html)
-  --bench-summary PATH  the benchmark's summary.json (default:
-                        <target>/lowering-bench/summary.json, written by cargo bench -p lowering)
+  --bench-summary PATH  the benchmark summary to read (default: the most complete of this
+                        commit in <target>/lowering-bench/, written by cargo bench -p lowering)
   --callgraph-results PATH  the call-graph results for the page (default:
                         <target>/lowering-callgraph/results.json, written by inspect callgraph)
   --function NAME       print the dump of the functions named NAME, both variants
@@ -178,8 +178,12 @@ fn run(options: Options) -> Result<ExitCode> {
     // The inspect directory is `<target>/lowering-inspect`.
     let target_dir = package.inspect_dir.parent().unwrap_or(&package.inspect_dir).to_owned();
     let bench = || {
-        let path = options.bench_summary.clone().unwrap_or_else(|| bench::default_path(&target_dir));
-        bench::load(&path, &package.workspace_root)
+        // A summary named on the command line is read as it is; otherwise the most complete
+        // of the benchmark's summaries.
+        match &options.bench_summary {
+            Some(path) => bench::load(path, &package.workspace_root),
+            None => bench::choose(&bench::default_dir(&target_dir), &package.workspace_root),
+        }
     };
     match (options.function, options.dump) {
         (Some(name), Some(kind)) => print!("{}", report::dump(&facts, &name, kind)?),

@@ -13,6 +13,9 @@ mod drive;
 #[path = "../benches/lab/measure.rs"]
 mod measure;
 #[allow(dead_code)]
+#[path = "../benches/lab/proof.rs"]
+mod proof;
+#[allow(dead_code)]
 #[path = "../benches/lab/scenarios.rs"]
 mod scenarios;
 

@@ -1,5 +1,7 @@
-//! The benchmark harness, run in `--quick` mode: the structure of its summary (every row,
-//! both variants, no failed check). Timings are never checked here.
+//! The benchmark harness, run in `--quick` mode: the structure of its summary (every row the
+//! README lists, both variants, no failed check). Timings are never checked here. The run
+//! writes into this test's own directory, so that `cargo test` leaves the benchmark's own
+//! summaries (`target/lowering-bench/`, which `inspect` reads) as they were.
 
 use std::process::Command;
 
@@ -7,11 +9,15 @@ use std::process::Command;
 fn quick_benchmark_reports_every_row_for_both_variants() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let workspace = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-smoke");
+    // A summary left by an earlier run must not pass for this one's.
+    let _ = std::fs::remove_dir_all(&out);
     // The dev profile: this checks what the harness reports, not how fast anything is, and
     // reuses what the test build compiled already.
     let output = Command::new(cargo)
         .current_dir(workspace)
-        .args(["bench", "-p", "lowering", "--profile", "dev", "--", "--quick", "--json"])
+        .args(["bench", "-p", "lowering", "--profile", "dev", "--", "--quick", "--json", "--out"])
+        .arg(&out)
         .output()
         .expect("cargo runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -19,10 +25,17 @@ fn quick_benchmark_reports_every_row_for_both_variants() {
     assert!(stderr.contains("checks: 64 passed, 0 failed"), "checks did not all pass:\n{stderr}");
 
     let summary: serde_json::Value = serde_json::from_slice(&output.stdout).expect("--json prints the summary");
+    let written =
+        std::fs::read(out.join("summary-quick.json")).expect("a quick run writes summary-quick.json in --out");
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&written).ok().as_ref(), Some(&summary));
+    assert!(!out.join("summary.json").exists(), "a quick run wrote over a full run's summary");
     assert_eq!(summary["schema"], 1);
     assert!(summary["machine"].is_object());
     let rows = summary["rows"].as_array().expect("rows");
-    for id in (1..=15).map(|n| format!("B{n}")) {
+    // B1-B16, and every row the README's benchmark section names.
+    let listed = readme_rows(workspace);
+    assert!(listed.iter().all(|id| rows.iter().any(|row| row["id"] == id.as_str())), "README rows {listed:?}");
+    for id in (1..=16).map(|n| format!("B{n}")) {
         let variants: Vec<&str> =
             rows.iter().filter(|row| row["id"] == id.as_str()).filter_map(|row| row["variant"].as_str()).collect();
         if id == "B1" {
@@ -71,4 +84,20 @@ fn quick_benchmark_reports_every_row_for_both_variants() {
             );
         }
     }
+}
+
+/// The row ids (`B<n>`) the README's benchmark section names.
+fn readme_rows(workspace: &str) -> Vec<String> {
+    let readme = std::fs::read_to_string(format!("{workspace}/README.md")).expect("README.md");
+    let start = readme.find("\n## Benchmarks").expect("the README has a benchmark section");
+    let section = &readme[start + 1..];
+    let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+    let mut ids: Vec<String> = section
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| word.len() > 1 && word.starts_with('B') && word[1..].bytes().all(|b| b.is_ascii_digit()))
+        .map(str::to_owned)
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
 }

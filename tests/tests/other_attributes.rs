@@ -58,8 +58,13 @@ fn both_orders_behave_as_the_plain_function_and_trace_as_they_say() {
 }
 
 fn behave_as_the_plain_function() {
-    let expected = same_at_every_suspension(|| plain(1, Loud::new("a")), || plain(1, Loud::new("a")));
+    // The plain function's own outcome, then each order's classic lowering against its
+    // runtime lowering, and every lowered function against the plain one.
+    let (expected, _) = run(Stop::AtEnd, || plain(1, Loud::new("a")));
     assert_eq!(expected, Outcome::Value(2));
+    let above = same_at_every_suspension(|| above_classic(1, Loud::new("a")), || above_runtime(1, Loud::new("a")));
+    let below = same_at_every_suspension(|| below_classic(1, Loud::new("a")), || below_runtime(1, Loud::new("a")));
+    assert_eq!((above, below), (Outcome::Value(2), Outcome::Value(2)));
     same_at_every_suspension(|| above_classic(1, Loud::new("a")), || plain(1, Loud::new("a")));
     same_at_every_suspension(|| below_classic(1, Loud::new("a")), || plain(1, Loud::new("a")));
     same_at_every_suspension(|| above_runtime(1, Loud::new("a")), || plain(1, Loud::new("a")));

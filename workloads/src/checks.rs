@@ -36,7 +36,8 @@ impl CheckResult {
     }
 }
 
-type CheckFn = fn(Variant) -> Result<String, String>;
+/// A check: `Ok(what was seen)` or `Err(what went wrong)` for one variant.
+pub type CheckFn = fn(Variant) -> Result<String, String>;
 
 /// Every check, in order.
 pub const CHECKS: &[(&str, &str, CheckFn)] = &[
@@ -76,9 +77,15 @@ pub const CHECKS: &[(&str, &str, CheckFn)] = &[
 
 /// Run every check for `variants`, in order, one variant after the other.
 pub fn run(variants: &[Variant]) -> Vec<CheckResult> {
+    run_these(CHECKS, variants)
+}
+
+/// Run `checks` for `variants` as [`run`] runs every check: a check that returns `Err` or
+/// panics has failed. (Public so that a test can run a check with a wrong expectation.)
+pub fn run_these(checks: &[(&'static str, &'static str, CheckFn)], variants: &[Variant]) -> Vec<CheckResult> {
     let mut results = Vec::new();
     for &variant in variants {
-        for &(id, name, check) in CHECKS {
+        for &(id, name, check) in checks {
             let outcome = quiet(|| panic::catch_unwind(AssertUnwindSafe(|| check(variant))))
                 .unwrap_or_else(|payload| Err(format!("the check panicked: {}", panic_message(&*payload))));
             results.push(CheckResult { id, name, variant, outcome });
@@ -107,7 +114,8 @@ pub fn table(results: &[CheckResult]) -> String {
 
 // ---- Helpers ------------------------------------------------------------------------------
 
-fn expect_eq<T: PartialEq + std::fmt::Debug>(seen: T, expected: T) -> Result<String, String> {
+/// What every check compares with: `Ok(seen)` when `seen` is `expected`.
+pub fn expect_eq<T: PartialEq + std::fmt::Debug>(seen: T, expected: T) -> Result<String, String> {
     if seen == expected { Ok(format!("{seen:?}")) } else { Err(format!("got {seen:?}, expected {expected:?}")) }
 }
 

@@ -18,11 +18,13 @@ struct Options {
     instructions: bool,
     /// Only these row ids (`--rows B2,B3`); every row when empty.
     rows: Vec<String>,
+    /// Where the files go (`--out DIR`); `target/lowering-bench/` by default.
+    out: Option<PathBuf>,
 }
 
 impl Options {
     fn parse(args: &[String]) -> Result<Options, String> {
-        let mut options = Options { quick: false, json: false, instructions: true, rows: Vec::new() };
+        let mut options = Options { quick: false, json: false, instructions: true, rows: Vec::new(), out: None };
         let mut args = args.iter();
         while let Some(arg) = args.next() {
             match arg.as_str() {
@@ -35,6 +37,7 @@ impl Options {
                         return Err(format!("no row `{unknown}` (rows are B1-B16, A1, A1-8k)"));
                     }
                 }
+                "--out" => options.out = Some(PathBuf::from(args.next().ok_or("--out takes a directory")?)),
                 "--quick" => options.quick = true,
                 "--json" => options.json = true,
                 "--no-instructions" => options.instructions = false,
@@ -42,7 +45,7 @@ impl Options {
                 "--bench" => {}
                 "--help" | "-h" => {
                     return Err(
-                        "usage: cargo bench -p lowering -- [--quick] [--json] [--no-instructions] [--rows B2,B3,..]"
+                        "usage: cargo bench -p lowering -- [--quick] [--json] [--no-instructions] [--rows B2,B3,..] [--out DIR]"
                             .to_owned(),
                     );
                 }
@@ -50,6 +53,21 @@ impl Options {
             }
         }
         Ok(options)
+    }
+
+    /// What distinguishes this run's files from a full run's: a quick or partial run writes
+    /// beside the full run's `summary.json` (`summary-quick.json`, `summary-rows-B3-B6.json`)
+    /// rather than over it, so that no lesser run replaces a better one.
+    fn file_suffix(&self) -> String {
+        let mut suffix = String::new();
+        if self.quick {
+            suffix.push_str("-quick");
+        }
+        if !self.rows.is_empty() {
+            suffix.push_str("-rows-");
+            suffix.push_str(&self.rows.join("-"));
+        }
+        suffix
     }
 }
 
@@ -101,12 +119,16 @@ fn run_child(row: usize, subject: Subject, quick: bool) -> Result<Value, String>
     serde_json::from_slice(&output.stdout).map_err(|error| format!("unreadable child output: {error}"))
 }
 
-/// `target/lowering-bench/`, next to the profile directory this executable runs from
-/// (`target/<profile>/deps/lab-<hash>`).
-fn output_dir() -> Result<PathBuf, String> {
-    let exe = std::env::current_exe().map_err(|error| error.to_string())?;
-    let target = exe.ancestors().nth(3).ok_or("cannot find the target directory")?;
-    let dir = target.join("lowering-bench");
+/// `--out DIR`, or `target/lowering-bench/` next to the profile directory this executable runs
+/// from (`target/<profile>/deps/lab-<hash>`).
+fn output_dir(out: Option<&PathBuf>) -> Result<PathBuf, String> {
+    let dir = match out {
+        Some(dir) => dir.clone(),
+        None => {
+            let exe = std::env::current_exe().map_err(|error| error.to_string())?;
+            exe.ancestors().nth(3).ok_or("cannot find the target directory")?.join("lowering-bench")
+        }
+    };
     std::fs::create_dir_all(&dir).map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
     Ok(dir)
 }
@@ -197,7 +219,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let valgrind = if options.quick || !options.instructions { None } else { callgrind::available() };
     let mut instructions: Vec<Vec<(Subject, u64, u64, f64)>> = vec![Vec::new(); SCENARIOS.len()];
     if valgrind.is_some() {
-        let out_dir = output_dir()?;
+        let out_dir = output_dir(options.out.as_ref())?;
         for (row, scenario) in SCENARIOS.iter().enumerate() {
             for subject in subjects(scenario, &timed, &options.rows) {
                 eprint!(
@@ -226,13 +248,21 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
 
     // The configuration rows (A1, and M1 in B9 and B10): their own children and rounds.
-    let (app_runs, app_rows) =
-        crate::app_run::run(&options.rows, options.quick, options.instructions, &output_dir()?, &say);
+    let (app_runs, app_rows) = crate::app_run::run(
+        &options.rows,
+        options.quick,
+        options.instructions,
+        &output_dir(options.out.as_ref())?,
+        &say,
+    );
 
     let machine = report::machine(valgrind.as_deref());
     let mut rows = report::rows(&results, &instructions);
     rows.extend(app_rows);
-    let summary = json!({ "schema": 1, "machine": machine, "source": source(), "quick": options.quick, "rows": rows });
+    let summary = json!({
+        "schema": 1, "machine": machine, "source": source(), "quick": options.quick,
+        "rows_requested": options.rows, "rows": rows,
+    });
     let raw = json!({
         "schema": 1,
         "machine": summary["machine"].clone(),
@@ -246,14 +276,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "instructions_small_run": small, "instructions_large_run": large, "instructions_per_op": per_op,
         }))).collect::<Vec<_>>(),
     });
-    let dir = output_dir()?;
+    let dir = output_dir(options.out.as_ref())?;
     let write = |name: &str, value: &Value| -> Result<(), String> {
         let path = dir.join(name);
         let text = serde_json::to_string_pretty(value).map_err(|error| error.to_string())?;
         std::fs::write(&path, text).map_err(|error| format!("cannot write {}: {error}", path.display()))
     };
-    write("summary.json", &summary)?;
-    write("raw.json", &raw)?;
+    let suffix = options.file_suffix();
+    write(&format!("summary{suffix}.json"), &summary)?;
+    write(&format!("raw{suffix}.json"), &raw)?;
 
     if options.json {
         println!("{}", serde_json::to_string_pretty(&summary).map_err(|error| error.to_string())?);
@@ -266,7 +297,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
             None if !options.instructions => println!("instructions/op: not counted (--no-instructions)"),
             None => println!("instructions/op: valgrind not found; install it to count instructions"),
         }
-        println!("raw samples and summary: {}", dir.display());
+        println!("raw samples: {}", dir.join(format!("raw{suffix}.json")).display());
+        println!("summary: {}", dir.join(format!("summary{suffix}.json")).display());
     }
     Ok(())
 }

@@ -66,6 +66,7 @@ pub fn rows(results: &[Vec<Value>], instructions: &[Vec<(Subject, u64, u64, f64)
                 "variant": subject,
                 "control": Subject::parse(subject).is_none_or(Subject::is_control),
                 "lowering_measured": first["lowering_measured"],
+                "function_measured": first["function_measured"],
                 "ns_per_op": { "median": median(&samples), "min": samples[0], "max": samples[samples.len() - 1] },
                 "bytes_per_op": first["bytes_per_op"],
                 "allocs_per_op": first["allocs_per_op"],
@@ -172,7 +173,8 @@ pub fn table(summary: &Value) -> String {
         .collect();
     decomposition(&rows, &mut out);
     if measured.is_empty() {
-        let _ = writeln!(out, "lowering measured (from each row's lowering record): as labelled in every row");
+        let _ =
+            writeln!(out, "lowering measured (the record of the function each row called): as labelled in every row");
     } else {
         let _ =
             writeln!(out, "WARNING: rows whose lowering record disagrees with their label: {}", measured.join("; "));

@@ -3,7 +3,8 @@
 //!
 //! Every row runs the shared workloads through direct calls (`for_each_variant!` expands the
 //! loop once per variant module); inputs vary with the operation index so that nothing folds
-//! to a constant, and every run returns a checksum that the harness verifies.
+//! to a constant, and every run returns a checksum that the harness verifies, with the
+//! function it called (`calling!`), whose lowering record says what the row measured.
 
 use std::future::IntoFuture as _;
 use std::hint::black_box;
@@ -11,11 +12,13 @@ use std::panic::{self, AssertUnwindSafe};
 use std::pin::pin;
 
 use futures::FutureExt as _;
-use lowering::leaf::{CancellationToken, Gate, channel};
+use futures::future::LocalBoxFuture;
+use lowering::leaf::{CancellationToken, Gate, Receiver, Sender, channel};
 use workloads::{Variant, for_each_variant};
 
 use crate::counted;
 use crate::drive::Driver;
+use crate::proof::{Ran, calling};
 
 /// What a row runs: a variant of the workloads, or control code.
 ///
@@ -80,16 +83,14 @@ pub struct Scenario {
     pub name: &'static str,
     /// What one operation is (ns/op, bytes/op and allocs/op are per this unit).
     pub unit: &'static str,
-    /// The workload function whose lowering record says what was measured.
-    pub top: Option<&'static str>,
     /// Control rows run without async and have no variants.
     pub control: bool,
     /// Decomposition rows run the controls of [`Subject::DECOMPOSITION`] beside the variants.
     pub decomposed: bool,
     /// Operations per sample before calibration (a rough size, not a figure).
     pub base_ops: u64,
-    /// Run `ops` operations; returns a checksum.
-    pub run: fn(Subject, u64) -> u64,
+    /// Run `ops` operations; returns a checksum and the annotated function the run called.
+    pub run: fn(Subject, u64) -> Ran,
     /// The checksum `run` must return for `ops` operations, from plain arithmetic.
     pub expected: fn(u64) -> u64,
 }
@@ -99,7 +100,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B1",
         name: "DirectSyncControl",
         unit: "call",
-        top: None,
         decomposed: false,
         control: true,
         base_ops: 1 << 20,
@@ -110,7 +110,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B2",
         name: "CompletedChain10",
         unit: "call",
-        top: Some("completed_chain10"),
         decomposed: true,
         control: false,
         base_ops: 1 << 14,
@@ -121,7 +120,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B3",
         name: "ValueChain10",
         unit: "call",
-        top: Some("value_chain10"),
         decomposed: true,
         control: false,
         base_ops: 1 << 14,
@@ -132,7 +130,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B4",
         name: "ValueTaskChain10",
         unit: "call",
-        top: Some("vt_chain10"),
         decomposed: true,
         control: false,
         base_ops: 1 << 14,
@@ -143,7 +140,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B5",
         name: "CacheHitLoop",
         unit: "call (100 awaits)",
-        top: Some("cache_hit_loop"),
         decomposed: false,
         control: false,
         base_ops: 1 << 8,
@@ -154,7 +150,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B6",
         name: "YieldAtBottomChain10",
         unit: "call",
-        top: Some("yield_chain10"),
         decomposed: true,
         control: false,
         base_ops: 1 << 12,
@@ -165,7 +160,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B7",
         name: "TenYieldsInOneMethod",
         unit: "call",
-        top: Some("ten_yields"),
         decomposed: false,
         control: false,
         base_ops: 1 << 12,
@@ -176,7 +170,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B8",
         name: "PanicThroughChain10",
         unit: "call",
-        top: Some("panic_chain10"),
         decomposed: false,
         control: false,
         base_ops: 1 << 8,
@@ -187,7 +180,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B8",
         name: "ErrThroughChain10",
         unit: "call",
-        top: Some("err_chain10"),
         decomposed: false,
         control: false,
         base_ops: 1 << 12,
@@ -198,7 +190,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B9",
         name: "HotPath12",
         unit: "call",
-        top: Some("hot_path12"),
         decomposed: false,
         control: false,
         base_ops: 1 << 14,
@@ -209,7 +200,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B10",
         name: "SuspendPingPong (56 pairs, chain of 12)",
         unit: "message",
-        top: Some("ping_pong_side"),
         decomposed: false,
         control: false,
         base_ops: 1 << 12,
@@ -220,7 +210,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B10",
         name: "SuspendPingPong (56 pairs, no chain)",
         unit: "message",
-        top: Some("ping_pong_side_direct"),
         decomposed: false,
         control: false,
         base_ops: 1 << 12,
@@ -231,7 +220,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B11",
         name: "Chain3",
         unit: "call",
-        top: Some("chain3"),
         decomposed: false,
         control: false,
         base_ops: 1 << 15,
@@ -242,7 +230,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B11",
         name: "Leaf",
         unit: "call",
-        top: Some("leaf_value"),
         decomposed: false,
         control: false,
         base_ops: 1 << 16,
@@ -253,7 +240,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B12",
         name: "GateChain3",
         unit: "call",
-        top: Some("gate_chain3"),
         decomposed: false,
         control: false,
         base_ops: 1 << 12,
@@ -264,7 +250,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B13",
         name: "RetainedTask (ring of 64)",
         unit: "call",
-        top: Some("retained"),
         decomposed: false,
         control: false,
         base_ops: 1 << 14,
@@ -275,7 +260,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B14",
         name: "SuspendOnceLoop (task)",
         unit: "call",
-        top: Some("suspend_once"),
         decomposed: false,
         control: false,
         base_ops: 1 << 13,
@@ -286,7 +270,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B14",
         name: "SuspendOnceLoop (value task)",
         unit: "call",
-        top: Some("suspend_once_value"),
         decomposed: false,
         control: false,
         base_ops: 1 << 13,
@@ -297,7 +280,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B15",
         name: "SyncLoop",
         unit: "await",
-        top: Some("sync_loop"),
         decomposed: false,
         control: false,
         base_ops: 1 << 20,
@@ -308,7 +290,6 @@ pub const SCENARIOS: &[Scenario] = &[
         id: "B16",
         name: "ReadLoopLocalBuffer",
         unit: "call (5 reads of 16 bytes)",
-        top: Some("read_loop"),
         decomposed: false,
         control: false,
         base_ops: 1 << 12,
@@ -397,8 +378,8 @@ fn direct(x: u64) -> u64 {
     black_box(x) + 1000 + 9
 }
 
-fn b1_control(_: Subject, ops: u64) -> u64 {
-    sum(ops, direct)
+fn b1_control(_: Subject, ops: u64) -> Ran {
+    Ran::control(sum(ops, direct))
 }
 
 /// A decomposition row: `$opaque`, `$floor` and the variant modules' `$function`.
@@ -406,65 +387,71 @@ macro_rules! decomposed {
     ($subject:expr, $ops:expr, $opaque:path, $floor:ident, $function:ident) => {{
         let driver = Driver::new();
         match $subject {
-            Subject::Direct => sum($ops, direct),
-            Subject::RuntimeOpaque => sum($ops, |i| driver.run($opaque(i))),
-            Subject::ModelFloor => sum($ops, |i| driver.run(workloads::floor::$floor::<false>(i))),
-            Subject::ModelFloorPanic => sum($ops, |i| driver.run(workloads::floor::$floor::<true>(i))),
-            subject => for_each_variant!(variant(subject), m => sum($ops, |i| driver.run(m::$function(i)))),
+            Subject::Direct => Ran::control(sum($ops, direct)),
+            Subject::RuntimeOpaque => Ran::control(sum($ops, |i| driver.run($opaque(i)))),
+            Subject::ModelFloor => Ran::control(sum($ops, |i| driver.run(workloads::floor::$floor::<false>(i)))),
+            Subject::ModelFloorPanic => Ran::control(sum($ops, |i| driver.run(workloads::floor::$floor::<true>(i)))),
+            subject => for_each_variant!(variant(subject), m => calling!(m::$function => |f| sum($ops, |i| driver.run(f(i))))),
         }
     }};
 }
 
-fn b2_completed_chain10(subject: Subject, ops: u64) -> u64 {
+/// A row that awaits `$function(i)` for each operation `i`, in each variant's module.
+macro_rules! each_call {
+    ($subject:expr, $ops:expr, $function:ident) => {{
+        let driver = Driver::new();
+        for_each_variant!(variant($subject), m => calling!(m::$function => |f| sum($ops, |i| driver.run(f(i)))))
+    }};
+}
+
+fn b2_completed_chain10(subject: Subject, ops: u64) -> Ran {
     decomposed!(subject, ops, workloads::opaque::completed_chain10, completed_chain10, completed_chain10)
 }
 
-fn b3_value_chain10(subject: Subject, ops: u64) -> u64 {
+fn b3_value_chain10(subject: Subject, ops: u64) -> Ran {
     decomposed!(subject, ops, workloads::opaque::value_chain10, value_chain10, value_chain10)
 }
 
-fn b4_value_task_chain10(subject: Subject, ops: u64) -> u64 {
+fn b4_value_task_chain10(subject: Subject, ops: u64) -> Ran {
     // The runtime lowering ignores `value_task`: its opaque control is B3's.
     decomposed!(subject, ops, workloads::opaque::value_chain10, vt_chain10, vt_chain10)
 }
 
-fn b5_cache_hit_loop(subject: Subject, ops: u64) -> u64 {
-    let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::cache_hit_loop(i))))
+fn b5_cache_hit_loop(subject: Subject, ops: u64) -> Ran {
+    each_call!(subject, ops, cache_hit_loop)
 }
 
-fn b6_yield_chain10(subject: Subject, ops: u64) -> u64 {
+fn b6_yield_chain10(subject: Subject, ops: u64) -> Ran {
     decomposed!(subject, ops, workloads::opaque::yield_chain10, yield_chain10, yield_chain10)
 }
 
-fn b7_ten_yields(subject: Subject, ops: u64) -> u64 {
-    let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::ten_yields(i))))
+fn b7_ten_yields(subject: Subject, ops: u64) -> Ran {
+    each_call!(subject, ops, ten_yields)
 }
 
-fn b8_panic_chain10(subject: Subject, ops: u64) -> u64 {
+fn b8_panic_chain10(subject: Subject, ops: u64) -> Ran {
     let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |i| {
-        let caught = panic::catch_unwind(AssertUnwindSafe(|| driver.run(m::panic_chain10(i))));
+    for_each_variant!(variant(subject), m => calling!(m::panic_chain10 => |f| sum(ops, |i| {
+        let caught = panic::catch_unwind(AssertUnwindSafe(|| driver.run(f(i))));
         u64::from(caught.is_err())
-    }))
+    })))
 }
 
-fn b8_err_chain10(subject: Subject, ops: u64) -> u64 {
+fn b8_err_chain10(subject: Subject, ops: u64) -> Ran {
     let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |i| u64::from(driver.run(m::err_chain10(i)).is_err())))
+    for_each_variant!(variant(subject), m => calling!(m::err_chain10 => |f| sum(ops, |i| u64::from(driver.run(f(i)).is_err()))))
 }
 
-fn b9_hot_path12(subject: Subject, ops: u64) -> u64 {
-    let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::hot_path12(i))))
+fn b9_hot_path12(subject: Subject, ops: u64) -> Ran {
+    each_call!(subject, ops, hot_path12)
 }
 
 /// Pairs in the ping-pong rows (seed 001).
 const PAIRS: u64 = 56;
 
-/// 56 pairs on one thread; `ops` messages in all. Returns the sum of every side's last value.
-fn ping_pong(subject: Subject, ops: u64, chained: bool) -> u64 {
+/// 56 pairs on one thread, each of whose two sides is `side`; `ops` messages in all. Returns
+/// the sum of every side's last value.
+fn ping_pong(ops: u64, side: impl Fn(&Receiver<u64>, Sender<u64>, u64) -> LocalBoxFuture<'_, u64>) -> u64 {
     let hops = (ops / (2 * PAIRS)).max(1);
     let mut channels = Vec::new();
     for pair in 0..PAIRS {
@@ -475,13 +462,7 @@ fn ping_pong(subject: Subject, ops: u64, chained: bool) -> u64 {
     }
     let sides: Vec<_> = channels
         .iter()
-        .flat_map(|(from_a, to_a, from_b, to_b)| {
-            for_each_variant!(variant(subject), m => if chained {
-                [m::ping_pong_side(from_b, to_b.clone(), hops).boxed_local(), m::ping_pong_side(from_a, to_a.clone(), hops).boxed_local()]
-            } else {
-                [m::ping_pong_side_direct(from_b, to_b.clone(), hops).boxed_local(), m::ping_pong_side_direct(from_a, to_a.clone(), hops).boxed_local()]
-            })
-        })
+        .flat_map(|(from_a, to_a, from_b, to_b)| [side(from_b, to_b.clone(), hops), side(from_a, to_a.clone(), hops)])
         .collect();
     let driver = Driver::new();
     let lasts = counted::op(|| driver.run(futures::future::join_all(sides)));
@@ -499,12 +480,12 @@ fn ping_pong_expected(ops: u64, levels: u64) -> u64 {
         .fold(0, u64::wrapping_add)
 }
 
-fn b10_ping_pong(subject: Subject, ops: u64) -> u64 {
-    ping_pong(subject, ops, true)
+fn b10_ping_pong(subject: Subject, ops: u64) -> Ran {
+    for_each_variant!(variant(subject), m => calling!(m::ping_pong_side => |f| ping_pong(ops, |rx, tx, hops| f(rx, tx, hops).boxed_local())))
 }
 
-fn b10_ping_pong_direct(subject: Subject, ops: u64) -> u64 {
-    ping_pong(subject, ops, false)
+fn b10_ping_pong_direct(subject: Subject, ops: u64) -> Ran {
+    for_each_variant!(variant(subject), m => calling!(m::ping_pong_side_direct => |f| ping_pong(ops, |rx, tx, hops| f(rx, tx, hops).boxed_local())))
 }
 
 fn ping_pong_sum(ops: u64) -> u64 {
@@ -520,73 +501,69 @@ pub fn ping_pong_messages(ops: u64) -> u64 {
     (ops / (2 * PAIRS)).max(1) * 2 * PAIRS
 }
 
-fn b11_chain3(subject: Subject, ops: u64) -> u64 {
-    let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::chain3(i))))
+fn b11_chain3(subject: Subject, ops: u64) -> Ran {
+    each_call!(subject, ops, chain3)
 }
 
-fn b11_leaf(subject: Subject, ops: u64) -> u64 {
-    let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::leaf_value(i))))
+fn b11_leaf(subject: Subject, ops: u64) -> Ran {
+    each_call!(subject, ops, leaf_value)
 }
 
-fn b12_gate_chain3(subject: Subject, ops: u64) -> u64 {
+fn b12_gate_chain3(subject: Subject, ops: u64) -> Ran {
     let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |i| {
+    for_each_variant!(variant(subject), m => calling!(m::gate_chain3 => |f| sum(ops, |i| {
         // Creating and opening the gate is part of the operation (seed 003).
         let gate = Gate::new();
-        let mut operation = pin!(m::gate_chain3(gate.clone(), CancellationToken::new()).into_future());
+        let mut operation = pin!(f(gate.clone(), CancellationToken::new()).into_future());
         assert!(driver.poll_once(operation.as_mut()).is_pending(), "the gate chain completed before its gate opened");
         gate.open(i);
         driver.run(operation).unwrap_or(0)
-    }))
+    })))
 }
 
-fn b13_retained(subject: Subject, ops: u64) -> u64 {
+fn b13_retained(subject: Subject, ops: u64) -> Ran {
     let driver = Driver::new();
     match variant(subject) {
-        Variant::Classic => {
+        Variant::Classic => calling!(workloads::classic::retained => |retained| {
             // The caller keeps each call's task (a shareable handle) in a ring of 64.
             let mut ring: Vec<Option<lowering::Task<u64, _>>> = (0..64).map(|_| None).collect();
             sum(ops, |i| {
-                let task = workloads::classic::retained(i);
+                let task = retained(i);
                 let value = driver.run(task.clone());
                 ring[(i % 64) as usize] = Some(task);
                 value
             })
-        }
-        Variant::Runtime => {
+        }),
+        Variant::Runtime => calling!(workloads::runtime::retained => |retained| {
             // A plain future is consumed by its await: what the caller keeps is the result.
             let mut ring = [0u64; 64];
             sum(ops, |i| {
-                let value = driver.run(workloads::runtime::retained(i));
+                let value = driver.run(retained(i));
                 ring[(i % 64) as usize] = value;
                 black_box(&ring);
                 value
             })
-        }
+        }),
     }
 }
 
-fn b14_suspend_once(subject: Subject, ops: u64) -> u64 {
-    let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::suspend_once(i))))
+fn b14_suspend_once(subject: Subject, ops: u64) -> Ran {
+    each_call!(subject, ops, suspend_once)
 }
 
-fn b14_suspend_once_value(subject: Subject, ops: u64) -> u64 {
-    let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |i| driver.run(m::suspend_once_value(i))))
+fn b14_suspend_once_value(subject: Subject, ops: u64) -> Ran {
+    each_call!(subject, ops, suspend_once_value)
 }
 
-fn b15_sync_loop(subject: Subject, ops: u64) -> u64 {
+fn b15_sync_loop(subject: Subject, ops: u64) -> Ran {
     let driver = Driver::new();
-    for_each_variant!(variant(subject), m => counted::op(|| driver.run(m::sync_loop(black_box(ops)))))
+    for_each_variant!(variant(subject), m => calling!(m::sync_loop => |f| counted::op(|| driver.run(f(black_box(ops))))))
 }
 
 /// A read loop into a local buffer that every awaited read borrows: the classic state machine
 /// is pinned (its buffer lives in place), so each call allocates its task although every read
 /// completes at once; the plain `async fn` allocates nothing.
-fn b16_read_loop(subject: Subject, ops: u64) -> u64 {
+fn b16_read_loop(subject: Subject, ops: u64) -> Ran {
     let driver = Driver::new();
-    for_each_variant!(variant(subject), m => sum(ops, |_| driver.run(m::read_loop(black_box(READ_LOOP_BYTES)))))
+    for_each_variant!(variant(subject), m => calling!(m::read_loop => |f| sum(ops, |_| driver.run(f(black_box(READ_LOOP_BYTES))))))
 }

@@ -99,8 +99,9 @@ impl Cacheable for i32 {
             }
             table
         };
-        match usize::try_from(value - LOWEST) {
-            Ok(index) if index < SMALL.len() => Ok(&SMALL[index]),
+        // Checked: `i32::MAX - LOWEST` overflows, and a result is never a reason to panic.
+        match value.checked_sub(LOWEST).and_then(|offset| usize::try_from(offset).ok()) {
+            Some(index) if index < SMALL.len() => Ok(&SMALL[index]),
             _ => Err(value),
         }
     }
@@ -165,6 +166,7 @@ mod tests {
         assert!(i32::cached(-2).is_err());
         assert!(i32::cached(9).is_err());
         assert!(i32::cached(i32::MIN).is_err());
+        assert!(i32::cached(i32::MAX).is_err());
     }
 
     #[test]
@@ -180,5 +182,7 @@ mod tests {
         assert!(u64::cached(0).is_ok());
         assert!(u64::cached(1).is_err());
         assert!(u8::cached(0).is_ok());
+        assert!(i64::cached(-1).is_err() && i64::cached(8).is_err());
+        assert!(u32::cached(u32::MAX).is_err());
     }
 }
