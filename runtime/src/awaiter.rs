@@ -150,7 +150,7 @@ impl<F: Future> Awaiter for FutureAwaiter<F> {
 #[cfg_attr(debug_assertions, inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn fill_awaiter<A>(slot: &mut Option<A>, awaiter: A) {
-    let previous = std::mem::replace(slot, Some(awaiter));
+    let previous = slot.replace(awaiter);
     debug_assert!(previous.is_none(), "an awaiter slot is empty when its await begins");
     // `None`, which owns nothing (were it ever not, leaking it would be safe).
     std::mem::forget(previous);

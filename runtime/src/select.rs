@@ -119,6 +119,8 @@ macro_rules! selects {
                 };
                 let mut pending = false;
                 for step in 0..$n {
+                    // (A macro-made loop: for one branch, the modulo is the identity.)
+                    #[allow(clippy::modulo_one)]
                     let branch = (start + step) % $n;
                     if !this.live[branch] {
                         continue;

@@ -134,6 +134,9 @@ impl<T> Place<T> {
     /// others when the local drops (as Rust drops a partly moved value). A `Copy` field is
     /// moved the same way: its bits stay, and dropping it is nothing.
     #[inline]
+    // Called by generated code only, with a pointer into this local's value (the module
+    // docs and `lowering-macros`' `generate::places` give the argument).
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
     pub fn take_field<F>(self, bit: u32, field: *mut F, rest: RestDropper<T>) -> F {
         // SAFETY: as in `get`; `field` is a field of the live value (generated code), read
         // once: the bit makes `rest` forget it.
@@ -151,6 +154,9 @@ impl<T> Place<T> {
     /// `pair.a = value` for a field that `take_field` may have moved out: written without
     /// dropping if it was moved, assigned (the old value drops) otherwise.
     #[inline]
+    // Called by generated code only, with a pointer into this local's value (the module
+    // docs and `lowering-macros`' `generate::places` give the argument).
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
     pub fn assign_field<F>(self, bit: u32, field: *mut F, value: F) {
         // SAFETY: as in `take_field`.
         unsafe {

@@ -125,7 +125,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     // A local that lives in place is borrowed across states: the state machine must not move
     // once it runs.
     let pinned = fields.iter().any(|field| field.2);
-    fields.sort_by(|a, b| b.0.cmp(&a.0));
+    fields.sort_by_key(|field| std::cmp::Reverse(field.0));
     let generics: Vec<Ident> = (0..fields.len()).map(|index| format_ident!("F{}", index)).collect();
     let field_types: Vec<TokenStream> = fields
         .iter()
@@ -378,10 +378,10 @@ fn references(function: &Function, exclusive: bool) -> HashSet<String> {
         names.insert("self".to_owned());
     }
     for param in function.params() {
-        if let (None, syn::Type::Reference(reference)) = (&param.pattern, &param.ty) {
-            if reference.mutability.is_some() == exclusive {
-                names.insert(param.stub_name.to_string());
-            }
+        if let (None, syn::Type::Reference(reference)) = (&param.pattern, &param.ty)
+            && reference.mutability.is_some() == exclusive
+        {
+            names.insert(param.stub_name.to_string());
         }
     }
     names

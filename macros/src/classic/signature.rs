@@ -24,10 +24,10 @@ pub(crate) fn name_elided_lifetimes(sig: &mut syn::Signature) -> Vec<syn::Lifeti
     for input in sig.inputs.iter_mut() {
         match input {
             syn::FnArg::Receiver(receiver) => {
-                if let syn::ReceiverKind::Reference(_, lifetime, _) = &mut receiver.kind {
-                    if lifetime.is_none() {
-                        *lifetime = Some(named.fresh());
-                    }
+                if let syn::ReceiverKind::Reference(_, lifetime, _) = &mut receiver.kind
+                    && lifetime.is_none()
+                {
+                    *lifetime = Some(named.fresh());
                 }
                 if let syn::ReceiverKind::Typed(_, ty) = &mut receiver.kind {
                     named.visit_type_mut(ty);

@@ -51,7 +51,10 @@ union Slot<T, S> {
 
 /// The vtable of the boxes of one classic function: its state machine `S` and its `move_next`
 /// closure `M` (zero-sized, so the vtable's `step` calls it without a pointer of its own).
-struct Steps<T, S, M>(PhantomData<(fn() -> T, fn() -> S, M)>);
+struct Steps<T, S, M>(PhantomData<Marker<T, S, M>>);
+
+/// What `Steps` is generic over, owning none of it.
+type Marker<T, S, M> = (fn() -> T, fn() -> S, M);
 
 impl<T, S, M: MoveNextFn<T, S>> Steps<T, S, M> {
     const VTABLE: CoreVTable = CoreVTable {
@@ -129,8 +132,9 @@ fn conjure<M>() -> M {
     const { assert!(size_of::<M>() == 0, "lowering: `move_next` must not capture anything") };
     // SAFETY: `M` is zero-sized (checked above) and a value of it existed (the builder's
     // argument, which chose the vtable that calls this): a closure without captures has no
-    // bytes and no invariant, so every value of it is that value.
-    unsafe { std::mem::MaybeUninit::<M>::uninit().assume_init() }
+    // bytes and no invariant, so every value of it is that value; a read of zero bytes from
+    // an aligned dangling pointer is valid.
+    unsafe { std::ptr::NonNull::<M>::dangling().as_ptr().read() }
 }
 
 impl<T, S> Core<T, S> {

@@ -112,12 +112,12 @@ impl<'ast> Visit<'ast> for OtherMentions<'_> {
             self.found.push(root);
             return;
         }
-        if let syn::Expr::Path(path) = expr {
-            if let Some(ident) = path.path.get_ident() {
-                let name = ident.to_string();
-                if self.paths.iter().any(|(local, _)| *local == name) {
-                    self.found.push(name);
-                }
+        if let syn::Expr::Path(path) = expr
+            && let Some(ident) = path.path.get_ident()
+        {
+            let name = ident.to_string();
+            if self.paths.iter().any(|(local, _)| *local == name) {
+                self.found.push(name);
             }
         }
         syn::visit::visit_expr(self, expr);

@@ -234,36 +234,36 @@ impl<'a> Places<'a> {
     fn rewrite(&mut self, expr: &mut syn::Expr, usage: Use) {
         // (Inside a closure or an async block too: the value moves when that code runs, where
         // Rust moves it into the closure when it is made; the same for one that runs at once.)
-        if usage == Use::Value {
-            if let Some((local, members)) = self.field_path(expr) {
-                // A field used by value: moved out (or copied; the same either way).
-                if let Some((name, _)) = captures::field_chain(expr) {
-                    self.fields_by_value.push((name, members.clone()));
-                }
-                let path = members_text(&members);
-                let bit = self.part_bit(local, &path, true).expect("recorded");
-                let rest = self.rest_dropper(local);
-                let span = expr.span();
-                let ident = with_span(&local.ident, span);
-                let krate = self.krate;
-                *expr = syn::parse_quote_spanned!(span=>
-                    (&#krate::__private::FieldByValue::new(#ident, #bit, &raw const (*#ident.get()) #(.#members)*, #rest)).field_by_value()
-                );
-                return;
+        if usage == Use::Value
+            && let Some((local, members)) = self.field_path(expr)
+        {
+            // A field used by value: moved out (or copied; the same either way).
+            if let Some((name, _)) = captures::field_chain(expr) {
+                self.fields_by_value.push((name, members.clone()));
             }
+            let path = members_text(&members);
+            let bit = self.part_bit(local, &path, true).expect("recorded");
+            let rest = self.rest_dropper(local);
+            let span = expr.span();
+            let ident = with_span(&local.ident, span);
+            let krate = self.krate;
+            *expr = syn::parse_quote_spanned!(span=>
+                (&#krate::__private::FieldByValue::new(#ident, #bit, &raw const (*#ident.get()) #(.#members)*, #rest)).field_by_value()
+            );
+            return;
         }
-        if let Some(name) = Self::path_name(expr) {
-            if let Some(local) = self.lookup(&name) {
-                let span = expr.span();
-                let ident = with_span(&local.ident, span);
-                *expr = if usage == Use::Value {
-                    self.used_by_value.push(name.clone());
-                    self.by_value(&ident, span)
-                } else {
-                    syn::parse_quote_spanned!(span=> (*#ident.get()))
-                };
-                return;
-            }
+        if let Some(name) = Self::path_name(expr)
+            && let Some(local) = self.lookup(&name)
+        {
+            let span = expr.span();
+            let ident = with_span(&local.ident, span);
+            *expr = if usage == Use::Value {
+                self.used_by_value.push(name.clone());
+                self.by_value(&ident, span)
+            } else {
+                syn::parse_quote_spanned!(span=> (*#ident.get()))
+            };
+            return;
         }
         match expr {
             syn::Expr::Reference(node) => self.rewrite(&mut node.expr, Use::Place),
@@ -288,23 +288,23 @@ impl<'a> Places<'a> {
             }
             syn::Expr::Assign(node) => {
                 self.value(&mut node.right);
-                if let Some((local, members)) = self.field_path(&node.left) {
-                    if let Some(bit) = self.part_bit(local, &members_text(&members), false) {
-                        let span = node.left.span();
-                        let ident = with_span(&local.ident, span);
-                        let right = &node.right;
-                        *expr = syn::parse_quote_spanned!(span=> #ident.assign_field(#bit, &raw mut (*#ident.get()) #(.#members)*, #right));
-                        return;
-                    }
+                if let Some((local, members)) = self.field_path(&node.left)
+                    && let Some(bit) = self.part_bit(local, &members_text(&members), false)
+                {
+                    let span = node.left.span();
+                    let ident = with_span(&local.ident, span);
+                    let right = &node.right;
+                    *expr = syn::parse_quote_spanned!(span=> #ident.assign_field(#bit, &raw mut (*#ident.get()) #(.#members)*, #right));
+                    return;
                 }
-                if let Some(name) = Self::path_name(&node.left) {
-                    if let Some(local) = self.lookup(&name) {
-                        let span = node.left.span();
-                        let ident = with_span(&local.ident, span);
-                        let right = &node.right;
-                        *expr = syn::parse_quote_spanned!(span=> #ident.assign(#right));
-                        return;
-                    }
+                if let Some(name) = Self::path_name(&node.left)
+                    && let Some(local) = self.lookup(&name)
+                {
+                    let span = node.left.span();
+                    let ident = with_span(&local.ident, span);
+                    let right = &node.right;
+                    *expr = syn::parse_quote_spanned!(span=> #ident.assign(#right));
+                    return;
                 }
                 self.rewrite(&mut node.left, Use::Place);
             }
@@ -387,7 +387,7 @@ impl<'a> Places<'a> {
                             let chosen = self.chosen_captures(&chosen);
                             let places = Self::chosen_places(&chosen);
                             let body = &node.body;
-                            node.body = Box::new(syn::Expr::Verbatim(quote!({ #places #body })));
+                            *node.body = syn::Expr::Verbatim(quote!({ #places #body }));
                             self.taken_first(expr, &moved, &captures, &chosen);
                         }
                     }
@@ -772,10 +772,10 @@ impl Places<'_> {
         if !matches!(tokens.get(end), None | Some(TokenTree::Punct(_))) {
             return None;
         }
-        if let Some(TokenTree::Punct(next)) = tokens.get(end) {
-            if next.as_char() != ',' {
-                return None;
-            }
+        if let Some(TokenTree::Punct(next)) = tokens.get(end)
+            && next.as_char() != ','
+        {
+            return None;
         }
         let key_members = members.iter().map(|(dot, member)| quote!(#dot #member));
         let value_members = members.iter().map(|(dot, member)| quote!(#dot #member));

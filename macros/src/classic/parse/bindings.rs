@@ -69,20 +69,19 @@ pub(crate) fn rename_bindings(pat: &mut Pat, renames: &[(Ident, Ident)]) {
         fn visit_field_pat_mut(&mut self, node: &mut syn::FieldPat) {
             // A shorthand field (`Msg::Get { id, reply }`) names the field with its binding:
             // renamed, it is written out (`reply: __bound2`).
-            if node.colon_token.is_none() {
-                if let Pat::Ident(binding) = &*node.pat {
-                    if self.renamed(&binding.ident).is_some() {
-                        node.colon_token = Some(Default::default());
-                    }
-                }
+            if node.colon_token.is_none()
+                && let Pat::Ident(binding) = &*node.pat
+                && self.renamed(&binding.ident).is_some()
+            {
+                node.colon_token = Some(Default::default());
             }
             syn::visit_mut::visit_field_pat_mut(self, node);
         }
         fn visit_expr_path_mut(&mut self, node: &mut syn::ExprPath) {
-            if let Some(ident) = node.path.get_ident() {
-                if let Some(to) = self.renamed(ident) {
-                    node.path = to.into();
-                }
+            if let Some(ident) = node.path.get_ident()
+                && let Some(to) = self.renamed(ident)
+            {
+                node.path = to.into();
             }
         }
         fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
@@ -127,13 +126,13 @@ pub(crate) fn blank_bindings(pat: &Pat, blank: impl Fn(&syn::PatIdent) -> bool) 
     struct Blank<F>(F);
     impl<F: Fn(&syn::PatIdent) -> bool> syn::visit_mut::VisitMut for Blank<F> {
         fn visit_pat_mut(&mut self, pat: &mut Pat) {
-            if let Pat::Ident(ident) = pat {
-                if (self.0)(ident) {
-                    *pat = match ident.subpat.take() {
-                        Some((_, subpat)) => *subpat,
-                        None => Pat::Wild(syn::PatWild { attrs: Vec::new(), underscore_token: Default::default() }),
-                    };
-                }
+            if let Pat::Ident(ident) = pat
+                && (self.0)(ident)
+            {
+                *pat = match ident.subpat.take() {
+                    Some((_, subpat)) => *subpat,
+                    None => Pat::Wild(syn::PatWild { attrs: Vec::new(), underscore_token: Default::default() }),
+                };
             }
             syn::visit_mut::visit_pat_mut(self, pat);
         }

@@ -45,10 +45,10 @@ impl VisitMut for Rewriter {
     fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
         // Inner expressions first: a `match` in an arm is rewritten on its own.
         visit_mut::visit_expr_mut(self, expr);
-        if let syn::Expr::Match(node) = expr {
-            if node.arms.iter().any(|arm| guard(arm).is_some_and(awaits::in_expr)) {
-                *expr = self.two_steps(node);
-            }
+        if let syn::Expr::Match(node) = expr
+            && node.arms.iter().any(|arm| guard(arm).is_some_and(awaits::in_expr))
+        {
+            *expr = self.two_steps(node);
         }
     }
 

@@ -200,7 +200,7 @@ impl Lower {
         };
         let and = reference.and_token;
         let mut binding = local.clone();
-        binding.init.as_mut()?.expr = Box::new(parse_quote_spanned!(span=> #and #mutability #name));
+        *binding.init.as_mut()?.expr = parse_quote_spanned!(span=> #and #mutability #name);
         Some((temporary, binding))
     }
 
@@ -398,10 +398,10 @@ impl Lower {
             }));
             return;
         };
-        if let Some((_, diverge)) = &init.diverge {
-            if awaits::in_expr(diverge) {
-                return self.let_else_with_await(local, out);
-            }
+        if let Some((_, diverge)) = &init.diverge
+            && awaits::in_expr(diverge)
+        {
+            return self.let_else_with_await(local, out);
         }
         let diverge = init.diverge.as_ref().map(|(_, diverge)| match &**diverge {
             syn::Expr::Block(block) => block.block.clone(),
@@ -583,14 +583,14 @@ impl Lower {
                     .arms
                     .iter()
                     .map(|arm| {
-                        if let syn::Pat::Guard(guard) = &arm.pat {
-                            if let Some(span) = awaits_span(&guard.guard) {
-                                self.error(
-                                    span,
-                                    "classic lowering: an await in a match guard cannot be resumed; \
+                        if let syn::Pat::Guard(guard) = &arm.pat
+                            && let Some(span) = awaits_span(&guard.guard)
+                        {
+                            self.error(
+                                span,
+                                "classic lowering: an await in a match guard cannot be resumed; \
                                      await before the `match` and test the value in the guard",
-                                );
-                            }
+                            );
                         }
                         Arm { attrs: arm.attrs.clone(), pat: arm.pat.clone(), body: self.expr_block(&arm.body) }
                     })
@@ -721,16 +721,17 @@ impl Lower {
         if !self.needs(expr) {
             return expr.clone();
         }
-        if let syn::Expr::Match(node) = expr {
-            if !has_await(expr) && !changes_anything(expr) {
-                // Here only because its scrutinee borrows a temporary in an operand of an
-                // await: the scrutinee's temporaries live to the end of the statement, not
-                // of the `match`.
-                let mut node = node.clone();
-                let scrutinee = self.anf(&node.expr, pre);
-                *node.expr = self.hoist_if_temporary(scrutinee, pre);
-                return syn::Expr::Match(node);
-            }
+        if let syn::Expr::Match(node) = expr
+            && !has_await(expr)
+            && !changes_anything(expr)
+        {
+            // Here only because its scrutinee borrows a temporary in an operand of an
+            // await: the scrutinee's temporaries live to the end of the statement, not
+            // of the `match`.
+            let mut node = node.clone();
+            let scrutinee = self.anf(&node.expr, pre);
+            *node.expr = self.hoist_if_temporary(scrutinee, pre);
+            return syn::Expr::Match(node);
         }
         if let Some(construct) = self.construct(expr, pre) {
             return self.spill_value(construct, pre, expr.span());
@@ -852,10 +853,10 @@ impl Lower {
             syn::Expr::Field(node) => {
                 let mut node = node.clone();
                 let base = self.anf(&node.base, pre);
-                if self.hoisting {
-                    if let Some(field) = self.hoist_literal_fields(&base, &node.member, pre) {
-                        return field;
-                    }
+                if self.hoisting
+                    && let Some(field) = self.hoist_literal_fields(&base, &node.member, pre)
+                {
+                    return field;
                 }
                 *node.base = self.hoist_if_temporary(base, pre);
                 syn::Expr::Field(node)

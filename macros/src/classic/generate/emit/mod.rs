@@ -1036,11 +1036,11 @@ impl<'a> Emitter<'a> {
         while let syn::Expr::Paren(syn::ExprParen { expr, .. }) = closure {
             closure = expr;
         }
-        if let syn::Expr::Closure(closure) = closure {
-            if !mentions::closure_moves_captures(closure) {
-                for id in ids {
-                    self.vars[id].called_in_place = true;
-                }
+        if let syn::Expr::Closure(closure) = closure
+            && !mentions::closure_moves_captures(closure)
+        {
+            for id in ids {
+                self.vars[id].called_in_place = true;
             }
         }
     }
@@ -1120,10 +1120,10 @@ impl<'a> Emitter<'a> {
     }
 
     fn expr(&mut self, expr: &'a Expr, sink: Sink) {
-        if let Some(source) = expr.source() {
-            if !self.must_split(expr) {
-                return self.plain(source, sink);
-            }
+        if let Some(source) = expr.source()
+            && !self.must_split(expr)
+        {
+            return self.plain(source, sink);
         }
         match expr {
             Expr::Plain(source) => self.plain(source, sink),
@@ -1468,14 +1468,14 @@ pub(crate) fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident) -> Op
     if is_self_call(operand) {
         return Some(operand);
     }
-    if let syn::Expr::Call(call) = operand {
-        if let syn::Expr::Path(path) = &*call.func {
-            let segments: Vec<String> = path.path.segments.iter().map(|segment| segment.ident.to_string()).collect();
-            let boxed = matches!(segments.as_slice(), [a, b] if a == "Box" && b == "pin")
-                || matches!(segments.as_slice(), [.., a, b] if a == "Box" && b == "pin");
-            if boxed && call.args.len() == 1 && is_self_call(&call.args[0]) {
-                return Some(&call.args[0]);
-            }
+    if let syn::Expr::Call(call) = operand
+        && let syn::Expr::Path(path) = &*call.func
+    {
+        let segments: Vec<String> = path.path.segments.iter().map(|segment| segment.ident.to_string()).collect();
+        let boxed = matches!(segments.as_slice(), [a, b] if a == "Box" && b == "pin")
+            || matches!(segments.as_slice(), [.., a, b] if a == "Box" && b == "pin");
+        if boxed && call.args.len() == 1 && is_self_call(&call.args[0]) {
+            return Some(&call.args[0]);
         }
     }
     None
