@@ -85,7 +85,13 @@ pub fn chart_html(out: &mut String, chart: &charts::Chart) {
 /// The last `inspect crate` run, or why there is none.
 pub type KrateResults = std::result::Result<crate::krate::results::Results, String>;
 
-pub fn render(facts: &Facts, bench: &Bench, callgraph: &Loaded, crate_results: &KrateResults, source_root: &Path) -> Result<String> {
+pub fn render(
+    facts: &Facts,
+    bench: &Bench,
+    callgraph: &Loaded,
+    crate_results: &KrateResults,
+    source_root: &Path,
+) -> Result<String> {
     let groups = report::by_source_function(facts);
     let figures = headline::figures(facts, bench.summary());
     let krate = &facts.krate;

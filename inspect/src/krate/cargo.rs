@@ -44,7 +44,10 @@ pub enum Built {
     /// The test binaries, by target name and kind (`lib`, `bin NAME`, `test NAME`).
     Ok(Vec<(String, PathBuf)>),
     /// The errors in the order rustc reported them (none: cargo's own failure, in `other`).
-    Failed { errors: Vec<CompileError>, other: String },
+    Failed {
+        errors: Vec<CompileError>,
+        other: String,
+    },
     Timeout,
 }
 

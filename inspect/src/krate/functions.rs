@@ -153,7 +153,8 @@ impl Finder<'_> {
                             let file = self.module_file(source, module, dir)?;
                             // A module file's children live beside it when it is `mod.rs` or
                             // named by `#[path]`, else in the directory named after it.
-                            let beside = file.file_name().is_some_and(|n| n == "mod.rs") || path_attr(&module.attrs).is_some();
+                            let beside =
+                                file.file_name().is_some_and(|n| n == "mod.rs") || path_attr(&module.attrs).is_some();
                             let dir = if beside { file.parent().unwrap_or(dir).to_owned() } else { child_dir };
                             self.file(&file, dir, &prefix)?;
                         }
@@ -185,7 +186,15 @@ impl Finder<'_> {
         })
     }
 
-    fn push(&mut self, source: &Source, path: String, attrs: &[Attribute], first: Span, fn_token: Span, end: LineColumn) {
+    fn push(
+        &mut self,
+        source: &Source,
+        path: String,
+        attrs: &[Attribute],
+        first: Span,
+        fn_token: Span,
+        end: LineColumn,
+    ) {
         let at = match (self.placement, attrs.iter().find(|a| matches!(a.style, syn::AttrStyle::Outer))) {
             (Placement::Outer, Some(attr)) => attr.pound_token.span.start(),
             _ => first.start(),
@@ -252,14 +261,20 @@ mod tests {
     use super::*;
 
     fn found(text: &str, cfg: &str, placement: Placement) -> Vec<(String, usize, String)> {
-        let dir = std::env::temp_dir().join(format!("inspect-krate-functions-{}-{placement:?}", std::process::id()));
+        // One directory per call: the tests run in parallel.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("inspect-krate-functions-{}-{call}", std::process::id()));
         std::fs::create_dir_all(dir.join("src")).unwrap();
         let file = dir.join("src/lib.rs");
         std::fs::write(&file, text).unwrap();
         let roots = [Root { file: file.clone(), prefix: String::new() }];
         let functions = find(&dir, &roots, &Cfg::from_print(cfg), placement).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
-        functions.into_iter().map(|f| (f.path, f.line, text[f.insert_at..].lines().next().unwrap().to_owned())).collect()
+        functions
+            .into_iter()
+            .map(|f| (f.path, f.line, text[f.insert_at..].lines().next().unwrap().to_owned()))
+            .collect()
     }
 
     const SOURCE: &str = "\

@@ -81,7 +81,7 @@ test result: FAILED. 2 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out
         let expected = listed(list, "slow: test\n");
         assert_eq!(expected, ["a::one", "a::two", "stuck"]);
         let hung = outcome(&expected, RUN, true, None);
-        assert_eq!((hung.passed.len(), hung.failed.len(), hung.hung.clone()), (1, 1, vec!["stuck".to_owned()]));
+        assert_eq!((hung.passed.len(), hung.failed.len(), hung.hung.clone()), (2, 1, vec!["stuck".to_owned()]));
         let crashed = outcome(&expected, RUN, false, Some("signal 11".to_owned()));
         assert_eq!(crashed.not_run, ["stuck"]);
         assert_eq!(crashed.total(), 4);

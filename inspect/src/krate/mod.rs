@@ -306,7 +306,8 @@ impl Run<'_> {
         self.phase("tests", started, 0);
         self.tests.push(classic);
         if self.options.keep {
-            let accepted: BTreeSet<usize> = verdicts.iter().enumerate().filter(|(_, v)| v.refused.is_none()).map(|(i, _)| i).collect();
+            let accepted: BTreeSet<usize> =
+                verdicts.iter().enumerate().filter(|(_, v)| v.refused.is_none()).map(|(i, _)| i).collect();
             self.write(Some(&accepted))?;
         }
         Ok(verdicts)
@@ -341,7 +342,8 @@ impl Run<'_> {
                 Err(Error::new(format!("the {what} build did not end within {:?}", self.options.build_timeout)))
             }
             Built::Failed { errors, other } => {
-                let first = errors.first().map_or(other, |e| format!("{} {}:{}: {}", e.code, e.file, e.line, e.message));
+                let first =
+                    errors.first().map_or(other, |e| format!("{} {}:{}: {}", e.code, e.file, e.line, e.message));
                 Err(Error::new(format!("the {what} build of {} fails: {first}", self.package.name)))
             }
         }
@@ -375,13 +377,18 @@ impl Run<'_> {
         let mut set_aside = BTreeSet::new();
         let mut binaries = loop {
             builds += 1;
-            let what = if set_aside.is_empty() { "classic".to_owned() } else { format!("classic, {} set aside", set_aside.len()) };
+            let what = if set_aside.is_empty() {
+                "classic".to_owned()
+            } else {
+                format!("classic, {} set aside", set_aside.len())
+            };
             match self.build(Some(&together), &what)? {
                 Built::Ok(binaries) => break binaries,
                 failed => {
                     let named = self.named(&failed, &together);
                     // Errors outside every function: any of them may be the cause.
-                    let named = if named.is_empty() { std::mem::take(&mut together) } else { named.into_keys().collect() };
+                    let named =
+                        if named.is_empty() { std::mem::take(&mut together) } else { named.into_keys().collect() };
                     together.retain(|i| !named.contains(i));
                     set_aside.extend(named);
                 }
@@ -413,9 +420,10 @@ impl Run<'_> {
                         let mut named = self.named(&failed, &together);
                         if named.is_empty() {
                             // Nothing to blame: the last one added goes, until the rest builds.
-                            let last = *together.iter().filter(|i| set_aside.contains(i)).next_back().context(|| {
-                                "the accepted set does not build, and no set-aside function is in it"
-                            })?;
+                            let last =
+                                *together.iter().filter(|i| set_aside.contains(i)).next_back().context(
+                                    || "the accepted set does not build, and no set-aside function is in it",
+                                )?;
                             named.insert(last, first_error(&failed, self.options.build_timeout));
                         }
                         for (i, error) in named {
@@ -473,7 +481,9 @@ mod tests {
 
     #[test]
     fn options_parse_and_bad_ones_are_errors() {
-        let options = args("triggered@0.1.3 --only ^net:: --features a,b --no-default-features --placement=inner --keep").unwrap();
+        let options =
+            args("triggered@0.1.3 --only ^net:: --features a,b --no-default-features --placement=inner --keep")
+                .unwrap();
         assert_eq!(options.source.as_deref(), Some("triggered@0.1.3"));
         assert_eq!(options.only.as_deref(), Some("^net::"));
         assert_eq!(options.feature_args, ["--features", "a,b", "--no-default-features"]);

@@ -29,7 +29,9 @@ pub fn section(out: &mut String, loaded: &std::result::Result<Results, String>) 
     );
     let groups = results.by_code();
     if !groups.is_empty() {
-        out.push_str("<table><thead><tr><th>code</th><th>refused</th><th>first at</th><th>message</th></tr></thead><tbody>");
+        out.push_str(
+            "<table><thead><tr><th>code</th><th>refused</th><th>first at</th><th>message</th></tr></thead><tbody>",
+        );
         for (code, verdicts) in &groups {
             let Some(refusal) = verdicts.first().and_then(|v| v.refused.as_ref()) else { continue };
             let _ = write!(
@@ -56,7 +58,13 @@ pub fn section(out: &mut String, loaded: &std::result::Result<Results, String>) 
     }
     out.push_str("</tbody></table><table><thead><tr><th>phase</th><th>seconds</th><th>builds</th></tr></thead><tbody>");
     for phase in &results.phases {
-        let _ = write!(out, "<tr><td>{}</td><td>{:.1}</td><td>{}</td></tr>", escape(&phase.name), phase.seconds, phase.builds);
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td>{:.1}</td><td>{}</td></tr>",
+            escape(&phase.name),
+            phase.seconds,
+            phase.builds
+        );
     }
     out.push_str("</tbody></table><table><thead><tr><th>function</th><th>at</th><th>verdict</th></tr></thead><tbody>");
     for verdict in &results.functions {

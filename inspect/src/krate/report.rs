@@ -7,7 +7,11 @@ use super::results::Results;
 
 pub fn terminal(results: &Results) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "crate {} {} (edition {}), from {}", results.name, results.version, results.edition, results.source);
+    let _ = writeln!(
+        out,
+        "crate {} {} (edition {}), from {}",
+        results.name, results.version, results.edition, results.source
+    );
     if !results.feature_args.is_empty() {
         let _ = writeln!(out, "features: {}", results.feature_args.join(" "));
     }

@@ -39,11 +39,10 @@ pub fn resolve(source: &str, work: &Path) -> Result<Original> {
     }
     let manifest = manifest.canonicalize().context(|| format!("resolving {}", manifest.display()))?;
     let metadata = metadata(&manifest, true)?;
-    let package = metadata
-        .packages
-        .iter()
-        .find(|package| package.manifest_path.as_std_path() == manifest)
-        .context(|| format!("{} is a virtual workspace: give the path of one of its members", manifest.display()))?;
+    let package =
+        metadata.packages.iter().find(|package| package.manifest_path.as_std_path() == manifest).context(|| {
+            format!("{} is a virtual workspace: give the path of one of its members", manifest.display())
+        })?;
     Ok(original(package, &metadata))
 }
 
@@ -72,7 +71,9 @@ fn original(package: &Package, metadata: &Metadata) -> Original {
 fn fetch(name: &str, version: &str, work: &Path) -> Result<Original> {
     let valid = |text: &str| !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_.+".contains(c));
     if !valid(name) || !valid(version) {
-        return Err(Error::new(format!("{name}@{version}: not a crate name and version (NAME@VERSION, e.g. triggered@0.1.3)")));
+        return Err(Error::new(format!(
+            "{name}@{version}: not a crate name and version (NAME@VERSION, e.g. triggered@0.1.3)"
+        )));
     }
     let dir = work.join("fetch").join(format!("{name}-{version}"));
     std::fs::create_dir_all(dir.join("src")).context(|| format!("creating {}", dir.display()))?;
@@ -126,7 +127,8 @@ pub fn copy(original: &Original, work: &Path) -> Result<Copy> {
         }
         copy_tree(&original.workspace_root, dir)?;
     }
-    let relative = original.manifest.strip_prefix(&original.workspace_root).context(|| "the package's manifest path")?;
+    let relative =
+        original.manifest.strip_prefix(&original.workspace_root).context(|| "the package's manifest path")?;
     let manifest = root.join(relative);
     let package_dir = manifest.parent().context(|| "the copy's package directory")?.to_owned();
     let text = std::fs::read_to_string(&manifest).context(|| format!("reading {}", manifest.display()))?;
@@ -225,7 +227,10 @@ mod tests {
     fn the_dependency_joins_the_existing_table_or_a_new_one() {
         let runtime = Path::new("/lab/runtime");
         let with = with_dependency("[package]\nname = \"a\"\n\n[dependencies]\nfutures = \"0.3\"\n", runtime);
-        assert_eq!(with, "[package]\nname = \"a\"\n\n[dependencies]\nlowering = { path = \"/lab/runtime\" }\nfutures = \"0.3\"\n");
+        assert_eq!(
+            with,
+            "[package]\nname = \"a\"\n\n[dependencies]\nlowering = { path = \"/lab/runtime\" }\nfutures = \"0.3\"\n"
+        );
         let without = with_dependency("[package]\nname = \"a\"\n", runtime);
         assert!(without.ends_with("\n[dependencies]\nlowering = { path = \"/lab/runtime\" }\n"), "{without}");
         assert!(has_table("[workspace.dependencies]\n", "workspace"));
