@@ -11,8 +11,10 @@ fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/crate-fixture")
 }
 
-fn inspect(args: &[&str]) -> Output {
-    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("crate-command");
+/// `inspect crate ARGS` in the work directory `work` (one per test: they run in parallel, and
+/// each run copies the fixture afresh).
+fn inspect(work: &str, args: &[&str]) -> Output {
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("crate-command").join(work);
     Command::new(env!("CARGO_BIN_EXE_inspect"))
         .arg("crate")
         .args(args)
@@ -54,13 +56,14 @@ store::<Memory as Store>::load src/store.rs:18
 
 #[test]
 fn list_names_each_kind_and_leaves_entry_points_tests_macros_and_cfg_off_code() {
-    let output = inspect(&[fixture().to_str().unwrap(), "--list"]);
+    let output = inspect("list", &[fixture().to_str().unwrap(), "--list"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(String::from_utf8_lossy(&output.stdout), FUNCTIONS);
-    let extra = inspect(&[fixture().to_str().unwrap(), "--list", "--features", "extra", "--only", "extra|^add "]);
+    let extra =
+        inspect("list", &[fixture().to_str().unwrap(), "--list", "--features", "extra", "--only", "extra|^add "]);
     assert_eq!(
         String::from_utf8_lossy(&extra.stdout),
-        "add src/lib.rs:14\nextra::extra src/extra.rs:3\n2 async fns would be lowered in crate-fixture 0.1.0\n"
+        "extra::extra src/extra.rs:3\nadd src/lib.rs:14\n2 async fns would be lowered in crate-fixture 0.1.0\n"
     );
 }
 
@@ -73,7 +76,7 @@ fn bad_input_is_a_clear_error() {
         (vec![fixture().to_str().unwrap(), "--bogus"], "unknown option --bogus"),
         (vec![fixture().to_str().unwrap(), "--only", "("], "--only is not a regular expression"),
     ] {
-        let output = inspect(&args);
+        let output = inspect("bad-input", &args);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
         assert!(stderr.contains(said) && !stderr.contains("panicked"), "{args:?}: {stderr}");
@@ -83,7 +86,7 @@ fn bad_input_is_a_clear_error() {
 #[test]
 fn the_fixture_is_lowered_fn_by_fn_and_its_tests_run_both_ways() {
     let before = files(&fixture());
-    let output = inspect(&[fixture().to_str().unwrap()]);
+    let output = inspect("run", &[fixture().to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(files(&fixture()), before, "the fixture's own files changed");

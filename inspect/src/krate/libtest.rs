@@ -1,6 +1,8 @@
 //! Reading what a libtest harness printed: `test NAME ... ok|FAILED|ignored` per test (doc
 //! tests included, whose names hold spaces), and `NAME: test` lines of `--list`.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// One test binary's (or the doc tests') outcome.
@@ -13,6 +15,9 @@ pub struct Outcome {
     /// Listed but never reported because the binary died (its exit status or signal).
     pub crashed: Option<String>,
     pub not_run: Vec<String>,
+    /// Why each failed test failed: where it panicked and the message's first line.
+    #[serde(default)]
+    pub reasons: BTreeMap<String, String>,
 }
 
 impl Outcome {
@@ -52,7 +57,24 @@ pub fn outcome(expected: &[String], output: &str, timed_out: bool, crashed: Opti
     let missing: Vec<String> =
         expected.iter().filter(|name| !passed.contains(name) && !failed.contains(name)).cloned().collect();
     let (hung, not_run) = if timed_out { (missing, Vec::new()) } else { (Vec::new(), missing) };
-    Outcome { passed, failed, hung, crashed, not_run }
+    Outcome { reasons: reasons(output), passed, failed, hung, crashed, not_run }
+}
+
+/// From the `---- NAME stdout ----` sections: `panicked at FILE:LINE:COL: MESSAGE` per test.
+pub fn reasons(output: &str) -> BTreeMap<String, String> {
+    let mut reasons = BTreeMap::new();
+    let mut current: Option<&str> = None;
+    let mut lines = output.lines();
+    while let Some(line) = lines.next() {
+        if let Some(name) = line.strip_prefix("---- ").and_then(|rest| rest.strip_suffix(" stdout ----")) {
+            current = Some(name);
+        } else if let (Some(name), Some(at)) = (current, line.split_once("panicked at ").map(|(_, at)| at)) {
+            let message = lines.next().unwrap_or_default().trim();
+            reasons.insert(name.to_owned(), format!("panicked at {} {message}", at.trim_end_matches(':')));
+            current = None;
+        }
+    }
+    reasons
 }
 
 #[cfg(test)]
@@ -73,6 +95,17 @@ test result: FAILED. 2 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out
         let (passed, failed) = results(RUN);
         assert_eq!(passed, ["a::one", "src/lib.rs - Client::get (line 12)"]);
         assert_eq!(failed, ["a::two"]);
+    }
+
+    #[test]
+    fn failures_keep_where_and_why_they_panicked() {
+        let output = "failures:\n\n---- a::two stdout ----\nsome print\n\nthread 'a::two' (12) panicked at src/lib.rs:9:5:\nassertion failed: ready\nnote: run with `RUST_BACKTRACE=1`\n";
+        let reasons = reasons(output);
+        assert_eq!(
+            reasons.get("a::two").map(String::as_str),
+            Some("panicked at src/lib.rs:9:5 assertion failed: ready")
+        );
+        assert_eq!(reasons.len(), 1);
     }
 
     #[test]

@@ -46,7 +46,10 @@ pub fn terminal(results: &Results) -> String {
         let _ = writeln!(out, "  {:<9} {}/{}", tests.configuration, tests.passed(), tests.total());
         for (binary, outcome) in &tests.binaries {
             let mut problems = Vec::new();
-            problems.extend(outcome.failed.iter().map(|name| format!("FAILED {name}")));
+            problems.extend(outcome.failed.iter().map(|name| match outcome.reasons.get(name) {
+                Some(reason) => format!("FAILED {name} ({reason})"),
+                None => format!("FAILED {name}"),
+            }));
             problems.extend(outcome.hung.iter().map(|name| format!("HUNG {name}")));
             if let Some(crash) = &outcome.crashed {
                 problems.push(format!("crashed ({crash}), {} not run", outcome.not_run.len()));
