@@ -19,6 +19,8 @@ use crate::error::{Context, Result};
 /// What one build is of: the copy's package and where its builds go.
 pub struct Package {
     pub name: String,
+    /// `-p NAME@VERSION`: a dependency may be another version of the same package.
+    pub version: String,
     pub manifest: PathBuf,
     /// The package's directory; rustc names files relative to the workspace root.
     pub dir: PathBuf,
@@ -54,7 +56,11 @@ pub enum Built {
 impl Package {
     fn cargo(&self, subcommand: &str) -> Command {
         let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-        command.arg(subcommand).arg("--manifest-path").arg(&self.manifest).args(["-p", &self.name]);
+        command
+            .arg(subcommand)
+            .arg("--manifest-path")
+            .arg(&self.manifest)
+            .args(["-p", &format!("{}@{}", self.name, self.version)]);
         command.args(&self.feature_args).env("CARGO_TARGET_DIR", &self.target_dir).env("CARGO_TERM_COLOR", "never");
         // The lab's own cfg would leak into the copy from the workspace's environment.
         command.env_remove("RUSTFLAGS").env_remove("CARGO_ENCODED_RUSTFLAGS").env_remove("RUSTC_WRAPPER");

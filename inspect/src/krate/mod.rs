@@ -160,6 +160,7 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
     let copy = source::copy(&original, &work)?;
     let package = Package {
         name: original.name.clone(),
+        version: original.version.clone(),
         manifest: copy.manifest.clone(),
         dir: copy.package_dir.clone(),
         workspace_root: copy.root.clone(),
