@@ -6,6 +6,7 @@
 //! inspect check
 //! inspect crosscheck
 //! inspect callgraph [--depths LIST] [--timeout SECS] [--json] ...
+//! inspect crate SOURCE [--only REGEX] [--features LIST] [--list] [--json] ...
 //! ```
 //!
 //! Modules, one per source of facts: `builds` (cargo and builds), `records` and `dwarf` (the
@@ -13,7 +14,8 @@
 //! `attribute` (which function a symbol belongs to), `expansion`, `stacks`, `panics`; `facts`
 //! gathers them once, `report` renders them as a table or as JSON, `html` as one page;
 //! `bench` reads the benchmark's summary and `headline` picks the figures both open with;
-//! `callgraph` measures compile cost against the call graph on generated crates (I9).
+//! `callgraph` measures compile cost against the call graph on generated crates (I9); `krate`
+//! lowers another crate's async fns classic and runs its tests (`inspect crate`).
 
 mod attribute;
 mod bench;
@@ -27,6 +29,7 @@ mod facts;
 mod headline;
 mod html;
 mod instantiated;
+mod krate;
 mod llvm_ir;
 mod mir;
 mod panics;
@@ -54,6 +57,7 @@ usage: inspect [--manifest-path PATH] [-p NAME] [--json | --html [PATH]] [--benc
        inspect check
        inspect [--manifest-path PATH] [-p NAME] crosscheck
        inspect callgraph [OPTIONS]    (inspect callgraph --help)
+       inspect crate SOURCE [OPTIONS] (inspect crate --help)
 
 Builds the package (default: workloads) and reports, for every #[lowering] function and
 both variants: its lowering read from the artifact, MIR, LLVM IR, native code, state size,
@@ -76,7 +80,9 @@ the live stacks and failure reports of the package's `lowering_stacks` example.
                         bytes with cargo-bloat (install both with
                         inspect/scripts/install-peer-tools.sh)
   callgraph             build generated crates of growing call graphs under both lowerings
-                        and report build time, binary size and the longest symbol (I9)";
+                        and report build time, binary size and the longest symbol (I9)
+  crate                 lower every async fn of another crate classic, fn by fn, and run
+                        its tests with them";
 
 #[derive(Debug, Default)]
 struct Options {
@@ -204,7 +210,8 @@ fn run(options: Options) -> Result<ExitCode> {
             if callgraph.results().is_none() {
                 eprintln!("inspect: {}", callgraph.status());
             }
-            let written = html::write(&facts, &bench, &callgraph, &package.workspace_root, &path)?;
+            let krate = krate::results::load(&krate::results::default_path(&target_dir));
+            let written = html::write(&facts, &bench, &callgraph, &krate, &package.workspace_root, &path)?;
             println!(
                 "wrote {} ({} bytes in {} ms)",
                 written.path.display(),
@@ -225,6 +232,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let outcome = if args.first().is_some_and(|first| first == "callgraph") {
         callgraph::main(args.into_iter().skip(1))
+    } else if args.first().is_some_and(|first| first == "crate") {
+        krate::main(args.into_iter().skip(1))
     } else {
         parse(args).and_then(run)
     };

@@ -170,7 +170,7 @@ fn read_messages(stdout: impl Read, package: &str) -> (Option<PathBuf>, Vec<Stri
 }
 
 /// The last `limit` bytes of a stream, as text.
-fn read_tail(stream: impl Read, limit: usize) -> String {
+pub fn read_tail(stream: impl Read, limit: usize) -> String {
     let mut text = String::new();
     for line in BufReader::new(stream).lines().map_while(std::io::Result::ok) {
         text.push_str(&line);

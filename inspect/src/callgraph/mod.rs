@@ -7,7 +7,7 @@
 //! error, signal), its deeper depths are skipped and reported as skipped, with the reason.
 
 mod binary;
-mod build;
+pub(crate) mod build;
 mod generate;
 pub mod page;
 mod report;

@@ -53,9 +53,16 @@ pub struct Written {
 }
 
 /// Render the page and write it to `path` (its directory is created).
-pub fn write(facts: &Facts, bench: &Bench, callgraph: &Loaded, source_root: &Path, path: &Path) -> Result<Written> {
+pub fn write(
+    facts: &Facts,
+    bench: &Bench,
+    callgraph: &Loaded,
+    crate_results: &KrateResults,
+    source_root: &Path,
+    path: &Path,
+) -> Result<Written> {
     let started = Instant::now();
-    let page = render(facts, bench, callgraph, source_root)?;
+    let page = render(facts, bench, callgraph, crate_results, source_root)?;
     if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).context(|| format!("creating {}", dir.display()))?;
     }
@@ -75,7 +82,16 @@ pub fn chart_html(out: &mut String, chart: &charts::Chart) {
     );
 }
 
-pub fn render(facts: &Facts, bench: &Bench, callgraph: &Loaded, source_root: &Path) -> Result<String> {
+/// The last `inspect crate` run, or why there is none.
+pub type KrateResults = std::result::Result<crate::krate::results::Results, String>;
+
+pub fn render(
+    facts: &Facts,
+    bench: &Bench,
+    callgraph: &Loaded,
+    crate_results: &KrateResults,
+    source_root: &Path,
+) -> Result<String> {
     let groups = report::by_source_function(facts);
     let figures = headline::figures(facts, bench.summary());
     let krate = &facts.krate;
@@ -89,7 +105,7 @@ pub fn render(facts: &Facts, bench: &Bench, callgraph: &Loaded, source_root: &Pa
          <p>Every <code>#[lowering]</code> function, compiled as the classic state machine and as a plain \
          <code>async fn</code>; read from the artifact ({INSPECTED_BUILD}). \
          Classic is <span class=\"classic\">orange</span>, runtime <span class=\"runtime\">blue</span>.</p>\
-         <nav><a href=\"#headline\">headline</a> <a href=\"#bench\">benchmark</a> <a href=\"#callgraph\">call graph</a> \
+         <nav><a href=\"#headline\">headline</a> <a href=\"#bench\">benchmark</a> <a href=\"#callgraph\">call graph</a> <a href=\"#crate\">crate</a> \
          <a href=\"#functions\">functions</a> \
          <a href=\"#sizes\">sizes</a> <a href=\"#stacks\">stacks</a></nav></header><main>",
         escape(&krate.package)
@@ -107,6 +123,7 @@ pub fn render(facts: &Facts, bench: &Bench, callgraph: &Loaded, source_root: &Pa
     out.push_str("</section>");
 
     crate::callgraph::page::section(&mut out, callgraph, chart_html)?;
+    crate::krate::page::section(&mut out, crate_results);
 
     let _ = write!(
         out,

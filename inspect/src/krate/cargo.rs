@@ -1,0 +1,200 @@
+//! The copy's builds and test runs, each bounded: `cargo test --no-run` (library, binaries,
+//! unit and integration tests, in one target directory for every phase, so dependencies build
+//! once), rustc's errors read from `--message-format=json`; each test binary run alone under a
+//! timeout; the doc tests through `cargo test --doc`.
+
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use cargo_metadata::Message;
+use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel, DiagnosticSpan};
+use serde::{Deserialize, Serialize};
+
+use super::libtest::{self, Outcome};
+use crate::callgraph::build::{read_tail, wait_bounded};
+use crate::error::{Context, Result};
+
+/// What one build is of: the copy's package and where its builds go.
+pub struct Package {
+    pub name: String,
+    /// `-p NAME@VERSION`: a dependency may be another version of the same package.
+    pub version: String,
+    pub manifest: PathBuf,
+    /// The package's directory; rustc names files relative to the workspace root.
+    pub dir: PathBuf,
+    pub workspace_root: PathBuf,
+    pub target_dir: PathBuf,
+    /// `--features ..`, `--no-default-features`, as given.
+    pub feature_args: Vec<String>,
+    pub has_lib: bool,
+}
+
+/// rustc's error, located in the package's sources.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompileError {
+    /// `E0597`, or `error` for one without a code.
+    pub code: String,
+    pub message: String,
+    /// Relative to the package directory (outside it: as rustc named it).
+    pub file: String,
+    pub line: usize,
+}
+
+pub enum Built {
+    /// The test binaries, by target name and kind (`lib`, `bin NAME`, `test NAME`).
+    Ok(Vec<(String, PathBuf)>),
+    /// The errors in the order rustc reported them (none: cargo's own failure, in `other`).
+    Failed {
+        errors: Vec<CompileError>,
+        other: String,
+    },
+    Timeout,
+}
+
+impl Package {
+    fn cargo(&self, subcommand: &str) -> Command {
+        let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+        command
+            .arg(subcommand)
+            .arg("--manifest-path")
+            .arg(&self.manifest)
+            .args(["-p", &format!("{}@{}", self.name, self.version)]);
+        command.args(&self.feature_args).env("CARGO_TARGET_DIR", &self.target_dir).env("CARGO_TERM_COLOR", "never");
+        // The lab's own cfg would leak into the copy from the workspace's environment.
+        command.env_remove("RUSTFLAGS").env_remove("CARGO_ENCODED_RUSTFLAGS").env_remove("RUSTC_WRAPPER");
+        command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        command
+    }
+
+    /// `cargo test --no-run`: everything the tests need, with the test binaries.
+    pub fn build(&self, timeout: Duration, what: &str) -> Result<Built> {
+        let mut command = self.cargo("test");
+        command.args(["--no-run", "--message-format=json"]);
+        let mut child = command.spawn().context(|| format!("running cargo to build {}", self.name))?;
+        let stdout = child.stdout.take().context(|| "cargo's stdout")?;
+        let stderr = child.stderr.take().context(|| "cargo's stderr")?;
+        let (dir, root) = (self.dir.clone(), self.workspace_root.clone());
+        let messages = std::thread::spawn(move || read_messages(stdout, &dir, &root));
+        let stderr = std::thread::spawn(move || read_tail(stderr, 16 * 1024));
+        let status = wait_bounded(&mut child, timeout, |elapsed| {
+            eprintln!("crate:   still building ({what}, {}s)", elapsed.as_secs());
+        })?;
+        let (binaries, errors) = messages.join().unwrap_or_default();
+        let stderr = stderr.join().unwrap_or_default();
+        Ok(match status {
+            None => Built::Timeout,
+            Some(status) if status.success() => Built::Ok(binaries),
+            Some(status) => {
+                let tail: Vec<&str> = stderr.lines().filter(|line| line.starts_with("error")).collect();
+                let other = if tail.is_empty() { format!("cargo exited with {status}") } else { tail.join("\n") };
+                Built::Failed { errors, other }
+            }
+        })
+    }
+
+    /// Run one test binary as cargo would (from the package directory), at most `timeout`.
+    pub fn run_binary(&self, binary: &Path, timeout: Duration) -> Result<Outcome> {
+        let list = |args: &[&str]| -> Result<String> {
+            let output = Command::new(binary)
+                .args(args)
+                .current_dir(&self.dir)
+                .stdin(Stdio::null())
+                .output()
+                .context(|| format!("listing the tests of {}", binary.display()))?;
+            Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+        };
+        let expected = libtest::listed(&list(&["--list"])?, &list(&["--list", "--ignored"])?);
+        let mut command = Command::new(binary);
+        command.current_dir(&self.dir).env("CARGO_MANIFEST_DIR", &self.dir);
+        command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        self.run(command, timeout, &expected, &binary.display().to_string())
+    }
+
+    /// `cargo test --doc`, at most `timeout` (its build included).
+    pub fn run_doc_tests(&self, timeout: Duration) -> Result<Option<Outcome>> {
+        if !self.has_lib {
+            return Ok(None);
+        }
+        let mut command = self.cargo("test");
+        command.arg("--doc");
+        self.run(command, timeout, &[], "the doc tests").map(Some)
+    }
+
+    fn run(&self, mut command: Command, timeout: Duration, expected: &[String], what: &str) -> Result<Outcome> {
+        let mut child = command.spawn().context(|| format!("running {what}"))?;
+        let stdout = child.stdout.take().context(|| "the tests' stdout")?;
+        let stderr = child.stderr.take().context(|| "the tests' stderr")?;
+        let stdout = std::thread::spawn(move || read_all(stdout));
+        let stderr = std::thread::spawn(move || read_tail(stderr, 4096));
+        let status = wait_bounded(&mut child, timeout, |_| {})?;
+        let output = stdout.join().unwrap_or_default();
+        let stderr = stderr.join().unwrap_or_default();
+        let crashed = match status {
+            Some(status) if !status.success() && !output.contains("test result: FAILED") => {
+                let last = stderr.lines().rev().find(|line| !line.trim().is_empty()).unwrap_or_default();
+                Some(format!("{status}: {}", last.trim()))
+            }
+            _ => None,
+        };
+        let mut outcome = libtest::outcome(expected, &output, status.is_none(), crashed);
+        if status.is_none() && expected.is_empty() {
+            // Doc tests are not listed beforehand: the run itself is the hung test.
+            outcome.hung.push(what.to_owned());
+        }
+        Ok(outcome)
+    }
+}
+
+fn read_all(stream: impl Read) -> String {
+    let mut bytes = Vec::new();
+    let _ = BufReader::new(stream).read_to_end(&mut bytes);
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// The test binaries and the errors, from cargo's JSON messages.
+fn read_messages(stdout: impl Read, dir: &Path, root: &Path) -> (Vec<(String, PathBuf)>, Vec<CompileError>) {
+    let mut binaries = Vec::new();
+    let mut errors = Vec::new();
+    for message in Message::parse_stream(BufReader::new(stdout)) {
+        match message {
+            Ok(Message::CompilerArtifact(artifact)) if artifact.profile.test => {
+                if let Some(executable) = artifact.executable {
+                    let kind = artifact.target.kind.first().map(|kind| kind.to_string()).unwrap_or_default();
+                    let name = if kind == "lib" { kind } else { format!("{kind} {}", artifact.target.name) };
+                    binaries.push((name, executable.into_std_path_buf()));
+                }
+            }
+            Ok(Message::CompilerMessage(message)) if message.message.level == DiagnosticLevel::Error => {
+                if let Some(error) = located(&message.message, dir, root) {
+                    errors.push(error);
+                }
+            }
+            _ => {}
+        }
+    }
+    (binaries, errors)
+}
+
+/// The error at its primary span, followed out of macro expansions into the package's files.
+fn located(diagnostic: &Diagnostic, dir: &Path, root: &Path) -> Option<CompileError> {
+    let code = diagnostic.code.as_ref().map_or_else(|| "error".to_owned(), |code| code.code.clone());
+    // "aborting due to 2 previous errors" and the like say nothing of their own.
+    if code == "error" && diagnostic.spans.is_empty() {
+        return None;
+    }
+    let mut span: Option<&DiagnosticSpan> = diagnostic.spans.iter().find(|span| span.is_primary);
+    let mut place = None;
+    while let Some(at) = span {
+        let file = root.join(&at.file_name);
+        if let Ok(relative) = file.strip_prefix(dir) {
+            place = Some((relative.to_string_lossy().replace('\\', "/"), at.line_start));
+            break;
+        }
+        place = place.or_else(|| Some((at.file_name.clone(), at.line_start)));
+        span = at.expansion.as_ref().map(|expansion| &expansion.span);
+    }
+    let (file, line) = place.unwrap_or_default();
+    Some(CompileError { code, message: diagnostic.message.clone(), file, line })
+}

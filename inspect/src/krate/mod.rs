@@ -1,0 +1,497 @@
+//! `inspect crate SOURCE`: every `async fn` of another crate lowered classic, function by
+//! function, and the crate's own tests run with them. The crate is copied (`source`), its
+//! functions found (`functions`, under `cfg`), each configuration written into the copy
+//! (`annotate`), built and tested under bounds (`cargo`, `libtest`), and reported (`results`,
+//! `report`, `page`).
+//!
+//! Phases: the reference (sources unchanged), every function `runtime`, every function
+//! `classic`; where that fails, the functions rustc's errors fall in are set aside until the
+//! rest builds, each set-aside function is tried alone (the rest `runtime`), and the accepted
+//! set is built together (a function failing only in company is refused with that error); last,
+//! the tests with every accepted function classic.
+
+mod annotate;
+mod cargo;
+mod cfg;
+mod functions;
+mod libtest;
+pub mod page;
+mod report;
+pub mod results;
+mod source;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use cargo::{Built, CompileError, Package};
+use functions::{Function, Placement};
+use regex::Regex;
+use results::{Phase, Refusal, Results, Tests, Verdict};
+
+use crate::error::{Context, Error, Result};
+
+pub const USAGE: &str = "\
+usage: inspect crate SOURCE [--only REGEX] [--features LIST] [--no-default-features]
+                     [--placement outer|inner] [--build-timeout SECS] [--test-timeout SECS]
+                     [--dir DIR] [--keep] [--list] [--json]
+
+SOURCE is a crate's directory or Cargo.toml (a package, or a member of a workspace), or
+NAME@VERSION from crates.io. On a copy, never the original, puts #[::lowering::lowering(MODE)]
+on every async fn with a body that the build compiles (not tests, examples, benches, entry
+points, macro bodies or cfg-off code), then: builds and tests the unchanged crate (the
+reference), every fn runtime, every fn classic, and where that fails finds, fn by fn, which
+the classic lowering refuses and why (rustc's first error); last, runs the crate's tests
+(unit, integration, doc) with every accepted fn classic. The last line is
+`crate NAME: A/N async fns lowered classic; tests P/T pass with them (runtime baseline P0/T0)`;
+the exit status is 0 only when A == N and P == T.
+
+  --only REGEX          only the fns whose `path::name file:line` matches
+  --features LIST       features of the crate to enable, as cargo takes them
+  --no-default-features
+  --placement outer|inner  the attribute before the fn's other attributes (default) or
+                        after them, just before its signature
+  --build-timeout SECS  per build (default 900)
+  --test-timeout SECS   per test binary, and for the doc tests (default 300)
+  --dir DIR             the work directory: copies, one target dir for every phase, results
+                        (default <target>/lowering-crate, which `inspect --html` reads)
+  --keep                leave the annotated copy (accepted fns classic, the rest runtime)
+  --list                list the fns that would be lowered, and stop
+  --json                print the results as JSON (as written to results.json)";
+
+#[derive(Debug, Clone, PartialEq)]
+struct Options {
+    source: Option<String>,
+    only: Option<String>,
+    feature_args: Vec<String>,
+    placement: Placement,
+    build_timeout: Duration,
+    test_timeout: Duration,
+    dir: Option<PathBuf>,
+    keep: bool,
+    list: bool,
+    json: bool,
+    help: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            source: None,
+            only: None,
+            feature_args: Vec::new(),
+            placement: Placement::Outer,
+            build_timeout: Duration::from_secs(900),
+            test_timeout: Duration::from_secs(300),
+            dir: None,
+            keep: false,
+            list: false,
+            json: false,
+            help: false,
+        }
+    }
+}
+
+fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
+    let mut options = Options::default();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => (flag.to_owned(), Some(value.to_owned())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = || {
+            inline.clone().or_else(|| args.next()).ok_or_else(|| Error::new(format!("{flag} needs a value\n\n{USAGE}")))
+        };
+        let seconds = |text: String, flag: &str| -> Result<Duration> {
+            match text.parse::<u64>() {
+                Ok(secs) if secs > 0 => Ok(Duration::from_secs(secs)),
+                _ => Err(Error::new(format!("{flag} takes a positive number of seconds, not {text:?}"))),
+            }
+        };
+        match flag.as_str() {
+            "--only" => options.only = Some(value()?),
+            "--features" => {
+                let features = value()?;
+                options.feature_args.extend(["--features".to_owned(), features]);
+            }
+            "--no-default-features" => options.feature_args.push(flag.clone()),
+            "--placement" => {
+                options.placement = match value()?.as_str() {
+                    "outer" => Placement::Outer,
+                    "inner" => Placement::Inner,
+                    other => return Err(Error::new(format!("--placement is outer or inner, not {other:?}"))),
+                }
+            }
+            "--build-timeout" => options.build_timeout = seconds(value()?, "--build-timeout")?,
+            "--test-timeout" => options.test_timeout = seconds(value()?, "--test-timeout")?,
+            "--dir" => options.dir = Some(PathBuf::from(value()?)),
+            "--keep" => options.keep = true,
+            "--list" => options.list = true,
+            "--json" => options.json = true,
+            "-h" | "--help" => options.help = true,
+            other if other.starts_with('-') => {
+                return Err(Error::new(format!("unknown option {other} for inspect crate\n\n{USAGE}")));
+            }
+            _ if options.source.is_none() => options.source = Some(arg),
+            _ => return Err(Error::new(format!("one SOURCE only, and {arg:?} is a second\n\n{USAGE}"))),
+        }
+    }
+    if !options.help && options.source.is_none() {
+        return Err(Error::new(format!("inspect crate needs a SOURCE\n\n{USAGE}")));
+    }
+    Ok(options)
+}
+
+pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
+    let options = parse(args)?;
+    if options.help {
+        println!("{USAGE}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let only = options.only.as_deref().map(Regex::new).transpose().context(|| "--only is not a regular expression")?;
+    let work = match &options.dir {
+        Some(dir) => dir.clone(),
+        None => lab_target_dir()?.join(results::DIR),
+    };
+    let source = options.source.clone().unwrap_or_default();
+    let original = source::resolve(&source, &work)?;
+    let copy = source::copy(&original, &work)?;
+    let package = Package {
+        name: original.name.clone(),
+        version: original.version.clone(),
+        manifest: copy.manifest.clone(),
+        dir: copy.package_dir.clone(),
+        workspace_root: copy.root.clone(),
+        target_dir: work.join("target"),
+        feature_args: options.feature_args.clone(),
+        has_lib: copy.has_lib,
+    };
+    let features = enabled_features(&package)?;
+    let cfg = cfg::Cfg::host(&features)?;
+    let pristine_package = copy.pristine.join(copy.package_dir.strip_prefix(&copy.root).unwrap_or(Path::new("")));
+    let mut found = functions::find(&pristine_package, &copy.roots, &cfg, options.placement)?;
+    if let Some(only) = &only {
+        found.retain(|function| only.is_match(&function.key()));
+    }
+    if options.list {
+        for function in &found {
+            println!("{}", function.key());
+        }
+        println!("{} async fns would be lowered in {} {}", found.len(), original.name, original.version);
+        return Ok(ExitCode::SUCCESS);
+    }
+    eprintln!("crate: {} {}: {} async fns, work in {}", original.name, original.version, found.len(), work.display());
+    let mut run = Run {
+        options: &options,
+        package: &package,
+        pristine: pristine_package,
+        functions: &found,
+        phases: Vec::new(),
+        tests: Vec::new(),
+    };
+    let verdicts = run.phases()?;
+    source::keep_lock(&original, &copy, &work)?;
+    let results = Results {
+        schema: results::SCHEMA,
+        name: original.name.clone(),
+        version: original.version.clone(),
+        edition: original.edition.clone(),
+        source,
+        feature_args: options.feature_args.clone(),
+        functions: verdicts,
+        tests: run.tests,
+        phases: run.phases,
+    };
+    results.write(&work.join("results").join(format!("{}-{}.json", original.name, original.version)))?;
+    results.write(&work.join("results.json"))?;
+    if options.keep {
+        eprintln!("crate: the annotated copy is kept in {}", copy.root.display());
+    } else {
+        for dir in [&copy.root, &copy.pristine] {
+            std::fs::remove_dir_all(dir).context(|| format!("removing {}", dir.display()))?;
+        }
+    }
+    if options.json {
+        println!("{}", serde_json::to_string_pretty(&results).context(|| "serialising the results")?);
+    } else {
+        print!("{}", report::terminal(&results));
+    }
+    Ok(if results.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The lab's target directory, as cargo has it.
+fn lab_target_dir() -> Result<PathBuf> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("Cargo.toml");
+    let metadata = cargo_metadata::MetadataCommand::new()
+        .manifest_path(manifest)
+        .no_deps()
+        .exec()
+        .context(|| "reading the lab's workspace")?;
+    Ok(metadata.target_directory.into_std_path_buf())
+}
+
+/// The package's features under the feature options (cargo resolves them; this also fetches
+/// its dependencies once).
+fn enabled_features(package: &Package) -> Result<Vec<String>> {
+    let metadata = cargo_metadata::MetadataCommand::new()
+        .manifest_path(&package.manifest)
+        .other_options(package.feature_args.clone())
+        .exec()
+        .context(|| format!("resolving the dependencies of {}", package.name))?;
+    let id = metadata
+        .packages
+        .iter()
+        .find(|p| p.manifest_path.as_std_path() == package.manifest)
+        .map(|p| p.id.clone())
+        .context(|| "the copy's package is not in its metadata")?;
+    let resolve = metadata.resolve.as_ref().context(|| "cargo metadata resolved nothing")?;
+    let node = resolve.nodes.iter().find(|node| node.id == id).context(|| "the package is not in cargo's resolve")?;
+    Ok(node.features.iter().map(|feature| feature.to_string()).collect())
+}
+
+/// One run's state: the phases' times and the tests of each configuration.
+struct Run<'a> {
+    options: &'a Options,
+    package: &'a Package,
+    pristine: PathBuf,
+    functions: &'a [Function],
+    phases: Vec<Phase>,
+    tests: Vec<Tests>,
+}
+
+impl Run<'_> {
+    fn phases(&mut self) -> Result<Vec<Verdict>> {
+        let everyone: BTreeSet<usize> = (0..self.functions.len()).collect();
+        let started = Instant::now();
+        let binaries = self.build_or_fail(None, "reference")?;
+        let reference = self.test(&binaries, "reference")?;
+        self.phase("reference", started, 1);
+        let failing: Vec<String> = reference
+            .binaries
+            .iter()
+            .flat_map(|(binary, outcome)| {
+                let names = outcome.failed.iter().chain(&outcome.hung).chain(&outcome.not_run);
+                names.map(move |name| format!("{binary}: {name}"))
+            })
+            .collect();
+        if !failing.is_empty() {
+            return Err(Error::new(format!(
+                "the crate's own tests fail unchanged ({} of {}), so no classic result would mean anything:\n  {}",
+                failing.len(),
+                reference.total(),
+                failing.join("\n  ")
+            )));
+        }
+        self.tests.push(reference);
+
+        let started = Instant::now();
+        let binaries = self.build_or_fail(Some(&BTreeSet::new()), "runtime")?;
+        let runtime = self.test(&binaries, "runtime")?;
+        self.phase("runtime", started, 1);
+        let same = runtime.passed() == self.tests[0].passed() && runtime.total() == self.tests[0].total();
+        if !same {
+            eprintln!("crate: warning: every fn runtime, the tests differ from the reference (see the report)");
+        }
+        self.tests.push(runtime.clone());
+
+        let started = Instant::now();
+        let (verdicts, binaries, builds) = self.classic(&everyone)?;
+        self.phase("classic", started, builds);
+        let started = Instant::now();
+        let classic = match binaries {
+            Some(binaries) => self.test(&binaries, "classic")?,
+            None => Tests { configuration: "classic".to_owned(), ..runtime },
+        };
+        self.phase("tests", started, 0);
+        self.tests.push(classic);
+        if self.options.keep {
+            let accepted: BTreeSet<usize> =
+                verdicts.iter().enumerate().filter(|(_, v)| v.refused.is_none()).map(|(i, _)| i).collect();
+            self.write(Some(&accepted))?;
+        }
+        Ok(verdicts)
+    }
+
+    fn phase(&mut self, name: &str, started: Instant, builds: usize) {
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!("crate: [{name}] done in {seconds:.1} s");
+        self.phases.push(Phase { name: name.to_owned(), seconds, builds });
+    }
+
+    /// Write a configuration: `None`, the sources unchanged; else the `classic` set classic and
+    /// every other function runtime.
+    fn write(&self, classic: Option<&BTreeSet<usize>>) -> Result<()> {
+        let modes: Vec<Option<&str>> = (0..self.functions.len())
+            .map(|i| classic.map(|set| if set.contains(&i) { "classic" } else { "runtime" }))
+            .collect();
+        annotate::write(&self.pristine, &self.package.dir, self.functions, &modes)
+    }
+
+    fn build(&self, classic: Option<&BTreeSet<usize>>, what: &str) -> Result<Built> {
+        self.write(classic)?;
+        eprintln!("crate: [{what}] building");
+        self.package.build(self.options.build_timeout, what)
+    }
+
+    /// A build that must succeed (the reference, every fn runtime).
+    fn build_or_fail(&self, classic: Option<&BTreeSet<usize>>, what: &str) -> Result<Vec<(String, PathBuf)>> {
+        match self.build(classic, what)? {
+            Built::Ok(binaries) => Ok(binaries),
+            Built::Timeout => {
+                Err(Error::new(format!("the {what} build did not end within {:?}", self.options.build_timeout)))
+            }
+            Built::Failed { errors, other } => {
+                let first =
+                    errors.first().map_or(other, |e| format!("{} {}:{}: {}", e.code, e.file, e.line, e.message));
+                Err(Error::new(format!("the {what} build of {} fails: {first}", self.package.name)))
+            }
+        }
+    }
+
+    fn test(&self, binaries: &[(String, PathBuf)], configuration: &str) -> Result<Tests> {
+        let mut tests = Tests { configuration: configuration.to_owned(), binaries: Vec::new() };
+        for (name, binary) in binaries {
+            eprintln!("crate: [{configuration}] running {name}");
+            tests.binaries.push((name.clone(), self.package.run_binary(binary, self.options.test_timeout)?));
+        }
+        eprintln!("crate: [{configuration}] running the doc tests");
+        if let Some(doc) = self.package.run_doc_tests(self.options.test_timeout)? {
+            tests.binaries.push(("doc".to_owned(), doc));
+        }
+        eprintln!("crate: [{configuration}] {}/{} tests pass", tests.passed(), tests.total());
+        Ok(tests)
+    }
+
+    /// Which functions build classic: the verdicts, the test binaries of the accepted set
+    /// classic (`None` when there is no function), and the number of builds.
+    #[allow(clippy::type_complexity)]
+    fn classic(&self, everyone: &BTreeSet<usize>) -> Result<(Vec<Verdict>, Option<Vec<(String, PathBuf)>>, usize)> {
+        let mut refused: BTreeMap<usize, Refusal> = BTreeMap::new();
+        if everyone.is_empty() {
+            return Ok((Vec::new(), None, 0));
+        }
+        let mut builds = 0;
+        // Set aside the functions the errors fall in until the rest builds together.
+        let mut together = everyone.clone();
+        let mut set_aside = BTreeSet::new();
+        let mut binaries = loop {
+            builds += 1;
+            let what = if set_aside.is_empty() {
+                "classic".to_owned()
+            } else {
+                format!("classic, {} set aside", set_aside.len())
+            };
+            match self.build(Some(&together), &what)? {
+                Built::Ok(binaries) => break binaries,
+                failed => {
+                    let named = self.named(&failed, &together);
+                    // Errors outside every function: any of them may be the cause.
+                    let named =
+                        if named.is_empty() { std::mem::take(&mut together) } else { named.into_keys().collect() };
+                    together.retain(|i| !named.contains(i));
+                    set_aside.extend(named);
+                }
+            }
+        };
+        // Each set-aside function alone, the rest runtime.
+        for &i in &set_aside {
+            builds += 1;
+            let alone = BTreeSet::from([i]);
+            let what = format!("{} alone", self.functions[i].path);
+            match self.build(Some(&alone), &what)? {
+                Built::Ok(_) => {
+                    together.insert(i);
+                }
+                failed => {
+                    let error = first_error(&failed, self.options.build_timeout);
+                    eprintln!("crate:   refused {}: {} {}", self.functions[i].path, error.code, error.message);
+                    refused.insert(i, Refusal { error, in_company: false });
+                }
+            }
+        }
+        // The accepted set together: a function failing only in company is refused.
+        if !set_aside.is_empty() {
+            binaries = loop {
+                builds += 1;
+                match self.build(Some(&together), "accepted together")? {
+                    Built::Ok(binaries) => break binaries,
+                    failed => {
+                        let mut named = self.named(&failed, &together);
+                        if named.is_empty() {
+                            // Nothing to blame: the last one added goes, until the rest builds.
+                            let last =
+                                *together.iter().filter(|i| set_aside.contains(i)).next_back().context(
+                                    || "the accepted set does not build, and no set-aside function is in it",
+                                )?;
+                            named.insert(last, first_error(&failed, self.options.build_timeout));
+                        }
+                        for (i, error) in named {
+                            together.remove(&i);
+                            refused.insert(i, Refusal { error, in_company: true });
+                        }
+                    }
+                }
+            };
+        }
+        let verdicts = self
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(i, function)| Verdict { function: function.clone(), refused: refused.remove(&i) })
+            .collect();
+        Ok((verdicts, Some(binaries), builds))
+    }
+
+    /// The functions of `among` the build's errors fall in, each with its first error.
+    fn named(&self, built: &Built, among: &BTreeSet<usize>) -> BTreeMap<usize, CompileError> {
+        let mut named = BTreeMap::new();
+        if let Built::Failed { errors, .. } = built {
+            for error in errors {
+                let within = among.iter().copied().find(|&i| {
+                    let f = &self.functions[i];
+                    f.file == error.file && (f.line..=f.end_line).contains(&error.line)
+                });
+                if let Some(i) = within {
+                    named.entry(i).or_insert_with(|| error.clone());
+                }
+            }
+        }
+        named
+    }
+}
+
+/// A failed build's first error, or what stood for it.
+fn first_error(built: &Built, timeout: Duration) -> CompileError {
+    let other = |message: String| CompileError { code: "build".to_owned(), message, file: String::new(), line: 0 };
+    match built {
+        Built::Failed { errors, other: text } => errors.first().cloned().unwrap_or_else(|| other(text.clone())),
+        Built::Timeout => other(format!("the build did not end within {timeout:?}")),
+        Built::Ok(_) => other("built".to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Result<Options> {
+        parse(text.split_whitespace().map(str::to_owned))
+    }
+
+    #[test]
+    fn options_parse_and_bad_ones_are_errors() {
+        let options =
+            args("triggered@0.1.3 --only ^net:: --features a,b --no-default-features --placement=inner --keep")
+                .unwrap();
+        assert_eq!(options.source.as_deref(), Some("triggered@0.1.3"));
+        assert_eq!(options.only.as_deref(), Some("^net::"));
+        assert_eq!(options.feature_args, ["--features", "a,b", "--no-default-features"]);
+        assert_eq!(options.placement, Placement::Inner);
+        assert!(options.keep && !options.list);
+        for bad in ["", "a --bogus", "a b", "a --placement sideways", "a --build-timeout 0", "a --only"] {
+            assert!(args(bad).is_err(), "{bad:?} parsed");
+        }
+    }
+}

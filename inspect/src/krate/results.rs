@@ -1,0 +1,132 @@
+//! What `inspect crate` found (`--json`, and `<dir>/results.json` for the page, schema 1).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::cargo::CompileError;
+use super::functions::Function;
+use super::libtest::Outcome;
+use crate::error::{Context, Result};
+
+pub const SCHEMA: u64 = 1;
+/// Where the work (copies, target dir, results) goes, under the lab's target directory.
+pub const DIR: &str = "lowering-crate";
+
+pub fn default_path(target_dir: &Path) -> PathBuf {
+    target_dir.join(DIR).join("results.json")
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Results {
+    pub schema: u64,
+    pub name: String,
+    pub version: String,
+    pub edition: String,
+    /// As given on the command line.
+    pub source: String,
+    pub feature_args: Vec<String>,
+    pub functions: Vec<Verdict>,
+    /// `reference`, `runtime` and `classic` (the accepted functions classic, the rest runtime).
+    pub tests: Vec<Tests>,
+    pub phases: Vec<Phase>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    #[serde(flatten)]
+    pub function: Function,
+    /// `None`: accepted.
+    pub refused: Option<Refusal>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refusal {
+    #[serde(flatten)]
+    pub error: CompileError,
+    /// The function builds classic alone, but not with the other accepted ones.
+    pub in_company: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tests {
+    pub configuration: String,
+    /// Per test binary (`lib`, `test NAME`, `doc`).
+    pub binaries: Vec<(String, Outcome)>,
+}
+
+impl Tests {
+    pub fn passed(&self) -> usize {
+        self.binaries.iter().map(|(_, outcome)| outcome.passed.len()).sum()
+    }
+
+    pub fn total(&self) -> usize {
+        self.binaries.iter().map(|(_, outcome)| outcome.total()).sum()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Phase {
+    pub name: String,
+    pub seconds: f64,
+    pub builds: usize,
+}
+
+impl Results {
+    pub fn accepted(&self) -> usize {
+        self.functions.iter().filter(|verdict| verdict.refused.is_none()).count()
+    }
+
+    pub fn configuration(&self, name: &str) -> Option<&Tests> {
+        self.tests.iter().find(|tests| tests.configuration == name)
+    }
+
+    /// The refusals by error code.
+    pub fn by_code(&self) -> BTreeMap<&str, Vec<&Verdict>> {
+        let mut groups: BTreeMap<&str, Vec<&Verdict>> = BTreeMap::new();
+        for verdict in &self.functions {
+            if let Some(refusal) = &verdict.refused {
+                groups.entry(refusal.error.code.as_str()).or_default().push(verdict);
+            }
+        }
+        groups
+    }
+
+    /// `crate NAME: A/N async fns lowered classic; tests P/T pass with them (runtime baseline P0/T0)`.
+    pub fn last_line(&self) -> String {
+        let counts = |name: &str| self.configuration(name).map_or((0, 0), |tests| (tests.passed(), tests.total()));
+        let ((p, t), (p0, t0)) = (counts("classic"), counts("runtime"));
+        format!(
+            "crate {}: {}/{} async fns lowered classic; tests {p}/{t} pass with them (runtime baseline {p0}/{t0})",
+            self.name,
+            self.accepted(),
+            self.functions.len()
+        )
+    }
+
+    /// Exit 0 only when every function was accepted and every test passes with them.
+    pub fn success(&self) -> bool {
+        let classic = self.configuration("classic");
+        self.accepted() == self.functions.len() && classic.is_some_and(|tests| tests.passed() == tests.total())
+    }
+
+    pub fn write(&self, path: &Path) -> Result<()> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).context(|| format!("creating {}", dir.display()))?;
+        }
+        let text = serde_json::to_string_pretty(self).context(|| "serialising the results")?;
+        std::fs::write(path, text).context(|| format!("writing {}", path.display()))
+    }
+}
+
+/// The results for the page: absent or unreadable ones are said so, not an error.
+pub fn load(path: &Path) -> std::result::Result<Results, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|_| format!("no results at {} (run `cargo run -p inspect -- crate SOURCE`)", path.display()))?;
+    let results: Results = serde_json::from_str(&text).map_err(|error| format!("{}: {error}", path.display()))?;
+    if results.schema != SCHEMA {
+        return Err(format!("{}: schema {}, this inspect reads {SCHEMA}", path.display(), results.schema));
+    }
+    Ok(results)
+}

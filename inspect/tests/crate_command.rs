@@ -1,0 +1,122 @@
+//! `inspect crate` on `tests/fixtures/crate-fixture`: what it lowers, what it refuses and why,
+//! the tests under each configuration, the last line and the exit status, asserted exactly;
+//! the fixture's own files stay as they were. One run (its builds take a while), in a work
+//! directory under CARGO_TARGET_TMPDIR that later runs reuse, so dependencies build once.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/crate-fixture")
+}
+
+/// `inspect crate ARGS` in the work directory `work` (one per test: they run in parallel, and
+/// each run copies the fixture afresh).
+fn inspect(work: &str, args: &[&str]) -> Output {
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("crate-command").join(work);
+    Command::new(env!("CARGO_BIN_EXE_inspect"))
+        .arg("crate")
+        .args(args)
+        .arg("--dir")
+        .arg(&work)
+        .output()
+        .expect("running inspect")
+}
+
+/// Every file of the fixture, by path, with its contents.
+fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut found = BTreeMap::new();
+    let mut pending = vec![dir.to_owned()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                found.insert(path.clone(), std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    found
+}
+
+const FUNCTIONS: &str = "\
+add src/lib.rs:14
+Counter::bump src/lib.rs:25
+Source::twice src/lib.rs:35
+<Counter as Source>::get src/lib.rs:41
+Sender::send src/lib.rs:49
+send_last src/lib.rs:56
+bin:crate-fixture::greet src/main.rs:8
+store::Store::load_twice src/store.rs:9
+store::<Memory as Store>::load src/store.rs:18
+9 async fns would be lowered in crate-fixture 0.1.0
+";
+
+#[test]
+fn list_names_each_kind_and_leaves_entry_points_tests_macros_and_cfg_off_code() {
+    let output = inspect("list", &[fixture().to_str().unwrap(), "--list"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), FUNCTIONS);
+    let extra =
+        inspect("list", &[fixture().to_str().unwrap(), "--list", "--features", "extra", "--only", "extra|^add "]);
+    assert_eq!(
+        String::from_utf8_lossy(&extra.stdout),
+        "extra::extra src/extra.rs:3\nadd src/lib.rs:14\n2 async fns would be lowered in crate-fixture 0.1.0\n"
+    );
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    for (args, said) in [
+        (vec!["/no/such/crate"], "no such crate"),
+        (vec!["no-such-crate-at-all-lowering@0.0.1"], "could not be fetched from crates.io"),
+        (vec![fixture().to_str().unwrap(), "--placement", "sideways"], "--placement is outer or inner"),
+        (vec![fixture().to_str().unwrap(), "--bogus"], "unknown option --bogus"),
+        (vec![fixture().to_str().unwrap(), "--only", "("], "--only is not a regular expression"),
+    ] {
+        let output = inspect("bad-input", &args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(said) && !stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn the_fixture_is_lowered_fn_by_fn_and_its_tests_run_both_ways() {
+    let before = files(&fixture());
+    let output = inspect("run", &[fixture().to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(files(&fixture()), before, "the fixture's own files changed");
+    let report: Vec<&str> = stdout.lines().collect();
+    let section = |title: &str| -> Vec<&str> {
+        let start = report
+            .iter()
+            .position(|line| *line == title)
+            .unwrap_or_else(|| panic!("no {title:?}:\n{stdout}\n{stderr}"));
+        report[start + 1..].iter().take_while(|line| !line.is_empty()).copied().collect()
+    };
+    assert_eq!(
+        section("async fns (9):"),
+        [
+            "  accepted  add src/lib.rs:14",
+            "  accepted  Counter::bump src/lib.rs:25",
+            "  accepted  Source::twice src/lib.rs:35",
+            "  accepted  <Counter as Source>::get src/lib.rs:41",
+            "  accepted  Sender::send src/lib.rs:49",
+            "  refused   send_last src/lib.rs:56: E0597 at src/lib.rs:58: `tx` does not live long enough",
+            "  accepted  bin:crate-fixture::greet src/main.rs:8",
+            "  accepted  store::Store::load_twice src/store.rs:9",
+            "  accepted  store::<Memory as Store>::load src/store.rs:18",
+        ]
+    );
+    assert_eq!(section("refusals by error code:"), ["  E0597: 1 (send_last)"]);
+    assert_eq!(section("tests passed:"), ["  reference 5/5", "  runtime   5/5", "  classic   5/5"]);
+    assert_eq!(
+        report.last().copied(),
+        Some("crate crate-fixture: 8/9 async fns lowered classic; tests 5/5 pass with them (runtime baseline 5/5)")
+    );
+    assert_eq!(output.status.code(), Some(1), "one refusal: not a success");
+}
