@@ -103,6 +103,7 @@ differential! {
         let more = later("more", value + 1).await;
         tracing::event!(target: "lab", tracing::Level::WARN, more, total = more + value, ?name, "second");
         tracing::debug!(target: "lab", %held, "third {held}");
+        tracing::trace!(target: "lab", "fourth {name:?} {value}", value = value + 1);
         more + held.len() as u32
     }
 
@@ -286,6 +287,7 @@ fn tracing_fields_name_locals_that_live_in_place() {
             "event lab INFO: message=first 3 value=3 id=3 held=\"abc\"",
             "event lab WARN: message=second more=4 total=7 name=\"abc\"",
             "event lab DEBUG: message=third abc held=abc",
+            "event lab TRACE: message=fourth \"abc\" 4",
         ],
         "{log:?}"
     );

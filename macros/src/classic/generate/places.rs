@@ -666,8 +666,21 @@ impl VisitMut for Places<'_> {
             mac.tokens = parsed.arguments();
             return;
         }
-        let fields = if has_tracing_fields(mac) { Fields::Named } else { Fields::Sigils };
-        mac.tokens = self.tokens(mac.tokens.clone(), fields);
+        if has_tracing_fields(mac) {
+            let captured = self.message_captures(&mac.tokens);
+            let mut tokens = self.tokens(mac.tokens.clone(), Fields::Named);
+            // `"{req:?}"` in the message captures `req` by name, which names its place here:
+            // the value is passed as the named argument the capture reads instead.
+            for (name, place) in captured {
+                let trailing_comma = matches!(tokens.clone().into_iter().last(), Some(TokenTree::Punct(punct)) if punct.as_char() == ',');
+                let comma = if trailing_comma { quote!() } else { quote!(,) };
+                let arg_name = Ident::new(&name, place.span());
+                tokens.extend(quote_spanned!(place.span()=> #comma #arg_name = (*#place.get())));
+            }
+            mac.tokens = tokens;
+            return;
+        }
+        mac.tokens = self.tokens(mac.tokens.clone(), Fields::Sigils);
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
@@ -732,6 +745,38 @@ impl Places<'_> {
 }
 
 impl Places<'_> {
+    /// The in-place locals a tracing or log macro's message captures inline (`"{req:?}"`),
+    /// each once, with its place, unless the macro names the argument itself.
+    fn message_captures(&self, tokens: &TokenStream) -> Vec<(String, Ident)> {
+        let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+        let at_argument_start = |index: usize| {
+            index == 0 || matches!(&tokens[index - 1], TokenTree::Punct(punct) if punct.as_char() == ',')
+        };
+        let named: HashSet<String> = (0..tokens.len())
+            .filter(|&index| at_argument_start(index) && is_single_eq(tokens.get(index + 1), tokens.get(index + 2)))
+            .filter_map(|index| match &tokens[index] {
+                TokenTree::Ident(ident) => Some(ident.to_string()),
+                _ => None,
+            })
+            .collect();
+        let message = (0..tokens.len()).find_map(|index| match &tokens[index] {
+            TokenTree::Literal(literal) if at_argument_start(index) => {
+                syn::parse2::<syn::LitStr>(TokenTree::Literal(literal.clone()).into()).ok()
+            }
+            _ => None,
+        });
+        let mut found: Vec<(String, Ident)> = Vec::new();
+        for (name, span) in message.as_ref().map(std_macros::inline_captures).unwrap_or_default() {
+            if named.contains(&name) || found.iter().any(|(known, _)| *known == name) {
+                continue;
+            }
+            if let Some(local) = self.lookup(&name) {
+                found.push((name, with_span(&local.ident, span)));
+            }
+        }
+        found
+    }
+
     /// `?value` or `%conn.peer` as a whole argument (tracing's field shorthand: a field named
     /// as the local, recorded with `Debug` or `Display`), with `value` living in place. No Rust
     /// expression starts with `?` or `%`, so such a macro wants an identifier there, which a

@@ -204,26 +204,30 @@ impl FormatArgs {
         let Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(lit), .. }) = &self.fmt else {
             return Vec::new();
         };
-        let text = lit.value();
-        let mut captures = Vec::new();
-        let mut chars = text.char_indices().peekable();
-        while let Some((_, c)) = chars.next() {
-            if c != '{' {
-                continue;
-            }
-            if chars.peek().is_some_and(|&(_, next)| next == '{') {
-                chars.next();
-                continue;
-            }
-            let name: String = std::iter::from_fn(|| chars.next_if(|&(_, c)| c.is_alphanumeric() || c == '_'))
-                .map(|(_, c)| c)
-                .collect();
-            if name.starts_with(|c: char| c.is_alphabetic() || c == '_') {
-                captures.push((name, lit.span()));
-            }
-        }
-        captures
+        inline_captures(lit)
     }
+}
+
+/// Identifiers a format string captures inline (`"{x}"`, `"{x:?}"`), with its span.
+pub(crate) fn inline_captures(lit: &syn::LitStr) -> Vec<(String, Span)> {
+    let text = lit.value();
+    let mut captures = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((_, c)) = chars.next() {
+        if c != '{' {
+            continue;
+        }
+        if chars.peek().is_some_and(|&(_, next)| next == '{') {
+            chars.next();
+            continue;
+        }
+        let name: String =
+            std::iter::from_fn(|| chars.next_if(|&(_, c)| c.is_alphanumeric() || c == '_')).map(|(_, c)| c).collect();
+        if name.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+            captures.push((name, lit.span()));
+        }
+    }
+    captures
 }
 
 impl Parsed {
