@@ -445,7 +445,14 @@ fn explain_missing_code(
                     .any(|(record, _)| by_variant(functions, record).0 == function.variant)
         });
         let Some(entry) = entry else {
-            notes.push((index, "no code: nothing in the crate instantiates it (no entry point keeps it)".to_owned()));
+            // Name only what has no code: a stub with bytes beside "no code" would contradict
+            // the native column (a library that never polls its task keeps the stub alone).
+            let what = match (missing_stub, missing_body) {
+                (true, true) => "no code".to_owned(),
+                (true, false) => "no code for its stub".to_owned(),
+                _ => format!("no code for {body}"),
+            };
+            notes.push((index, format!("{what}: nothing in the crate instantiates it (no entry point keeps it)")));
             continue;
         };
         let mut parts = Vec::new();
