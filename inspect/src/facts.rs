@@ -445,7 +445,14 @@ fn explain_missing_code(
                     .any(|(record, _)| by_variant(functions, record).0 == function.variant)
         });
         let Some(entry) = entry else {
-            notes.push((index, "no code: nothing in the crate instantiates it (no entry point keeps it)".to_owned()));
+            // Name only what has no code: a stub with bytes beside "no code" would contradict
+            // the native column (a library that never polls its task keeps the stub alone).
+            let what = match (missing_stub, missing_body) {
+                (true, true) => "no code".to_owned(),
+                (true, false) => "no code for its stub".to_owned(),
+                _ => format!("no code for {body}"),
+            };
+            notes.push((index, format!("{what}: nothing in the crate instantiates it (no entry point keeps it)")));
             continue;
         };
         let mut parts = Vec::new();
@@ -517,7 +524,9 @@ fn variant_totals(
     for function in functions {
         let totals = variants.entry(function.variant.clone()).or_default();
         totals.functions += 1;
-        if function.shape == "classic" {
+        // The record names the generated type: counting by MIR shape would drop it whenever
+        // the shape is unknown, beside the column that names it.
+        if function.record.generated_type.is_some() {
             totals.generated_types += 1;
         }
         totals.coroutine_bodies +=

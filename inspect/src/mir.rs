@@ -87,7 +87,9 @@ pub fn bodies(text: &str, records: &[Record]) -> Vec<Body> {
     let mut start = 0;
     while start < lines.len() {
         let header = lines[start];
-        if header.is_empty() || header.starts_with(' ') || header == "}" {
+        // rustc opens the file with `//` comment lines: taken for a header, they would swallow
+        // the first body (up to its `}`), which on a one-function crate is the stub itself.
+        if header.is_empty() || header.starts_with(' ') || header.starts_with("//") || header == "}" {
             start += 1;
             continue;
         }
@@ -368,5 +370,14 @@ fn other(_1: u64) -> u64 {
         );
         assert!(returns_task(&found[0].signature));
         assert!(!returns_task(&found[3].signature));
+    }
+
+    #[test]
+    fn the_leading_comment_does_not_swallow_the_first_body() {
+        let text = "// WARNING: rustc's banner\n// HINT: more\nfn f(_1: u32) -> u32 {\n    bb0: {\n        return;\n    }\n}\n";
+        let records = [record("krate", "f", None)];
+        let found = bodies(text, &records);
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].role, found[0].lines), (Role::Stub, (2, 6)));
     }
 }

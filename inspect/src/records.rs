@@ -40,6 +40,14 @@ impl Record {
 
 /// Every record in `file`, in symbol order.
 pub fn read(file: &object::File<'_>, types: &Types) -> Result<Vec<Record>> {
+    // A crate with no annotated function has no record and needs no record layout (its
+    // object may have no DWARF at all).
+    let is_record = |symbol: object::Symbol<'_, '_>| {
+        symbol.name().is_ok_and(|name| format!("{:#}", rustc_demangle::demangle(name)).ends_with(RECORD_STATIC))
+    };
+    if !file.symbols().any(is_record) {
+        return Ok(Vec::new());
+    }
     let layout = Layout::from_dwarf(types)?;
     let mut records = Vec::new();
     for symbol in file.symbols() {

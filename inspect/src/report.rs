@@ -45,7 +45,7 @@ pub fn table(facts: &Facts) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "Per function (I1, I3-I5, I7, I8). `line`: the function's line in its file (from its record); `lowering` is read from the record in the object; `!` marks a MIR shape that disagrees."
+        "Per function (I1, I3-I5, I7, I8). `line`: the function's line in its file (from its record); `lowering` is read from the record in the object; `!` marks a MIR shape that disagrees, `?` one the MIR did not tell."
     );
     let _ = writeln!(
         out,
@@ -64,7 +64,13 @@ pub fn table(facts: &Facts) -> String {
     );
     for (name, functions) in by_source_function(facts) {
         for (index, function) in functions.iter().enumerate() {
-            let shape_mark = if function.shape == function.record.lowering { "" } else { "!" };
+            // An unknown shape is not a disagreement: `?` says the MIR did not tell, `!` that it
+            // told another lowering than the record's.
+            let shape_mark = match function.shape.as_str() {
+                "unknown" => "?",
+                shape if shape == function.record.lowering => "",
+                _ => "!",
+            };
             let instantiated = match (&function.note, function.merged_into.first()) {
                 (Some(note), _) => format!(" ({note})"),
                 (None, Some(target)) if function.native_bytes() == 0 => {

@@ -61,7 +61,8 @@ fn bar_chart(id: &str, title: &str, note: &str, axis: &str, groups: &[Group], lo
         .filter(|value| value.is_finite() && (!log || *value > 0.0))
         .collect();
     let high = values.iter().copied().fold(0.0_f64, f64::max);
-    let low = values.iter().copied().fold(f64::INFINITY, f64::min);
+    // No positive value at all (every bar 0 on a log axis): any range will do.
+    let low = Some(values.iter().copied().fold(f64::INFINITY, f64::min)).filter(|low| low.is_finite()).unwrap_or(1.0);
     let rows = groups.len().max(1);
     let height = 70 + 34 * rows as u32;
     let mut svg = String::new();
@@ -196,19 +197,19 @@ pub fn bench_charts(summary: &Summary) -> Result<Vec<Chart>> {
     charts.push(bar_chart(
         "chart-bytes",
         "Bytes allocated per operation",
-        "counted by the allocator in a separate pass; orange classic, blue runtime, grey control; a missing bar is 0.",
-        "bytes per operation",
+        "counted by the allocator in a separate pass. Log scale, so that the proxy rows do not flatten the others; orange classic, blue runtime, grey control; a missing bar is 0.",
+        "bytes per operation (log)",
         &bytes,
-        false,
+        true,
     )?);
     let allocations = groups(summary, |row| row.allocs_per_op.map(|v| (v, None)));
     charts.push(bar_chart(
         "chart-allocations",
         "Allocations per operation",
-        "counted by the allocator in a separate pass; orange classic, blue runtime, grey control; a missing bar is 0.",
-        "allocations per operation",
+        "counted by the allocator in a separate pass. Log scale, so that the proxy rows do not flatten the others; orange classic, blue runtime, grey control; a missing bar is 0.",
+        "allocations per operation (log)",
         &allocations,
-        false,
+        true,
     )?);
     Ok(charts)
 }
