@@ -213,10 +213,12 @@ fn run(options: Options) -> Result<ExitCode> {
             let krate = krate::results::load(&krate::results::default_path(&target_dir));
             let written = html::write(&facts, &bench, &callgraph, &krate, &package.workspace_root, &path)?;
             println!(
-                "wrote {} ({} bytes in {} ms)",
+                "wrote {} ({} bytes in {} ms) and its functions' code in {} ({} bytes)",
                 written.path.display(),
                 written.bytes,
-                written.elapsed.as_millis()
+                written.elapsed.as_millis(),
+                written.code_dir.display(),
+                written.code_bytes
             );
         }
         _ => print!("{}\n{}", headline::terminal(&facts, &bench()), report::table(&facts)),

@@ -49,6 +49,9 @@ pub fn escape(text: &str) -> String {
 pub struct Written {
     pub path: PathBuf,
     pub bytes: u64,
+    /// The scripts of the functions' code, and their bytes.
+    pub code_dir: PathBuf,
+    pub code_bytes: u64,
     pub elapsed: Duration,
 }
 
@@ -62,12 +65,49 @@ pub fn write(
     path: &Path,
 ) -> Result<Written> {
     let started = Instant::now();
-    let page = render(facts, bench, callgraph, crate_results, source_root)?;
+    let code_dir_name = code_dir_name(path);
+    let page = render(facts, bench, callgraph, crate_results, source_root, &code_dir_name)?;
     if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).context(|| format!("creating {}", dir.display()))?;
     }
-    std::fs::write(path, &page).context(|| format!("writing {}", path.display()))?;
-    Ok(Written { path: path.to_owned(), bytes: page.len() as u64, elapsed: started.elapsed() })
+    std::fs::write(path, &page.html).context(|| format!("writing {}", path.display()))?;
+    // Each function's code in a script of its own beside the page, loaded when it is opened:
+    // the page stays light, and works opened straight from disk (a `<script src>` of a file
+    // beside it needs no server).
+    let code_dir = path.with_file_name(&code_dir_name);
+    let _ = std::fs::remove_dir_all(&code_dir);
+    std::fs::create_dir_all(&code_dir).context(|| format!("creating {}", code_dir.display()))?;
+    let mut code_bytes = 0;
+    for (id, view) in &page.code {
+        let script = format!(
+            "window.loweringCode = window.loweringCode || {{}};\nwindow.loweringCode[{}] = {};\n",
+            serde_json::to_string(id).expect("a string"),
+            serde_json::to_string(view).expect("a string")
+        );
+        code_bytes += script.len() as u64;
+        let file = code_dir.join(format!("{id}.js"));
+        std::fs::write(&file, script).context(|| format!("writing {}", file.display()))?;
+    }
+    Ok(Written {
+        path: path.to_owned(),
+        bytes: page.html.len() as u64,
+        code_dir,
+        code_bytes,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// The directory beside the page that holds its functions' code: `index.html` has
+/// `index.code`.
+fn code_dir_name(page: &Path) -> String {
+    let stem = page.file_stem().map_or_else(|| "page".into(), |stem| stem.to_string_lossy().into_owned());
+    format!("{stem}.code")
+}
+
+/// A rendered page, and the code views it loads when a function is opened (id, HTML).
+pub struct Page {
+    pub html: String,
+    pub code: Vec<(String, String)>,
 }
 
 pub fn chart_html(out: &mut String, chart: &charts::Chart) {
@@ -91,7 +131,8 @@ pub fn render(
     callgraph: &Loaded,
     crate_results: &KrateResults,
     source_root: &Path,
-) -> Result<String> {
+    code_dir_name: &str,
+) -> Result<Page> {
     let groups = report::by_source_function(facts);
     let figures = headline::figures(facts, bench.summary());
     let krate = &facts.krate;
@@ -134,7 +175,11 @@ pub fn render(
         groups.len()
     );
     sections::function_table(&mut out, &groups);
-    out.push_str("<section id=\"code-view\" hidden></section></section>");
+    let _ = write!(
+        out,
+        "<section id=\"code-view\" hidden data-code-dir=\"{}\"></section></section>",
+        escape(code_dir_name)
+    );
 
     out.push_str("<section id=\"sizes\"><h2>Sizes per function</h2>");
     let value = |functions: &[&crate::facts::FunctionFacts],
@@ -194,11 +239,12 @@ pub fn render(
     out.push_str("</section>");
 
     let dumps = code::Dumps::load(facts)?;
+    let mut code = Vec::new();
     for (index, (name, functions)) in groups.iter().enumerate() {
-        let _ = write!(out, "<template id=\"code-{index}\">");
-        code::view(&mut out, &dumps, source_root, name, functions);
-        out.push_str("</template>");
+        let mut view = String::new();
+        code::view(&mut view, &dumps, source_root, name, functions);
+        code.push((format!("code-{index}"), view));
     }
     let _ = write!(out, "</main><script>{SCRIPT}</script></body></html>\n");
-    Ok(out)
+    Ok(Page { html: out, code })
 }

@@ -1,5 +1,5 @@
 // The page's only script: sort and filter the per-function table, open a function's code
-// side by side, switch its dumps. Everything it shows is already in the page.
+// side by side (loaded from the script beside the page that holds it), switch its dumps.
 "use strict";
 
 (function () {
@@ -47,14 +47,31 @@
   filter.addEventListener("input", applyFilter);
   applyFilter();
 
+  // A function's code is a script beside the page (`<page>.code/code-N.js`), loaded the
+  // first time the function is opened; it sets `window.loweringCode[id]`.
   const view = document.getElementById("code-view");
+  function show(id) {
+    const template = document.createElement("template");
+    template.innerHTML = window.loweringCode[id];
+    view.replaceChildren(template.content);
+    view.hidden = false;
+    view.scrollIntoView({ block: "start" });
+    view.dispatchEvent(new CustomEvent("code-opened", { detail: id }));
+  }
   body.addEventListener("click", function (event) {
     const button = event.target.closest("button.open");
     if (!button) return;
-    const template = document.getElementById(button.dataset.code);
-    view.replaceChildren(template.content.cloneNode(true));
-    view.hidden = false;
-    view.scrollIntoView({ block: "start" });
+    const id = button.dataset.code;
+    if (window.loweringCode && window.loweringCode[id] !== undefined) return show(id);
+    const script = document.createElement("script");
+    script.src = view.dataset.codeDir + "/" + id + ".js";
+    script.onload = function () { show(id); };
+    script.onerror = function () {
+      view.textContent = "The code of this function is not beside the page: " + script.src +
+        " (the page was moved without its " + view.dataset.codeDir + " directory?)";
+      view.hidden = false;
+    };
+    document.head.appendChild(script);
   });
   view.addEventListener("click", function (event) {
     const tab = event.target.closest(".tabs button");
