@@ -237,7 +237,8 @@ impl<'a> Places<'a> {
         if usage == Use::Value
             && let Some((local, members)) = self.field_path(expr)
         {
-            // A field used by value: moved out (or copied; the same either way).
+            // A field used by value: copied, reborrowed or moved out, as rustc picks
+            // (`FieldByValue`); its bit is numbered in case it moves.
             if let Some((name, _)) = captures::field_chain(expr) {
                 self.fields_by_value.push((name, members.clone()));
             }

@@ -199,7 +199,7 @@ pub(crate) struct Emitter<'a> {
     rest_depth: Vec<usize>,
     reachable: bool,
     /// The next `stmts` is a block's whose level was just opened, with the user's span for
-    /// that block: its tail, if plain, stays the tail of the block (`tail_value`).
+    /// that block: its tail, if plain, stays the tail of the block (`plain_value`).
     block_tail: Option<Span>,
     pub errors: Vec<syn::Error>,
     field_names: HashMap<String, usize>,
@@ -368,7 +368,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// A level's code as a block: `head { body }`; for a block whose code ends in its tail's
-    /// value (`tail_value`), that block handed to where the value goes, spanned as the user's
+    /// value (`plain_value`), that block handed to where the value goes, spanned as the user's
     /// block. Rust drops a tail's temporaries at the end of the statement around the block
     /// before edition 2024, and before the block's locals from 2024, by the block's edition:
     /// `slot = Some({ .. locals ..; tail });`, `let value = { .. }; return Poll::Ready(value);`
@@ -793,7 +793,7 @@ impl<'a> Emitter<'a> {
                         && self.segment.levels.len() == self.scopes.len() =>
                 {
                     match (expr.source(), block_tail) {
-                        (Some(source), Some(span)) => self.tail_value(source, sink.clone(), span),
+                        (Some(source), Some(span)) => self.plain_value(source, sink.clone(), Some(span)),
                         _ => self.expr(expr, sink.clone()),
                     }
                 }
@@ -1141,39 +1141,30 @@ impl<'a> Emitter<'a> {
     }
 
     fn plain(&mut self, source: &syn::Expr, sink: Sink) {
+        self.plain_value(source, sink, None);
+    }
+
+    /// Code without an await, its value handed to `sink`. With `block_tail` (the span of the
+    /// user's block whose tail it is, straight in that block's level), it stays the block's
+    /// tail, the level handing the block's value to the sink (`close_level`), unless code must
+    /// follow the value (a drop of what it replaced).
+    fn plain_value(&mut self, source: &syn::Expr, sink: Sink, block_tail: Option<Span>) {
         let mut rewritten = self.rewrite_expr(source);
         let mut replaced = self.apply(&mentions::of_expr(source));
         self.drop_on_assignment(&mut rewritten, &mut replaced);
         let diverges = matches!(source, syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_));
-        let span = source.span();
-        match (&sink, diverges) {
-            (_, true) => {
+        match block_tail {
+            _ if diverges => {
                 self.emit(quote!(#rewritten;));
                 self.reachable = false;
             }
-            _ => self.deliver(rewritten.into_token_stream(), &sink, span),
-        }
-        self.drop_replaced(replaced);
-    }
-
-    /// A block's tail that needs no taking apart, straight in the block's level: left the
-    /// block's tail, the level handing the block's value to `sink` (`close_level`).
-    fn tail_value(&mut self, source: &syn::Expr, sink: Sink, span: Span) {
-        let diverges = matches!(source, syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_));
-        let mut rewritten = self.rewrite_expr(source);
-        let mut replaced = self.apply(&mentions::of_expr(source));
-        self.drop_on_assignment(&mut rewritten, &mut replaced);
-        if diverges {
-            self.emit(quote!(#rewritten;));
-            self.reachable = false;
-        } else if !replaced.is_empty() {
-            // Code follows the value (a drop of what it replaced).
-            self.deliver(rewritten.into_token_stream(), &sink, source.span());
-        } else {
-            // Nothing more goes into this level: the block ends here (`stmts`, `block`).
-            self.emit(rewritten.into_token_stream());
-            self.reachable = !matches!(sink, Sink::Return);
-            self.segment.levels.last_mut().expect("a level is open").tail = Some((sink, span));
+            Some(span) if replaced.is_empty() => {
+                // Nothing more goes into this level: the block ends here (`stmts`, `block`).
+                self.emit(rewritten.into_token_stream());
+                self.reachable = !matches!(sink, Sink::Return);
+                self.segment.levels.last_mut().expect("a level is open").tail = Some((sink, span));
+            }
+            _ => self.deliver(rewritten.into_token_stream(), &sink, source.span()),
         }
         self.drop_replaced(replaced);
     }

@@ -25,7 +25,7 @@ pub(super) struct Level {
     /// type of one that nothing assigns (the assignment may be in another state's segment).
     pub uninit: Vec<(usize, Ident, TokenStream)>,
     /// The body ends in its block's tail, whose value goes to the sink, the block spanned as
-    /// the user's (`Emitter::tail_value`).
+    /// the user's (`Emitter::plain_value`).
     pub tail: Option<(Sink, Span)>,
 }
 
