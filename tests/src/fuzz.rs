@@ -51,6 +51,125 @@ pub async fn weigh_later(loud: &Loud) -> u32 {
     loud.name().len() as u32
 }
 
+/// Methods that take a `Loud` by value (it drops inside), called on locals and parameters:
+/// the macro cannot tell them from methods that borrow (the README's "consuming methods").
+impl Loud {
+    /// Consumes the value: it drops here.
+    pub fn into_len(self) -> u32 {
+        log(format!("into_len {}", self.name()));
+        self.name().len() as u32
+    }
+
+    /// Consumes the value across a suspension: it drops when the call completes.
+    pub async fn spend_later(self, extra: u32) -> u32 {
+        later(&format!("spend {}", self.name()), ()).await;
+        (self.name().len() as u32).wrapping_add(extra) % 100
+    }
+}
+
+/// A stand-in for tracing's event macros, with their grammar: an optional `target: ".."`,
+/// then fields, then an optional message whose format string may capture locals inline
+/// (`"{x}"`) and take arguments. A field is `name = value`, `name = ?value` (`Debug`),
+/// `name = %value` (`Display`), or a shorthand naming a local: `?x`, `%x`, a bare `x` (`Debug`),
+/// each also with a dotted name (`?pair.a`, `pair.a = ?value`). Each field and the message are
+/// logged, so that the log shows what each lowering passed; fields are borrowed, as tracing
+/// borrows them.
+#[macro_export]
+macro_rules! info {
+    (target: $target:literal, $($rest:tt)*) => { $crate::__event_fields!(concat!("info ", $target); $($rest)*) };
+    ($($rest:tt)*) => { $crate::__event_fields!("info"; $($rest)*) };
+}
+
+/// The stand-in for tracing's `event!(target: "..", LEVEL, fields.., "message")`.
+#[macro_export]
+macro_rules! event {
+    (target: $target:literal, $level:path, $($rest:tt)*) => {
+        $crate::__event_fields!(format!("event {} {}", $level, $target); $($rest)*)
+    };
+    ($level:path, $($rest:tt)*) => { $crate::__event_fields!(format!("event {}", $level); $($rest)*) };
+}
+
+/// The levels `event!` names, written as tracing's `Level::INFO` is.
+pub struct Level(&'static str);
+
+impl Level {
+    pub const INFO: Level = Level("INFO");
+    pub const DEBUG: Level = Level("DEBUG");
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// The fields of [`info!`] and [`event!`], one at a time; then the message.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __event_fields {
+    ($what:expr;) => {};
+    ($what:expr; $message:literal $(, $($args:tt)*)?) => {
+        $crate::log(format!("{} {}", $what, format!($message $(, $($args)*)?)))
+    };
+    ($what:expr; ? $name:ident . $part:ident $(, $($rest:tt)*)?) => {
+        $crate::__event_field!($what, concat!(stringify!($name), ".", stringify!($part)), "{:?}", $name.$part);
+        $crate::__event_fields!($what; $($($rest)*)?)
+    };
+    ($what:expr; % $name:ident . $part:ident $(, $($rest:tt)*)?) => {
+        $crate::__event_field!($what, concat!(stringify!($name), ".", stringify!($part)), "{}", $name.$part);
+        $crate::__event_fields!($what; $($($rest)*)?)
+    };
+    ($what:expr; ? $name:ident $(, $($rest:tt)*)?) => {
+        $crate::__event_field!($what, stringify!($name), "{:?}", $name);
+        $crate::__event_fields!($what; $($($rest)*)?)
+    };
+    ($what:expr; % $name:ident $(, $($rest:tt)*)?) => {
+        $crate::__event_field!($what, stringify!($name), "{}", $name);
+        $crate::__event_fields!($what; $($($rest)*)?)
+    };
+    ($what:expr; $name:ident . $part:ident = ? $value:expr $(, $($rest:tt)*)?) => {
+        $crate::__event_field!($what, concat!(stringify!($name), ".", stringify!($part)), "{:?}", $value);
+        $crate::__event_fields!($what; $($($rest)*)?)
+    };
+    ($what:expr; $name:ident . $part:ident = % $value:expr $(, $($rest:tt)*)?) => {
+        $crate::__event_field!($what, concat!(stringify!($name), ".", stringify!($part)), "{}", $value);
+        $crate::__event_fields!($what; $($($rest)*)?)
+    };
+    ($what:expr; $name:ident . $part:ident = $value:expr $(, $($rest:tt)*)?) => {
+        $crate::__event_field!($what, concat!(stringify!($name), ".", stringify!($part)), "{:?}", $value);
+        $crate::__event_fields!($what; $($($rest)*)?)
+    };
+    ($what:expr; $name:ident = ? $value:expr $(, $($rest:tt)*)?) => {
+        $crate::__event_field!($what, stringify!($name), "{:?}", $value);
+        $crate::__event_fields!($what; $($($rest)*)?)
+    };
+    ($what:expr; $name:ident = % $value:expr $(, $($rest:tt)*)?) => {
+        $crate::__event_field!($what, stringify!($name), "{}", $value);
+        $crate::__event_fields!($what; $($($rest)*)?)
+    };
+    ($what:expr; $name:ident = $value:expr $(, $($rest:tt)*)?) => {
+        $crate::__event_field!($what, stringify!($name), "{:?}", $value);
+        $crate::__event_fields!($what; $($($rest)*)?)
+    };
+    ($what:expr; $name:ident . $part:ident $(, $($rest:tt)*)?) => {
+        $crate::__event_field!($what, concat!(stringify!($name), ".", stringify!($part)), "{:?}", $name.$part);
+        $crate::__event_fields!($what; $($($rest)*)?)
+    };
+    ($what:expr; $name:ident $(, $($rest:tt)*)?) => {
+        $crate::__event_field!($what, stringify!($name), "{:?}", $name);
+        $crate::__event_fields!($what; $($($rest)*)?)
+    };
+}
+
+/// One field logged, its value borrowed.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __event_field {
+    ($what:expr, $key:expr, $format:literal, $value:expr) => {
+        $crate::log(format!(concat!("{} {}=", $format), $what, $key, &$value))
+    };
+}
+
 /// A buffer that logs its creation, its drop and what it holds: filled through `&mut`
 /// (an awaited call or its async `&mut self` method), read through `&`.
 #[derive(Debug)]

@@ -273,8 +273,13 @@ fn default_run_draws_every_borrowing_shape() {
 fn visit_block(block: &Block, f: &mut impl FnMut(&Stmt, Option<&Expr>)) {
     for stmt in &block.stmts {
         f(stmt, None);
-        if let Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) = stmt {
-            visit_expr(stmt, expr, f);
+        match stmt {
+            Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) => visit_expr(stmt, expr, f),
+            Stmt::LetElse(_, init, otherwise) => {
+                visit_expr(stmt, init, f);
+                visit_block(otherwise, f);
+            }
+            Stmt::Item(..) => {}
         }
     }
     if let Some(tail) = &block.tail {
@@ -285,10 +290,10 @@ fn visit_block(block: &Block, f: &mut impl FnMut(&Stmt, Option<&Expr>)) {
 
 fn visit_expr(stmt: &Stmt, expr: &Expr, f: &mut impl FnMut(&Stmt, Option<&Expr>)) {
     f(stmt, Some(expr));
-    for child in fuzz::shrink::children(expr) {
+    for child in fuzz::ast::children(expr) {
         visit_expr(stmt, child, f);
     }
-    for block in fuzz::shrink::blocks(expr) {
+    for block in fuzz::ast::blocks(expr) {
         visit_block(block, f);
     }
 }
@@ -387,6 +392,66 @@ fn default_run_draws_every_everyday_shape() {
         "an item declared in the body",
         "a match guard that awaits",
     ];
+    for (name, count) in names.iter().zip(counts) {
+        println!("{count:4} of {DEFAULT_PROGRAMS} programs: {name}");
+    }
+    let missing: Vec<&str> = names.iter().zip(counts).filter(|(_, count)| *count == 0).map(|(name, _)| *name).collect();
+    assert!(missing.is_empty(), "the default run draws no program with {missing:?}");
+}
+
+/// Issue 26's shapes, the bodies real crates have, appear in the default run's programs:
+/// `let .. else`, tracing's macros (fields that are no expressions), consuming methods on
+/// locals and parameters (as methods where the lowering takes them, as functions where it
+/// refuses them), temporaries held across awaits (a tail's, or one a `let` extends), and
+/// methods of one impl calling each other on `self`.
+#[test]
+fn default_run_draws_every_real_code_shape() {
+    use fuzz::ast::{CallForm, Node};
+    let names = [
+        "`let Ok(v) = .. else { .. };`",
+        "a tracing macro (`info!(?x, %y, k = v, \"{x}\")`)",
+        "a consuming method called as a method (`v.into_len()`, `v.spend_later(..).await`)",
+        "a consuming method called as a function (`Loud::into_len(v)`)",
+        "a consuming method on a parameter",
+        "a temporary a `let` extends (`let r = &Loud::new(..);`)",
+        "a temporary held across an await in a block's tail",
+        "another method awaited on `self` (`self.bump(..).await`)",
+    ];
+    let mut counts = [0usize; 8];
+    for index in 0..DEFAULT_PROGRAMS {
+        let program = fuzz::generate::program(DEFAULT_SEED, index);
+        let params: Vec<&str> = program.params.iter().map(|param| param.name.as_str()).collect();
+        let mut found = [false; 8];
+        // `mix(weigh(&Loud::new(..)), ...await)`, `(Loud::new(..), ...await,).1`,
+        // `Pair { a: ...await, b: Loud::new(..) }.a`, or any of them in `Ok(..)`.
+        let temporary = |value: &Expr| match value {
+            Expr::Call(_, args) => matches!(args.first(), Some(Expr::WeighNew(_))),
+            Expr::TupleField(items, 1) => matches!(items.first(), Some(Expr::NewLoud(_))),
+            Expr::PairField(_, other, true) => matches!(**other, Expr::NewLoud(_)),
+            _ => false,
+        };
+        let tails = |block: &Block| match block.tail.as_deref() {
+            Some(Expr::Ok(value)) => temporary(value),
+            Some(value) => temporary(value),
+            None => false,
+        };
+        found[6] |= tails(&program.body);
+        fuzz::ast::visit_block(&program.body, &mut |node| match node {
+            Node::Stmt(Stmt::LetElse(..)) => found[0] = true,
+            Node::Stmt(Stmt::Let(_, Expr::BorrowNew(_))) => found[5] = true,
+            Node::Expr(Expr::Event(_)) => found[1] = true,
+            Node::Expr(Expr::IntoLen(name, form) | Expr::SpendLater(name, form, _)) => {
+                found[if *form == CallForm::Method { 2 } else { 3 }] = true;
+                found[4] |= params.contains(&name.as_str());
+            }
+            Node::Expr(Expr::SelfBump(_)) => found[7] = true,
+            Node::Expr(expr) => found[6] |= fuzz::ast::blocks(expr).into_iter().any(tails),
+            Node::Stmt(_) => {}
+        });
+        for (count, found) in counts.iter_mut().zip(found) {
+            *count += usize::from(found);
+        }
+    }
     for (name, count) in names.iter().zip(counts) {
         println!("{count:4} of {DEFAULT_PROGRAMS} programs: {name}");
     }

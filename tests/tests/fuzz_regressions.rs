@@ -1771,3 +1771,212 @@ mod seed4711 {
         }
     }
 }
+
+/// Seed 31, the first run drawing the bodies real crates have (`let .. else`, tracing's macros,
+/// consuming methods, temporaries held across awaits, methods calling each other on `self`),
+/// 200 programs; the other classes it found have tests of their own in
+/// `real_code/bodies_of_real_crates.rs`.
+mod seed31 {
+    use super::*;
+
+    differential! {
+        // A tracing field keyed by a moved parameter's name (`p1 = ?3u32`), in a loop: the
+        // key was read as a mention of `p1`, so each pass of the loop took the moved `p1`
+        // from its slot again (E0382 at the parameter). A key names no local. Program 60.
+        pub async fn program60(p1: Result<u32, String>) -> Result<u32, String> {
+            now("a3", {
+                {
+                    let v16 = p1;
+                };
+                0u32
+            })
+            .await;
+            Ok::<u32, String>({
+                let mut k73 = 0u32;
+                'l72: loop {
+                    if k73 == 2 {
+                        break 'l72 0u32;
+                    }
+                    k73 += 1;
+                    {
+                        event!(Level::INFO, p1 = ?3u32);
+                        later("a4", k73).await;
+                    };
+                }
+            })
+        }
+    }
+
+    #[test]
+    fn program60() {
+        same_at_every_suspension(|| classic::program60(Ok(5)), || runtime::program60(Ok(5)));
+    }
+}
+
+/// Seed 32, 300 programs of the same shapes.
+mod seed32 {
+    use super::*;
+
+    differential! {
+        // A parameter moved on a path that ends in `panic!` after an await (`p1?` in a
+        // `let .. else`): the state before the await put the moved `p1` back in its slot for
+        // the code after the construct, as if the path could get there (E0382). A panic now
+        // leaves its path, as `return` does. Program 288, reduced by hand.
+        pub async fn program288(p1: Result<u32, String>, n: u32) -> Result<u32, String> {
+            let Ok(v) = check("c", n) else {
+                let x = now("a", p1?).await;
+                panic!("p {}", x);
+            };
+            let _ = p1;
+            Ok(v)
+        }
+
+        pub async fn program288_in_an_if(p1: Result<u32, String>, c: bool) -> Result<u32, String> {
+            if c {
+                let x = later("a", p1?).await;
+                panic!("p {}", x);
+            };
+            let _ = p1;
+            Ok(1)
+        }
+
+        // A `let .. else` that hides a live parameter (`let Ok(p1) = .. else { continue; }`
+        // in a loop, `p1` a parameter): its `else` block's `continue` saved the locals under
+        // the names of the state before, where the hidden `p1` had its own name, so it named
+        // the stub's `p1` (E0277, `Result: Copy`, the move_next closure capturing it). The
+        // `else` block is now written where it runs. Program 150.
+        pub async fn program150(p1: Result<u32, String>, n: u32) -> u32 {
+            let mut total = 0u32;
+            for i in 0..3u32 {
+                let v = later("a", i).await;
+                let Ok(p1) = check("c", v + n) else {
+                    note("skip", weigh(&Loud::new("t")));
+                    continue;
+                };
+                total += p1;
+            }
+            total + p1.unwrap_or(7)
+        }
+    }
+
+    #[test]
+    fn program150() {
+        for n in 0..4 {
+            for p1 in [Ok(1), Err("e".to_owned())] {
+                same_at_every_suspension(|| classic::program150(p1.clone(), n), || runtime::program150(p1.clone(), n));
+            }
+        }
+    }
+
+    #[test]
+    fn program288() {
+        for p1 in [Ok(1), Err("e".to_owned())] {
+            for n in [3, 5] {
+                same_at_every_suspension(|| classic::program288(p1.clone(), n), || runtime::program288(p1.clone(), n));
+            }
+            for c in [false, true] {
+                same_at_every_suspension(
+                    || classic::program288_in_an_if(p1.clone(), c),
+                    || runtime::program288_in_an_if(p1.clone(), c),
+                );
+            }
+        }
+    }
+}
+
+/// Seed 7 again, its 500 programs drawn with the bodies real crates have.
+mod seed7_real_code {
+    use super::*;
+
+    differential! {
+        // A `match` arm whose tail is `panic!(..)` after awaits, in a `while` loop: the
+        // analysis took the panic to end its path, the code it wrote did not, and the path
+        // went on to the loop's head without its counter (E0425). Program 129, reduced by hand.
+        pub async fn program129(n: u32) -> u32 {
+            let mut k = 0u32;
+            let mut total = 0u32;
+            while k < 3 {
+                k += 1;
+                total += match later("a", k + n).await {
+                    7 | 8 => {
+                        let x = mix(1u32, now("b", k).await);
+                        panic!("p {}", x)
+                    }
+                    v => v,
+                };
+            }
+            total
+        }
+
+        // A `let .. else` whose initializer awaits and whose `else` block reads a local named
+        // nowhere after it: the local was not kept across the await (E0425). The `else` block
+        // is now a path the analyses follow. Program 173, reduced by hand.
+        pub async fn program173(c: bool, n: u32) -> u32 {
+            if now("a", c).await {
+                let v17 = 2u32;
+                let Ok(v26) = now("b", check("c", n)).await else {
+                    panic!("p {}", add3(v17, 5u32, 4u32));
+                };
+                v26
+            } else {
+                1u32
+            }
+        }
+
+        // A `let .. else` whose pattern hides a local that its `else` block reads: the block
+        // ran where the hidden local had its hidden name, and named the stub's parameter
+        // (E0080, the move_next closure capturing it). The pattern is now matched, and the
+        // `else` block run, before the state that hides the local. Program 61, reduced by hand.
+        pub async fn program61(p1: u32, p3: Result<u32, String>) -> Result<u32, String> {
+            later("a", 1u32).await;
+            let Ok(mut p1) = p3 else {
+                let v48 = &p1;
+                return Err::<u32, String>(format!("x49 {v48}"));
+            };
+            p1 += 1;
+            let p1 = Loud::new(format!("l{p1}"));
+            later("b", 1u32).await;
+            Ok(weigh(&p1))
+        }
+
+        pub async fn program61_in_a_loop(p1: Loud, n: u32) -> u32 {
+            let mut total = 0;
+            for i in 0..3u32 {
+                later("a", i).await;
+                let Ok(p1) = check("c", i + n) else {
+                    total += weigh(&p1);
+                    continue;
+                };
+                total += p1;
+            }
+            total + weigh(&p1)
+        }
+    }
+
+    #[test]
+    fn program129() {
+        for n in [0, 5, 6] {
+            same_at_every_suspension(|| classic::program129(n), || runtime::program129(n));
+        }
+    }
+
+    #[test]
+    fn program173() {
+        for (c, n) in [(true, 1), (true, 3), (false, 3)] {
+            same_at_every_suspension(|| classic::program173(c, n), || runtime::program173(c, n));
+        }
+    }
+
+    #[test]
+    fn program61() {
+        for p3 in [Ok(2), Err("e".to_owned())] {
+            same_at_every_suspension(|| classic::program61(1, p3.clone()), || runtime::program61(1, p3.clone()));
+        }
+        for n in 0..4 {
+            same_at_every_suspension(
+                || classic::program61_in_a_loop(Loud::new("p"), n),
+                || runtime::program61_in_a_loop(Loud::new("p"), n),
+            );
+        }
+    }
+}

@@ -130,6 +130,9 @@ pub enum Stmt {
     Expr(Expr),
     /// An item (`const`, `fn`, `struct`, `use`) named `name`, in scope in its whole block.
     Item(String, ItemKind),
+    /// `let Ok(name) = init else { .. };`: `init` a `Result` (not ending in `}`), the block
+    /// ending in a jump out, `return` or `panic!`.
+    LetElse(Binding, Expr, Block),
 }
 
 #[derive(Clone, Debug)]
@@ -277,6 +280,73 @@ pub enum Expr {
     /// `async { .. }.await`: a `u32` block that borrows (or moves) what it mentions; no
     /// `return`, `?`, nor a jump out of it.
     AsyncBlock(Block),
+    /// `info!(..)` or `event!(..)`: a macro with tracing's grammar, whose arguments are not
+    /// all expressions (`?x`, `%x`, `key = value`); a statement of type `()`.
+    Event(Box<Event>),
+    /// `name.into_len()` (or `Loud::into_len(name)`): a method that takes a `Loud` local or
+    /// parameter by value.
+    IntoLen(String, CallForm),
+    /// `name.spend_later(e).await` (or `Loud::spend_later(name, e).await`): an async method
+    /// that takes it by value.
+    SpendLater(String, CallForm, Box<Expr>),
+    /// `&Loud::new("label")`, only as a `let`'s initializer: the temporary lives as long as
+    /// the reference (past the awaits after it).
+    BorrowNew(String),
+    /// `self.bump(e).await`: another async method of the same impl (or trait), on `&mut self`.
+    SelfBump(Box<Expr>),
+}
+
+/// How a consuming method is called: as a method, which the macro cannot tell from a
+/// borrowing one, or as the function of the value that the README says to write instead
+/// where the local lives in place for a borrow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallForm {
+    Method,
+    Function,
+}
+
+/// A call of the tracing stand-ins (`lowering_tests::info!`, `event!`).
+#[derive(Clone, Debug)]
+pub struct Event {
+    /// `target: "label",` first.
+    pub target: Option<String>,
+    /// `event!(Level::INFO, ..)` (`true`) or `event!(Level::DEBUG, ..)`; `None`: `info!(..)`.
+    pub level: Option<bool>,
+    pub fields: Vec<Field>,
+    pub message: Option<Message>,
+}
+
+/// A field of an event: each borrows what it names.
+#[derive(Clone, Debug)]
+pub enum Field {
+    /// `?name` (a `u32`, `Loud` or `Result` local).
+    Debug(String),
+    /// `%name` (a `u32` local).
+    Display(String),
+    /// `name`, formatted with `Debug`.
+    Bare(String),
+    /// `?name.a` or `?name.b` of a pair local.
+    Part(String, bool),
+    /// `key = value`, `key = ?value` or `key = %value`: the value a `u32` without an await;
+    /// the key may be a local's name (it names no local there).
+    Named(String, Sigil, Expr),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sigil {
+    None,
+    Debug,
+    Display,
+}
+
+/// An event's message: `"label {a} {b:?} {}", value`.
+#[derive(Clone, Debug)]
+pub struct Message {
+    pub label: String,
+    /// Locals captured inline: a `u32` (`{a}`) or a `Loud` (`{b:?}`, `true`).
+    pub captures: Vec<(String, bool)>,
+    /// A positional argument (a `u32` without an await).
+    pub arg: Option<Expr>,
 }
 
 /// A loop that terminates: a counter (or the iterable) bounds it.
@@ -323,4 +393,196 @@ pub enum ArmPat {
     Ok(String),
     /// `Err(_)`
     Err,
+}
+
+impl Event {
+    /// The values its fields and message evaluate, in order.
+    pub fn values(&self) -> impl Iterator<Item = &Expr> {
+        let fields = self.fields.iter().filter_map(|field| match field {
+            Field::Named(_, _, value) => Some(value),
+            _ => None,
+        });
+        fields.chain(self.message.iter().filter_map(|message| message.arg.as_ref()))
+    }
+
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
+        let fields = self.fields.iter_mut().filter_map(|field| match field {
+            Field::Named(_, _, value) => Some(value),
+            _ => None,
+        });
+        fields.chain(self.message.iter_mut().filter_map(|message| message.arg.as_mut()))
+    }
+}
+
+/// A statement, or an expression anywhere in one, as [`visit_block`] meets them.
+#[derive(Clone, Copy)]
+pub enum Node<'a> {
+    Stmt(&'a Stmt),
+    Expr(&'a Expr),
+}
+
+/// Calls `f` on every statement and every expression of `block`, nested ones included (match
+/// guards too), each before its parts.
+pub fn visit_block<'a>(block: &'a Block, f: &mut impl FnMut(Node<'a>)) {
+    for stmt in &block.stmts {
+        f(Node::Stmt(stmt));
+        match stmt {
+            Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) => visit_expr(expr, f),
+            Stmt::LetElse(_, init, otherwise) => {
+                visit_expr(init, f);
+                visit_block(otherwise, f);
+            }
+            Stmt::Item(..) => {}
+        }
+    }
+    if let Some(tail) = &block.tail {
+        visit_expr(tail, f);
+    }
+}
+
+pub fn visit_expr<'a>(expr: &'a Expr, f: &mut impl FnMut(Node<'a>)) {
+    f(Node::Expr(expr));
+    for child in children(expr) {
+        visit_expr(child, f);
+    }
+    if let Expr::Match(_, arms) = expr {
+        for guard in arms.iter().filter_map(|arm| arm.guard.as_ref()) {
+            visit_expr(guard, f);
+        }
+    }
+    for block in blocks(expr) {
+        visit_block(block, f);
+    }
+}
+
+/// Calls `f` on every expression of `block`, nested ones included, each before its parts.
+pub fn visit_block_mut(block: &mut Block, f: &mut impl FnMut(&mut Expr)) {
+    for stmt in &mut block.stmts {
+        match stmt {
+            Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) => visit_expr_mut(expr, f),
+            Stmt::LetElse(_, init, otherwise) => {
+                visit_expr_mut(init, f);
+                visit_block_mut(otherwise, f);
+            }
+            Stmt::Item(..) => {}
+        }
+    }
+    if let Some(tail) = &mut block.tail {
+        visit_expr_mut(tail, f);
+    }
+}
+
+fn visit_expr_mut(expr: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
+    f(expr);
+    for child in children_mut(expr) {
+        visit_expr_mut(child, f);
+    }
+    if let Expr::Match(_, arms) = expr {
+        for guard in arms.iter_mut().filter_map(|arm| arm.guard.as_mut()) {
+            visit_expr_mut(guard, f);
+        }
+    }
+    for block in blocks_mut(expr) {
+        visit_block_mut(block, f);
+    }
+}
+
+/// The expressions directly inside `expr` (not inside its blocks), in order.
+pub fn children(expr: &Expr) -> Vec<&Expr> {
+    match expr {
+        Expr::Ev(_, value)
+        | Expr::Await(_, _, value)
+        | Expr::Not(value)
+        | Expr::Note(_, value)
+        | Expr::Check(_, value)
+        | Expr::Try(value)
+        | Expr::Ok(value)
+        | Expr::Return(value)
+        | Expr::Fill(_, value)
+        | Expr::FillNew(_, value)
+        | Expr::PushLater(_, value)
+        | Expr::SpendLater(_, _, value)
+        | Expr::SelfBump(value)
+        | Expr::Panic(_, value) => vec![&**value],
+        Expr::Event(event) => event.values().collect(),
+        Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
+            vec![&**left, &**right]
+        }
+        Expr::Call(_, items)
+        | Expr::Tuple(items)
+        | Expr::TupleField(items, _)
+        | Expr::Join(items, _)
+        | Expr::ItemUse(_, _, items) => items.iter().collect(),
+        Expr::Index(items, index) => items.iter().chain(std::iter::once(&**index)).collect(),
+        Expr::If(cond, ..) => vec![&**cond],
+        Expr::Match(scrutinee, arms) => std::iter::once(&**scrutinee).chain(arms.iter().map(|arm| &arm.body)).collect(),
+        Expr::Break(_, Some(value)) => vec![&**value],
+        Expr::Loop(node) => match &node.kind {
+            LoopKind::Loop { default: Some(value), .. } => vec![&**value],
+            LoopKind::While { cond, .. } => vec![&**cond],
+            LoopKind::Range { end, .. } => vec![&**end],
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+pub fn children_mut(expr: &mut Expr) -> Vec<&mut Expr> {
+    match expr {
+        Expr::Ev(_, value)
+        | Expr::Await(_, _, value)
+        | Expr::Not(value)
+        | Expr::Note(_, value)
+        | Expr::Check(_, value)
+        | Expr::Try(value)
+        | Expr::Ok(value)
+        | Expr::Return(value)
+        | Expr::Fill(_, value)
+        | Expr::FillNew(_, value)
+        | Expr::PushLater(_, value)
+        | Expr::SpendLater(_, _, value)
+        | Expr::SelfBump(value)
+        | Expr::Panic(_, value) => vec![&mut **value],
+        Expr::Event(event) => event.values_mut().collect(),
+        Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
+            vec![&mut **left, &mut **right]
+        }
+        Expr::Call(_, items)
+        | Expr::Tuple(items)
+        | Expr::TupleField(items, _)
+        | Expr::Join(items, _)
+        | Expr::ItemUse(_, _, items) => items.iter_mut().collect(),
+        Expr::Index(items, index) => items.iter_mut().chain(std::iter::once(&mut **index)).collect(),
+        Expr::If(cond, ..) => vec![&mut **cond],
+        Expr::Match(scrutinee, arms) => {
+            std::iter::once(&mut **scrutinee).chain(arms.iter_mut().map(|arm| &mut arm.body)).collect()
+        }
+        Expr::Break(_, Some(value)) => vec![&mut **value],
+        Expr::Loop(node) => match &mut node.kind {
+            LoopKind::Loop { default: Some(value), .. } => vec![&mut **value],
+            LoopKind::While { cond, .. } => vec![&mut **cond],
+            LoopKind::Range { end, .. } => vec![&mut **end],
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// The blocks directly inside `expr`, in order.
+pub fn blocks(expr: &Expr) -> Vec<&Block> {
+    match expr {
+        Expr::If(_, then_branch, else_branch) => std::iter::once(then_branch).chain(else_branch).collect(),
+        Expr::Block(body) | Expr::Labelled(_, body) | Expr::AsyncBlock(body) => vec![body],
+        Expr::Loop(node) => vec![&node.body],
+        _ => Vec::new(),
+    }
+}
+
+pub fn blocks_mut(expr: &mut Expr) -> Vec<&mut Block> {
+    match expr {
+        Expr::If(_, then_branch, else_branch) => std::iter::once(then_branch).chain(else_branch.as_mut()).collect(),
+        Expr::Block(body) | Expr::Labelled(_, body) | Expr::AsyncBlock(body) => vec![body],
+        Expr::Loop(node) => vec![&mut node.body],
+        _ => Vec::new(),
+    }
 }

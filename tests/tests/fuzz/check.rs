@@ -395,6 +395,27 @@ impl Checker {
                 self.scopes.last_mut().expect("a scope").last_mut().expect("declared").referent = Some((scope, index));
                 Ok(Ty::Unit)
             }
+            // `let r = &Loud::new(..);`: the temporary lives as long as `r`.
+            Stmt::Let(Pat::Bind(binding), Expr::BorrowNew(_)) => {
+                self.declare(&binding.name, Ty::Ref(Box::new(Ty::Loud)), binding.mutable);
+                Ok(Ty::Unit)
+            }
+            Stmt::LetElse(binding, init, otherwise) => {
+                // `let PAT = EXPR else` cannot end `EXPR` with a `}`.
+                if matches!(init, Expr::If(..) | Expr::Match(..) | Expr::Block(_) | Expr::Labelled(..) | Expr::Loop(_))
+                {
+                    return Err("a `let .. else` initializer ending in `}`".to_owned());
+                }
+                self.operand(init, &Ty::Res)?;
+                // The `else` block leaves: what it moves stays where the `let` goes on.
+                let before = self.moved();
+                if self.block(otherwise)? != Ty::Never {
+                    return Err("a `let .. else` block that does not diverge".to_owned());
+                }
+                self.restore(&before);
+                self.declare(&binding.name, Ty::U32, binding.mutable);
+                Ok(Ty::Unit)
+            }
             Stmt::Let(pat, init) => {
                 let ty = self.expr(init)?;
                 match (pat, &ty) {
@@ -726,7 +747,94 @@ impl Checker {
                 self.operand(value, &Ty::U32)?;
                 Ok(Ty::Never)
             }
+            Expr::Event(event) => self.event(event),
+            Expr::IntoLen(name, _) => {
+                self.consumed(name)?;
+                Ok(Ty::U32)
+            }
+            // The receiver moves into the call before the argument is evaluated.
+            Expr::SpendLater(name, form, value) => {
+                // A method's argument that awaits would see the receiver moved late (the
+                // README's "Where the lowerings differ"): not drawn.
+                if *form == CallForm::Method && !simple_u32(value, false) {
+                    return Err("a consuming method's argument that is not simple".to_owned());
+                }
+                self.consumed(name)?;
+                self.operand(value, &Ty::U32)?;
+                Ok(Ty::U32)
+            }
+            Expr::BorrowNew(_) => Err("`&Loud::new(..)` outside a `let`".to_owned()),
+            Expr::SelfBump(value) => {
+                // `&mut *self` for the call: no field of `self` may be borrowed now, and the
+                // argument (evaluated under the two-phase borrow) reads nothing of it.
+                for field in ["self.buf", "self.label", "self.count"] {
+                    let var = self.lookup(field)?;
+                    if var.frozen > 0 {
+                        return Err(format!("`self.bump(..)` while `{field}` is borrowed"));
+                    }
+                }
+                if !simple_u32(value, true) || mentions_self(value) {
+                    return Err("`self.bump(..)` of an argument that is not a simple `u32`".to_owned());
+                }
+                self.operand(value, &Ty::U32)?;
+                Ok(Ty::U32)
+            }
         }
+    }
+
+    /// A `Loud` used by value by a consuming method.
+    fn consumed(&mut self, name: &str) -> Result<()> {
+        if self.lookup(name)?.ty != Ty::Loud {
+            return Err(format!("`{name}` consumed but not a `Loud`"));
+        }
+        self.use_var(name).map(drop)
+    }
+
+    /// An event borrows what its fields and message name, and evaluates their values (which
+    /// never await: a macro the lowering does not know is left as written).
+    fn event(&mut self, event: &Event) -> Result<Ty> {
+        if event.fields.is_empty() && event.message.is_none() {
+            return Err("an event without fields or message".to_owned());
+        }
+        for field in &event.fields {
+            match field {
+                Field::Debug(name) | Field::Bare(name) => self.borrow_named(name, &[Ty::U32, Ty::Loud, Ty::Res])?,
+                Field::Display(name) => self.borrow_named(name, &[Ty::U32])?,
+                Field::Part(name, first) => {
+                    self.field(name, *first, false)?;
+                }
+                Field::Named(_, _, value) => {
+                    if !simple_u32(value, false) {
+                        return Err("an event field's value that awaits or is not simple".to_owned());
+                    }
+                    self.operand(value, &Ty::U32)?;
+                }
+            }
+        }
+        if let Some(message) = &event.message {
+            for (name, debug) in &message.captures {
+                self.borrow_named(name, if *debug { &[Ty::Loud] } else { &[Ty::U32] })?;
+            }
+            if let Some(arg) = &message.arg {
+                if !simple_u32(arg, false) {
+                    return Err("an event message argument that awaits or is not simple".to_owned());
+                }
+                self.operand(arg, &Ty::U32)?;
+            }
+        }
+        Ok(Ty::Unit)
+    }
+
+    /// A local named in a macro (no field of `self`: the macro's grammar takes an identifier).
+    fn borrow_named(&mut self, name: &str, types: &[Ty]) -> Result<()> {
+        if name.contains('.') {
+            return Err(format!("`{name}` named in an event"));
+        }
+        let ty = self.lookup(name)?.ty.clone();
+        if !types.contains(&ty) {
+            return Err(format!("`{name}` of {ty:?} in an event"));
+        }
+        self.borrow_var(name, &ty)
     }
 
     fn match_expr(&mut self, scrutinee: &Expr, arms: &[Arm]) -> Result<Ty> {
@@ -897,5 +1005,24 @@ impl Checker {
         self.restore(&before);
         self.join(&[after]);
         Ok(ty)
+    }
+}
+
+/// A `u32` operand simple enough for a macro's argument or a call under a two-phase borrow: a
+/// literal, a variable, `ev(..)` of one, or (`awaits`) a helper awaited on one.
+pub(super) fn simple_u32(expr: &Expr, awaits: bool) -> bool {
+    match expr {
+        Expr::Lit(_) | Expr::Var(_) => true,
+        Expr::Ev(_, value) => matches!(**value, Expr::Lit(_) | Expr::Var(_)),
+        Expr::Await(_, _, value) => awaits && matches!(**value, Expr::Lit(_) | Expr::Var(_)),
+        _ => false,
+    }
+}
+
+fn mentions_self(expr: &Expr) -> bool {
+    match expr {
+        Expr::Var(name) => name.starts_with("self."),
+        Expr::Ev(_, value) | Expr::Await(_, _, value) => mentions_self(value),
+        _ => false,
     }
 }

@@ -26,12 +26,22 @@ pub fn program_with(seed: u64, index: usize, everyday: bool) -> Program {
     loop {
         let mut generator = Generator::new(&mut rng);
         generator.everyday = everyday;
-        let program = generator.program();
+        generator.real_code = everyday && real_code();
+        let mut program = generator.program();
+        consuming_forms(&mut program);
         // Valid by construction; the check guards the generator itself.
         if check::program(&program).is_ok() {
             return Program { signature: signature(seed, index, program.receiver), ..program };
         }
     }
+}
+
+/// Whether to draw issue 26's shapes, the bodies real crates have (`let .. else`, tracing's
+/// macros, consuming methods, temporaries held across awaits, methods calling each other on
+/// `self`): every run does unless `LOWERING_FUZZ_REAL_CODE=0` (the programs of runs made
+/// before them, whose random draws these shapes would change).
+fn real_code() -> bool {
+    std::env::var("LOWERING_FUZZ_REAL_CODE").map_or(true, |value| value != "0")
 }
 
 /// The signature of a program, from a stream of its own: the bodies are those that runs made
@@ -73,6 +83,8 @@ struct Generator<'r> {
     loop_depth: u32,
     /// Draw issue 14's shapes too (`program_with`).
     everyday: bool,
+    /// Draw issue 26's shapes too (`real_code`).
+    real_code: bool,
 }
 
 impl<'r> Generator<'r> {
@@ -86,6 +98,7 @@ impl<'r> Generator<'r> {
             block_depth: 0,
             loop_depth: 0,
             everyday: false,
+            real_code: false,
         }
     }
 
@@ -211,6 +224,11 @@ impl<'r> Generator<'r> {
     }
 
     fn tail(&mut self, ty: &Ty) -> Expr {
+        // A tail whose temporary lives across its await, to drop where the edition says.
+        if self.real_code && matches!(ty, Ty::U32 | Ty::Res) && self.chance(15) {
+            let value = self.tail_temporary();
+            return if *ty == Ty::Res { Expr::Ok(Box::new(value)) } else { value };
+        }
         if *ty == Ty::Res && self.chance(60) {
             let value = self.expr(&Ty::U32, 2);
             return Expr::Ok(Box::new(value));
@@ -222,6 +240,15 @@ impl<'r> Generator<'r> {
     }
 
     fn stmt(&mut self) -> Stmt {
+        if self.real_code {
+            match self.below(100) {
+                0..=4 => return self.event(),
+                5..=9 => return self.let_else(),
+                // A temporary whose life the `let` extends, held across the awaits after it.
+                10..=12 => return Stmt::Let(Pat::Bind(self.binding(false)), Expr::BorrowNew(self.fresh("t"))),
+                _ => {}
+            }
+        }
         if self.chance(15) {
             return self.borrowing_stmt();
         }
@@ -381,6 +408,134 @@ impl<'r> Generator<'r> {
             // `fuzz_regressions::borrowing_shapes::seed7_program20`.
             _ if self.block_depth < MAX_BLOCK_DEPTH => Some(self.async_block()),
             _ => None,
+        }
+    }
+
+    // ----- issue 26's shapes: what real crates write ---------------------------------------
+
+    /// `info!(..)` or `event!(..)` with tracing's grammar, naming what is in scope.
+    fn event(&mut self) -> Stmt {
+        let named = |var: &check::Visible| var.borrowable && !var.name.contains('.');
+        let mut fields = Vec::new();
+        for _ in 0..self.below(4) {
+            let field = match self.below(6) {
+                0 => {
+                    self.pick_var(|var| named(var) && matches!(var.ty, Ty::U32 | Ty::Loud | Ty::Res)).map(Field::Debug)
+                }
+                1 => self.pick_var(|var| named(var) && var.ty == Ty::U32).map(Field::Display),
+                2 => self.pick_var(|var| named(var) && matches!(var.ty, Ty::U32 | Ty::Loud)).map(Field::Bare),
+                3 => self
+                    .pick_field(false)
+                    .filter(|(name, _)| !name.contains('.'))
+                    .map(|(name, first)| Field::Part(name, first)),
+                _ => {
+                    // The key may be a local's name: it names no local there.
+                    let key = match self.pick_var(|var| !var.name.contains('.')) {
+                        Some(name) if self.chance(30) => name,
+                        _ => self.fresh("k"),
+                    };
+                    let sigil = [Sigil::None, Sigil::Debug, Sigil::Display][self.below(3)];
+                    Some(Field::Named(key, sigil, self.simple_u32(false)))
+                }
+            };
+            fields.extend(field);
+        }
+        let message = (fields.is_empty() || self.chance(60)).then(|| {
+            let label = self.fresh("m");
+            let mut captures = Vec::new();
+            for _ in 0..self.below(3) {
+                let debug = self.chance(40);
+                let wanted = if debug { Ty::Loud } else { Ty::U32 };
+                if let Some(name) = self.pick_var(|var| named(var) && var.ty == wanted) {
+                    captures.push((name, debug));
+                }
+            }
+            let arg = self.chance(30).then(|| self.simple_u32(false));
+            Message { label, captures, arg }
+        });
+        let target = self.chance(30).then(|| self.fresh("t"));
+        let level = if self.chance(30) { Some(self.chance(50)) } else { None };
+        Stmt::Expr(Expr::Event(Box::new(Event { target, level, fields, message })))
+    }
+
+    /// A literal, a `u32` variable, `ev(..)` of one, or (`awaits`) a helper awaited on one.
+    fn simple_u32(&mut self, awaits: bool) -> Expr {
+        let value = match self.pick_var(|var| var.ty == Ty::U32 && !var.name.starts_with("self.")) {
+            Some(name) if self.chance(40) => Expr::Var(name),
+            _ => Expr::Lit(self.below(8) as u32),
+        };
+        match self.below(3) {
+            0 => Expr::Ev(self.fresh("e"), Box::new(value)),
+            1 if awaits => {
+                let leaf = self.leaf();
+                Expr::Await(leaf, self.fresh("a"), Box::new(value))
+            }
+            _ => value,
+        }
+    }
+
+    /// `let Ok(v) = init else { ..; diverge };`, with awaits in the initializer or the block.
+    fn let_else(&mut self) -> Stmt {
+        let init = match self.below(4) {
+            0 => {
+                let label = self.fresh("c");
+                let checked = Expr::Check(label, Box::new(self.expr(&Ty::U32, 2)));
+                let leaf = self.leaf();
+                Expr::Await(leaf, self.fresh("a"), Box::new(checked))
+            }
+            1 => match self.pick_var(|var| var.ty == Ty::Res && var.movable) {
+                Some(name) => {
+                    self.moved.push(name.clone());
+                    Expr::Var(name)
+                }
+                None => Expr::Check(self.fresh("c"), Box::new(self.expr(&Ty::U32, 2))),
+            },
+            _ => Expr::Check(self.fresh("c"), Box::new(self.expr(&Ty::U32, 2))),
+        };
+        let saved = self.env.clone();
+        let _ = self.env.expr(&init);
+        self.env.push_scope();
+        let len = if self.block_depth >= MAX_BLOCK_DEPTH { 0 } else { self.below(3) };
+        let mut otherwise = self.block_with(len, &Ty::Unit);
+        otherwise.stmts.push(Stmt::Expr(self.diverge()));
+        self.env = saved;
+        Stmt::LetElse(self.binding(true), init, otherwise)
+    }
+
+    /// What real crates write that yields a `u32`: a consuming method on a local or parameter,
+    /// another method of the same impl awaited on `self`, a temporary held across an await.
+    fn real_code_u32(&mut self, sub: u32) -> Option<Expr> {
+        match self.below(10) {
+            0..=3 => {
+                let name = self.pick_var(|var| var.ty == Ty::Loud && var.movable)?;
+                self.moved.push(name.clone());
+                // `consuming_forms` writes it as a function where the method form is refused.
+                // A method's argument does not await: the lowering moves the receiver after
+                // an awaiting argument (the README's "Where the lowerings differ").
+                let form = if self.chance(50) { CallForm::Method } else { CallForm::Function };
+                Some(match self.below(2) {
+                    0 => Expr::IntoLen(name, form),
+                    _ if form == CallForm::Method => Expr::SpendLater(name, form, Box::new(self.simple_u32(false))),
+                    _ => Expr::SpendLater(name, form, Box::new(self.expr(&Ty::U32, sub))),
+                })
+            }
+            4..=6 if self.visible().iter().any(|var| var.name == "self.count") => {
+                Some(Expr::SelfBump(Box::new(self.simple_u32(true))))
+            }
+            _ => Some(self.tail_temporary()),
+        }
+    }
+
+    /// A `u32` made while a temporary `Loud` it borrows (or sits beside) lives across an await.
+    fn tail_temporary(&mut self) -> Expr {
+        let label = self.fresh("t");
+        let leaf = self.leaf();
+        let value = Box::new(self.expr(&Ty::U32, 1));
+        let awaited = Expr::Await(leaf, self.fresh("a"), value);
+        match self.below(3) {
+            0 => Expr::Call(Helper::Mix, vec![Expr::WeighNew(label), awaited]),
+            1 => Expr::TupleField(vec![Expr::NewLoud(label), awaited], 1),
+            _ => Expr::PairField(Box::new(awaited), Box::new(Expr::NewLoud(label)), true),
         }
     }
 
@@ -600,6 +755,11 @@ impl<'r> Generator<'r> {
     }
 
     fn u32_expr(&mut self, sub: u32) -> Expr {
+        if self.real_code && self.chance(10) {
+            if let Some(value) = self.real_code_u32(sub) {
+                return value;
+            }
+        }
         match self.below(100) {
             0..=24 => {
                 let op = [Op::Add, Op::Xor, Op::BitOr, Op::BitAnd, Op::Add, Op::Mul][self.below(6)];
@@ -983,5 +1143,83 @@ fn simplest(ty: &Ty) -> Expr {
         Ty::Loud => Expr::NewLoud("z".to_owned()),
         Ty::Res => Expr::Ok(Box::new(Expr::Lit(0))),
         _ => Expr::Lit(0),
+    }
+}
+
+/// Writes a consuming method as the function of its value (`Loud::into_len(v)`) where the
+/// classic lowering refuses the method form on purpose (the README's "What it rejects"): the
+/// name is borrowed somewhere in the function (by any binding of it: which locals live in
+/// place is decided by name), or some binding of it is `mut`, or it is a pattern parameter.
+/// Both forms are drawn where the method form is taken.
+fn consuming_forms(program: &mut Program) {
+    let mut kept: Vec<String> = program
+        .params
+        .iter()
+        .filter(|param| param.mutable || param.shape == ParamShape::WithWild)
+        .map(|param| param.name.clone())
+        .collect();
+    visit_block(&program.body, &mut |node| match node {
+        Node::Stmt(Stmt::Let(pat, _)) => match pat {
+            Pat::Bind(binding) if binding.mutable => kept.push(binding.name.clone()),
+            Pat::Tuple(items) => kept.extend(items.iter().flatten().filter(|b| b.mutable).map(|b| b.name.clone())),
+            _ => {}
+        },
+        Node::Stmt(Stmt::LetElse(binding, ..)) if binding.mutable => kept.push(binding.name.clone()),
+        Node::Expr(expr) => kept.extend(borrowed_names(expr)),
+        _ => {}
+    });
+    let rewrite = |expr: &mut Expr| match expr {
+        Expr::IntoLen(name, form) | Expr::SpendLater(name, form, _) if kept.contains(name) => {
+            *form = CallForm::Function;
+        }
+        _ => {}
+    };
+    visit_block_mut(&mut program.body, &mut { rewrite });
+}
+
+/// The names an expression borrows (not counting its parts): what the lowering's loans
+/// analysis may find borrowed. Everything an async block mentions is captured by it.
+fn borrowed_names(expr: &Expr) -> Vec<String> {
+    match expr {
+        Expr::Weigh(name)
+        | Expr::WeighLater(name)
+        | Expr::IsOk(name)
+        | Expr::Borrow(name)
+        | Expr::Total(name)
+        | Expr::Fill(name, _)
+        | Expr::PushLater(name, _)
+        | Expr::WeighField(name, _)
+        | Expr::MoveField(name, _)
+        | Expr::LocalField(name, _) => vec![name.clone()],
+        Expr::Loop(Loop { kind: LoopKind::OverBuf { buf, .. }, .. }) => vec![buf.clone()],
+        Expr::Event(event) => {
+            let mut names: Vec<String> = event
+                .fields
+                .iter()
+                .filter_map(|field| match field {
+                    Field::Debug(name) | Field::Display(name) | Field::Bare(name) | Field::Part(name, _) => {
+                        Some(name.clone())
+                    }
+                    Field::Named(..) => None,
+                })
+                .collect();
+            if let Some(message) = &event.message {
+                names.extend(message.captures.iter().map(|(name, _)| name.clone()));
+            }
+            names
+        }
+        Expr::AsyncBlock(body) => {
+            let mut names = Vec::new();
+            visit_block(body, &mut |node| {
+                if let Node::Expr(Expr::Var(name) | Expr::IntoLen(name, _) | Expr::SpendLater(name, ..)) = node {
+                    names.push(name.clone());
+                }
+                if let Node::Expr(expr) = node {
+                    names.extend(borrowed_names(expr));
+                }
+            });
+            names
+        }
+        _ => Vec::new(),
     }
 }

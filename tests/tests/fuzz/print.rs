@@ -55,7 +55,8 @@ pub fn function(program: &Program, name: &str) -> String {
                 writeln!(out, "pub struct {machine} {{ {} }}\n", fields.join(", ")).unwrap();
                 writeln!(
                     out,
-                    "#[async_trait::async_trait(?Send)]\npub trait {machine}Trait {{\n    async fn {name}({}){output};\n}}\n",
+                    "#[async_trait::async_trait(?Send)]\npub trait {machine}Trait {{\n    async fn {name}({}){output};\n    \
+                     async fn bump(&mut self, n: u32) -> u32;\n}}\n",
                     declared.join(", ")
                 )
                 .unwrap();
@@ -66,6 +67,13 @@ pub fn function(program: &Program, name: &str) -> String {
                 writeln!(out, "pub struct {machine} {{ {} }}\n\nimpl {machine} {{", fields.join(", ")).unwrap();
             }
         }
+        // Another method of the same impl, which the body may await on `self`.
+        writeln!(
+            out,
+            "    {visibility}async fn bump(&mut self, n: u32) -> u32 {{\n        \
+             self.count = (self.count + later(\"bump\", n).await) % 100;\n        self.count\n    }}\n"
+        )
+        .unwrap();
         out.push_str("    ");
         indent = 2;
     }
@@ -231,6 +239,15 @@ impl Printer {
             Stmt::Item(name, ItemKind::Fn) => write!(self.out, "fn {name}(x: u32) -> u32 {{ x % 5 + 1 }}").unwrap(),
             Stmt::Item(name, ItemKind::Struct) => write!(self.out, "struct {name}(u32);").unwrap(),
             Stmt::Item(name, ItemKind::Use) => write!(self.out, "use std::cmp::min as {name};").unwrap(),
+            Stmt::LetElse(binding, init, otherwise) => {
+                self.out.push_str("let Ok(");
+                self.binding(binding);
+                self.out.push_str(") = ");
+                self.expr(init, Context::Free);
+                self.out.push_str(" else ");
+                self.block(otherwise);
+                self.out.push(';');
+            }
             Stmt::Expr(expr) => {
                 // A block-like statement first would end at its `}` and leave the rest dangling.
                 self.expr(expr, Context::Free);
@@ -534,7 +551,67 @@ impl Printer {
                 self.block(body);
                 self.out.push_str(".await");
             }
+            Expr::Event(event) => self.event(event),
+            Expr::IntoLen(name, CallForm::Method) => write!(self.out, "{name}.into_len()").unwrap(),
+            Expr::IntoLen(name, CallForm::Function) => write!(self.out, "Loud::into_len({name})").unwrap(),
+            Expr::SpendLater(name, form, value) => {
+                match form {
+                    CallForm::Method => write!(self.out, "{name}.spend_later(").unwrap(),
+                    CallForm::Function => write!(self.out, "Loud::spend_later({name}, ").unwrap(),
+                }
+                self.expr(value, Context::Free);
+                self.out.push_str(").await");
+            }
+            Expr::BorrowNew(label) => write!(self.out, "&Loud::new(\"{label}\")").unwrap(),
+            Expr::SelfBump(value) => {
+                self.out.push_str("self.bump(");
+                self.expr(value, Context::Free);
+                self.out.push_str(").await");
+            }
         }
+    }
+
+    /// `info!(target: "t", ?a, %b, c, k = ?v, "m {a} {}", e)` or `event!(Level::INFO, ..)`.
+    fn event(&mut self, event: &Event) {
+        let mut args: Vec<String> = Vec::new();
+        if let Some(target) = &event.target {
+            args.push(format!("target: \"{target}\""));
+        }
+        match event.level {
+            Some(info) => {
+                self.out.push_str("event!(");
+                args.push(if info { "Level::INFO" } else { "Level::DEBUG" }.to_owned());
+            }
+            None => self.out.push_str("info!("),
+        }
+        for field in &event.fields {
+            args.push(match field {
+                Field::Debug(name) => format!("?{name}"),
+                Field::Display(name) => format!("%{name}"),
+                Field::Bare(name) => name.clone(),
+                Field::Part(name, first) => format!("?{name}.{}", if *first { "a" } else { "b" }),
+                Field::Named(key, sigil, value) => {
+                    let sigil = match sigil {
+                        Sigil::None => "",
+                        Sigil::Debug => "?",
+                        Sigil::Display => "%",
+                    };
+                    format!("{key} = {sigil}{}", inline(value))
+                }
+            });
+        }
+        if let Some(message) = &event.message {
+            let mut text = message.label.clone();
+            for (name, debug) in &message.captures {
+                write!(text, " {{{name}{}}}", if *debug { ":?" } else { "" }).unwrap();
+            }
+            match &message.arg {
+                Some(arg) => args.push(format!("\"{text} {{}}\", {}", inline(arg))),
+                None => args.push(format!("\"{text}\"")),
+            }
+        }
+        self.out.push_str(&args.join(", "));
+        self.out.push(')');
     }
 
     fn arm_pat(&mut self, pat: &ArmPat) {

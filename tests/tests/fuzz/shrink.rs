@@ -42,6 +42,7 @@ fn block_size(block: &Block) -> usize {
 fn stmt_size(stmt: &Stmt) -> usize {
     1 + match stmt {
         Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) => expr_size(expr),
+        Stmt::LetElse(_, init, otherwise) => expr_size(init) + block_size(otherwise),
         Stmt::Item(..) => 0,
     }
 }
@@ -128,6 +129,15 @@ fn statement(stmt: &Stmt) -> Vec<Stmt> {
             out
         }
         Stmt::Expr(value) => expr(value).into_iter().map(Stmt::Expr).collect(),
+        Stmt::LetElse(binding, init, otherwise) => {
+            let mut out: Vec<Stmt> =
+                expr(init).into_iter().map(|init| Stmt::LetElse(binding.clone(), init, otherwise.clone())).collect();
+            out.extend(
+                block(otherwise).into_iter().map(|otherwise| Stmt::LetElse(binding.clone(), init.clone(), otherwise)),
+            );
+            out.push(Stmt::Expr(init.clone()));
+            out
+        }
         Stmt::Item(..) => Vec::new(),
     }
 }
@@ -179,6 +189,22 @@ fn own_edits(expr: &Expr) -> Vec<Expr> {
             }
         }
         Expr::Labelled(_, body) => out.push(Expr::Block(body.clone())),
+        // The function form is taken wherever the method form is.
+        Expr::IntoLen(name, CallForm::Method) => out.push(Expr::IntoLen(name.clone(), CallForm::Function)),
+        Expr::SpendLater(name, CallForm::Method, value) => {
+            out.push(Expr::SpendLater(name.clone(), CallForm::Function, value.clone()));
+        }
+        Expr::SpendLater(name, _, _) => out.push(Expr::IntoLen(name.clone(), CallForm::Function)),
+        Expr::Event(event) => {
+            for index in 0..event.fields.len() {
+                let mut fewer = event.clone();
+                fewer.fields.remove(index);
+                out.push(Expr::Event(fewer));
+            }
+            if event.message.is_some() {
+                out.push(Expr::Event(Box::new(Event { message: None, ..(**event).clone() })));
+            }
+        }
         Expr::Loop(node) => {
             let mut shorter = node.clone();
             match &mut shorter.kind {
@@ -192,98 +218,4 @@ fn own_edits(expr: &Expr) -> Vec<Expr> {
         _ => {}
     }
     out
-}
-
-/// The expressions directly inside `expr` (not inside its blocks), in order.
-pub fn children(expr: &Expr) -> Vec<&Expr> {
-    match expr {
-        Expr::Ev(_, value)
-        | Expr::Await(_, _, value)
-        | Expr::Not(value)
-        | Expr::Note(_, value)
-        | Expr::Check(_, value)
-        | Expr::Try(value)
-        | Expr::Ok(value)
-        | Expr::Return(value)
-        | Expr::Fill(_, value)
-        | Expr::FillNew(_, value)
-        | Expr::PushLater(_, value)
-        | Expr::Panic(_, value) => vec![&**value],
-        Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
-            vec![&**left, &**right]
-        }
-        Expr::Call(_, items)
-        | Expr::Tuple(items)
-        | Expr::TupleField(items, _)
-        | Expr::Join(items, _)
-        | Expr::ItemUse(_, _, items) => items.iter().collect(),
-        Expr::Index(items, index) => items.iter().chain(std::iter::once(&**index)).collect(),
-        Expr::If(cond, ..) => vec![&**cond],
-        Expr::Match(scrutinee, arms) => std::iter::once(&**scrutinee).chain(arms.iter().map(|arm| &arm.body)).collect(),
-        Expr::Break(_, Some(value)) => vec![&**value],
-        Expr::Loop(node) => match &node.kind {
-            LoopKind::Loop { default: Some(value), .. } => vec![&**value],
-            LoopKind::While { cond, .. } => vec![&**cond],
-            LoopKind::Range { end, .. } => vec![&**end],
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
-    }
-}
-
-fn children_mut(expr: &mut Expr) -> Vec<&mut Expr> {
-    match expr {
-        Expr::Ev(_, value)
-        | Expr::Await(_, _, value)
-        | Expr::Not(value)
-        | Expr::Note(_, value)
-        | Expr::Check(_, value)
-        | Expr::Try(value)
-        | Expr::Ok(value)
-        | Expr::Return(value)
-        | Expr::Fill(_, value)
-        | Expr::FillNew(_, value)
-        | Expr::PushLater(_, value)
-        | Expr::Panic(_, value) => vec![&mut **value],
-        Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
-            vec![&mut **left, &mut **right]
-        }
-        Expr::Call(_, items)
-        | Expr::Tuple(items)
-        | Expr::TupleField(items, _)
-        | Expr::Join(items, _)
-        | Expr::ItemUse(_, _, items) => items.iter_mut().collect(),
-        Expr::Index(items, index) => items.iter_mut().chain(std::iter::once(&mut **index)).collect(),
-        Expr::If(cond, ..) => vec![&mut **cond],
-        Expr::Match(scrutinee, arms) => {
-            std::iter::once(&mut **scrutinee).chain(arms.iter_mut().map(|arm| &mut arm.body)).collect()
-        }
-        Expr::Break(_, Some(value)) => vec![&mut **value],
-        Expr::Loop(node) => match &mut node.kind {
-            LoopKind::Loop { default: Some(value), .. } => vec![&mut **value],
-            LoopKind::While { cond, .. } => vec![&mut **cond],
-            LoopKind::Range { end, .. } => vec![&mut **end],
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
-    }
-}
-
-/// The blocks directly inside `expr`, in order.
-pub fn blocks(expr: &Expr) -> Vec<&Block> {
-    match expr {
-        Expr::If(_, then_branch, else_branch) => std::iter::once(then_branch).chain(else_branch).collect(),
-        Expr::Block(body) | Expr::Labelled(_, body) | Expr::AsyncBlock(body) => vec![body],
-        Expr::Loop(node) => vec![&node.body],
-        _ => Vec::new(),
-    }
-}
-
-fn blocks_mut(expr: &mut Expr) -> Vec<&mut Block> {
-    match expr {
-        Expr::If(_, then_branch, else_branch) => std::iter::once(then_branch).chain(else_branch.as_mut()).collect(),
-        Expr::Block(body) | Expr::Labelled(_, body) | Expr::AsyncBlock(body) => vec![body],
-        Expr::Loop(node) => vec![&mut node.body],
-        _ => Vec::new(),
-    }
 }

@@ -136,10 +136,10 @@ differential! {
             counter += later("job", 1).await;
             counter
         };
+        let mut seen = n;
         let mut bump = move |by: u32| {
-            let mut local = n;
-            local += by;
-            local
+            seen += by;
+            seen
         };
         job.await + bump(2) + bump(3)
     }
@@ -183,6 +183,42 @@ differential! {
             Loud::new("inner tail").name().len() + scoped.name().len()
         };
         Loud::new("tail").name().len() + local.name().len() + inner + waited as usize
+    }
+
+    // A parameter that only a tracing message names after an await (`"{id}"`): the message's
+    // inline capture is a use of it (once the move_next closure captured the stub's `id`).
+    // A field keyed by a local's own name (`id = ..`) is no argument of the message, which
+    // still captures the local.
+    pub async fn named_only_in_a_message(id: u32, name: String) -> u32 {
+        let held = &name;
+        let first = later("first", id).await;
+        tracing::info!(target: "lab", "started {id}");
+        tracing::info!(target: "lab", id = first + 1, "keyed {id} {held}");
+        later("second", ()).await;
+        tracing::warn!(target: "lab", name = %held, "done {name}");
+        first
+    }
+
+    // `let .. else` whose `else` awaits: the initializer's temporaries, and the value that did
+    // not match, drop before the `else` block runs.
+    pub async fn let_else_drops_before_else(n: u32) -> Result<u32, String> {
+        let Ok(v) = later("check", (Loud::new("temporary").name().len() as u32 + n, Loud::new("value")).0.checked_sub(10).ok_or(Loud::new("err"))).await else {
+            let fallback = later("fallback", n).await;
+            return Err(format!("fallback {fallback}"));
+        };
+        Ok(v)
+    }
+
+    // A block whose last statement diverges has type `!`, whatever the block's place wants.
+    pub async fn value_block_ending_in_panic(n: u32) -> u32 {
+        let checked = match n {
+            0..=3 => later("small", n).await,
+            _ => {
+                let seen = later("large", n).await;
+                panic!("too large: {}", seen + later("again", 1).await);
+            }
+        };
+        checked * 2
     }
 
     pub async fn discarded_value(c: bool) -> u32 {
@@ -310,13 +346,57 @@ fn let_else_discarded_values_and_moved_mut_locals() {
     }
     let outcome =
         same_at_every_suspension(|| classic::mut_moved_into_async_move(1), || runtime::mut_moved_into_async_move(1));
-    assert_eq!(outcome, Outcome::Value(3 + 3 + 4));
+    assert_eq!(outcome, Outcome::Value(3 + 3 + 6));
     for c in [false, true] {
         assert_eq!(
             same_at_every_suspension(|| classic::discarded_value(c), || runtime::discarded_value(c)),
             Outcome::Value(4)
         );
     }
+}
+
+#[test]
+fn tracing_messages_name_parameters_and_keys_name_no_local() {
+    let _subscriber = tracing::subscriber::set_default(FieldsToLog);
+    let outcome = same_at_every_suspension(
+        || classic::named_only_in_a_message(4, "n".into()),
+        || runtime::named_only_in_a_message(4, "n".into()),
+    );
+    assert_eq!(outcome, Outcome::Value(4));
+    let (_, log) = run(Stop::AtEnd, || classic::named_only_in_a_message(4, "n".into()));
+    let events: Vec<&String> = log.iter().filter(|event| event.starts_with("event")).collect();
+    assert_eq!(
+        events,
+        [
+            "event lab INFO: message=started 4",
+            "event lab INFO: message=keyed 4 n id=5",
+            "event lab WARN: message=done n name=n"
+        ],
+        "{log:?}"
+    );
+}
+
+#[test]
+fn let_else_drops_its_temporaries_before_else_and_diverging_blocks() {
+    for n in [0, 5] {
+        same_at_every_suspension(|| classic::let_else_drops_before_else(n), || runtime::let_else_drops_before_else(n));
+    }
+    let (_, log) = run(Stop::AtEnd, || classic::let_else_drops_before_else(0));
+    let fallback = log.iter().position(|event| event == "suspend fallback").expect("the else block ran");
+    let drops = log.iter().position(|event| event == "drop err").expect("the unmatched value dropped");
+    assert!(drops < fallback, "{log:?}");
+    assert_eq!(
+        same_at_every_suspension(
+            || classic::value_block_ending_in_panic(2),
+            || runtime::value_block_ending_in_panic(2)
+        ),
+        Outcome::Value(4)
+    );
+    let outcome = same_at_every_suspension(
+        || classic::value_block_ending_in_panic(7),
+        || runtime::value_block_ending_in_panic(7),
+    );
+    assert_eq!(outcome, Outcome::Panic("too large: 8".into()));
 }
 
 #[test]

@@ -155,6 +155,7 @@ fn rest_may_jump(rest: &Rest<'_>) -> bool {
 
 fn is_jump(stmt: &Stmt) -> bool {
     matches!(stmt, Stmt::Expr(Expr::Plain(syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_)), _))
+        || stmt.panics()
 }
 
 /// How a statement that always jumps leaves its block.
@@ -172,6 +173,8 @@ fn stmts_use_to_jump(stmts: &[Stmt], name: &str) -> (Use, Option<Leave>) {
             Stmt::Expr(Expr::Plain(syn::Expr::Return(_)), _) => Some(Leave::Return),
             Stmt::Expr(Expr::Plain(syn::Expr::Break(node)), _) => Some(Leave::Break(node.label.clone())),
             Stmt::Expr(Expr::Plain(syn::Expr::Continue(node)), _) => Some(Leave::Continue(node.label.clone())),
+            // A panic leaves the function too (unwinding): nothing after it reads anything.
+            stmt if stmt.panics() => Some(Leave::Return),
             _ => None,
         };
         if let Some(leave) = leave {

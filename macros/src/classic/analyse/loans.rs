@@ -18,6 +18,7 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
 use crate::classic::parse::lower::HOISTED_PREFIX;
+use crate::classic::parse::std_macros;
 
 /// A temporary the lowering hoisted out of a statement that awaits: it lives in place.
 pub(crate) fn is_hoisted_temporary(name: &str) -> bool {
@@ -732,20 +733,8 @@ fn idents(tokens: &TokenStream) -> Vec<String> {
         match token {
             TokenTree::Ident(ident) => out.push(ident.to_string()),
             TokenTree::Group(group) => out.extend(idents(&group.stream())),
-            TokenTree::Literal(literal) => {
-                // Inline format captures: `"{v}"`, `"{v:?}"`.
-                let text = literal.to_string();
-                if text.starts_with('"') {
-                    let mut rest = text.as_str();
-                    while let Some(open) = rest.find('{') {
-                        rest = &rest[open + 1..];
-                        let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-                        if name.starts_with(|c: char| c.is_alphabetic() || c == '_') {
-                            out.push(name);
-                        }
-                    }
-                }
-            }
+            // Inline format captures: `"{v}"`, `"{v:?}"`.
+            TokenTree::Literal(literal) => out.extend(std_macros::token_captures(&literal)),
             TokenTree::Punct(_) => {}
         }
     }

@@ -11,6 +11,7 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
 use crate::classic::parse::std_macros::{self, Use};
+use crate::classic::parse::tracing_macros;
 
 /// The name of the local that holds `self` in `move_next`.
 pub(crate) const SELF_LOCAL: &str = "__self";
@@ -83,23 +84,34 @@ pub(crate) fn of_block(block: &syn::Block) -> Vec<Mention> {
 
 /// Every identifier in macro tokens (a macro's arguments are opaque: assume it reads them).
 pub(crate) fn of_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditional: bool) {
-    let mut previous: Option<TokenTree> = None;
-    let mut iter = tokens.clone().into_iter().peekable();
-    while let Some(token) = iter.next() {
-        match &token {
+    of_macro_tokens(tokens, out, conditional, false);
+}
+
+/// `of_tokens`, for the tokens of a macro; `fields`: tracing's, whose keys (`key = ..`) name no
+/// local.
+fn of_macro_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditional: bool, fields: bool) {
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    for (index, token) in tokens.iter().enumerate() {
+        let previous = index.checked_sub(1).map(|before| &tokens[before]);
+        match token {
             TokenTree::Ident(ident) => {
-                let after_dot = matches!(&previous, Some(TokenTree::Punct(p)) if p.as_char() == '.');
-                let before_path_or_bang =
-                    matches!(iter.peek(), Some(TokenTree::Punct(p)) if p.as_char() == '!' || p.as_char() == ':');
-                if !after_dot && !before_path_or_bang {
+                let after_dot = matches!(previous, Some(TokenTree::Punct(p)) if p.as_char() == '.');
+                let before_path_or_bang = matches!(tokens.get(index + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!' || p.as_char() == ':');
+                let key = fields && tracing_macros::is_field_key(&tokens, index);
+                if !after_dot && !before_path_or_bang && !key {
                     let name = if ident == "self" { SELF_LOCAL.to_owned() } else { ident.to_string() };
                     out.push(Mention { name, kind: Kind::Read, conditional, field: None, called: false });
                 }
             }
             TokenTree::Group(group) => of_tokens(&group.stream(), out, conditional),
-            _ => {}
+            // A string the macro may format: `"{v}"` reads `v` (tracing's message, say).
+            TokenTree::Literal(literal) => {
+                for name in std_macros::token_captures(literal) {
+                    out.push(Mention { name, kind: Kind::Read, conditional, field: None, called: false });
+                }
+            }
+            TokenTree::Punct(_) => {}
         }
-        previous = Some(token);
     }
 }
 
@@ -491,7 +503,8 @@ impl<'ast> Visit<'ast> for Collector {
             }
             _ => {
                 let conditional = self.conditional > 0;
-                of_tokens(&mac.tokens, &mut self.found, conditional);
+                let fields = tracing_macros::has_tracing_fields(mac);
+                of_macro_tokens(&mac.tokens, &mut self.found, conditional, fields);
             }
         }
     }

@@ -55,6 +55,7 @@ use super::captures;
 use crate::classic::analyse::{assignments, mentions};
 use crate::classic::parse::bindings::pattern_bindings;
 use crate::classic::parse::std_macros;
+use crate::classic::parse::tracing_macros::{has_tracing_fields, is_single_eq};
 
 /// A local living in place, as user code names it here.
 pub(crate) struct InPlace {
@@ -753,21 +754,25 @@ impl Places<'_> {
         let at_argument_start = |index: usize| {
             index == 0 || matches!(&tokens[index - 1], TokenTree::Punct(punct) if punct.as_char() == ',')
         };
-        let named: HashSet<String> = (0..tokens.len())
+        let Some((message_at, message)) = (0..tokens.len()).find_map(|index| match &tokens[index] {
+            TokenTree::Literal(literal) if at_argument_start(index) => {
+                syn::parse2::<syn::LitStr>(TokenTree::Literal(literal.clone()).into()).ok().map(|lit| (index, lit))
+            }
+            _ => None,
+        }) else {
+            return Vec::new();
+        };
+        // The message's own named arguments (`"{n}", n = ..`) follow it; a `key = value` before
+        // it is a field, which the format string cannot name.
+        let named: HashSet<String> = (message_at + 1..tokens.len())
             .filter(|&index| at_argument_start(index) && is_single_eq(tokens.get(index + 1), tokens.get(index + 2)))
             .filter_map(|index| match &tokens[index] {
                 TokenTree::Ident(ident) => Some(ident.to_string()),
                 _ => None,
             })
             .collect();
-        let message = (0..tokens.len()).find_map(|index| match &tokens[index] {
-            TokenTree::Literal(literal) if at_argument_start(index) => {
-                syn::parse2::<syn::LitStr>(TokenTree::Literal(literal.clone()).into()).ok()
-            }
-            _ => None,
-        });
         let mut found: Vec<(String, Ident)> = Vec::new();
-        for (name, span) in message.as_ref().map(std_macros::inline_captures).unwrap_or_default() {
+        for (name, span) in std_macros::inline_captures(&message) {
             if named.contains(&name) || found.iter().any(|(known, _)| *known == name) {
                 continue;
             }
@@ -838,40 +843,6 @@ enum Fields {
     Sigils,
     /// Those, and a bare `value`: the fields of one of tracing's macros, before the message.
     Named,
-}
-
-/// One of tracing's (or log's, whose fields are the same) event and span macros, by the last
-/// segment of its path: their fields name locals.
-fn has_tracing_fields(mac: &syn::Macro) -> bool {
-    let Some(last) = mac.path.segments.last() else { return false };
-    matches!(
-        last.ident.to_string().as_str(),
-        "trace"
-            | "debug"
-            | "info"
-            | "warn"
-            | "error"
-            | "event"
-            | "span"
-            | "trace_span"
-            | "debug_span"
-            | "info_span"
-            | "warn_span"
-            | "error_span"
-    )
-}
-
-/// A lone `=` (an assignment or a key), not `==`, `=>`, `<=`, `>=` or `!=`.
-fn is_single_eq(token: Option<&TokenTree>, next: Option<&TokenTree>) -> bool {
-    match token {
-        Some(TokenTree::Punct(punct)) if punct.as_char() == '=' => match punct.spacing() {
-            proc_macro2::Spacing::Alone => true,
-            proc_macro2::Spacing::Joint => {
-                !matches!(next, Some(TokenTree::Punct(next)) if next.as_char() == '=' || next.as_char() == '>')
-            }
-        },
-        _ => false,
-    }
 }
 
 /// The plain names that code assigns (`v = ..`, or a compound `v += ..`), closures and async

@@ -398,8 +398,10 @@ impl Lower {
             }));
             return;
         };
+        // A `let .. else` that awaits becomes two `match`es, so that its `else` block is a path
+        // of code the analyses follow (what it reads lives across the initializer's awaits).
         if let Some((_, diverge)) = &init.diverge
-            && awaits::in_expr(diverge)
+            && (awaits::in_expr(diverge) || awaits::in_expr(&init.expr))
         {
             return self.let_else_with_await(local, out);
         }
@@ -460,7 +462,10 @@ impl Lower {
         out.push(Stmt::Let(Let { attrs: local.attrs.clone(), pat: outer, init: Some(init), diverge: None, span }));
     }
 
-    /// `let P = e else { ..await.. };` is `let (a, b) = match e { P => (a, b), _ => { .. } };`
+    /// `let P = e else { .. };`, with an await in `e` or in the block, is
+    /// `let m = match e { P => Some((a, b)), _ => None }; let (a, b) = match m { Some(t) => t,
+    /// None => { .. } };`: matched in a statement of its own, so that `e`'s temporaries and a
+    /// value that does not match drop before the `else` block runs, as they do in Rust.
     fn let_else_with_await(&mut self, local: &syn::Local, out: &mut Vec<Stmt>) {
         let init = local.init.as_ref().expect("checked by the caller");
         let (_, diverge) = init.diverge.as_ref().expect("checked by the caller");
@@ -485,15 +490,25 @@ impl Lower {
             expr = &inner.expr;
         }
         let span = local.let_token.span;
-        let rewritten: syn::Stmt = parse_quote_spanned! {span=>
-            let (#(#outer,)*) = match #expr {
+        let mut matched = self.temp("m");
+        matched.set_span(Span::mixed_site().located_at(span));
+        let matching: syn::Stmt = parse_quote_spanned! {span=>
+            let #matched = match #expr {
                 #[allow(unused_mut)]
-                #pat => (#(#names,)*),
-                _ => #diverge,
+                #pat => ::core::option::Option::Some((#(#names,)*)),
+                _ => ::core::option::Option::None,
             };
         };
-        let syn::Stmt::Local(rewritten) = rewritten else { unreachable!("parsed as a `let`") };
-        self.local(&rewritten, out);
+        let bound: syn::Stmt = parse_quote_spanned! {span=>
+            let (#(#outer,)*) = match #matched {
+                ::core::option::Option::Some(bound) => bound,
+                ::core::option::Option::None => #diverge,
+            };
+        };
+        for rewritten in [matching, bound] {
+            let syn::Stmt::Local(rewritten) = rewritten else { unreachable!("parsed as a `let`") };
+            self.local(&rewritten, out);
+        }
     }
 
     /// An expression whose value its statement uses: an await, a construct, or plain code

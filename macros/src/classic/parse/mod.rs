@@ -1,5 +1,5 @@
 //! Parse: from the `syn` body to the lowered tree (`ir`), with every await at statement level
-//! in Rust's evaluation order (`lower`), the standard macros taken apart (`std_macros`), and
+//! in Rust's evaluation order (`lower`), the standard macros taken apart (`std_macros`) and tracing's read (`tracing_macros`), and
 //! the awaits (`awaits`) and pattern bindings (`bindings`) found where they hide.
 
 pub(crate) mod awaiting_macros;
@@ -12,3 +12,4 @@ pub(crate) mod lower;
 pub(crate) mod pinning;
 pub(crate) mod select;
 pub(crate) mod std_macros;
+pub(crate) mod tracing_macros;

@@ -208,6 +208,16 @@ impl FormatArgs {
     }
 }
 
+/// The identifiers a string literal among a macro's tokens would capture inline, were it a
+/// format string (a macro the lowering does not know may pass it to `format_args!`).
+pub(crate) fn token_captures(literal: &proc_macro2::Literal) -> Vec<String> {
+    let token = proc_macro2::TokenTree::Literal(literal.clone());
+    match syn::parse2::<syn::LitStr>(token.into()) {
+        Ok(lit) => inline_captures(&lit).into_iter().map(|(name, _)| name).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
 /// Identifiers a format string captures inline (`"{x}"`, `"{x:?}"`), with its span.
 pub(crate) fn inline_captures(lit: &syn::LitStr) -> Vec<(String, Span)> {
     let text = lit.value();

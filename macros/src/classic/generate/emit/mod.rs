@@ -800,6 +800,12 @@ impl<'a> Emitter<'a> {
                 Stmt::Expr(expr, _) if Some(index) == tail => self.expr(expr, sink.clone()),
                 _ => self.stmt(stmt),
             }
+            // Nothing after `panic!(..)` runs (as liveness sees it too): what its path moved is
+            // not moved where paths meet, and a block ending in it has type `!` (no `()` is
+            // delivered for it).
+            if stmt.panics() {
+                self.reachable = false;
+            }
             self.pop_rest();
         }
         if tail.is_none() && self.reachable {
@@ -953,12 +959,12 @@ impl<'a> Emitter<'a> {
             None => (pat, init),
         };
         let mut rewritten = self.rewrite_matched(init, Some(&[pat]));
-        let diverge_code = diverge.map(|block| {
+        let diverge_block = diverge.map(|block| {
             let expr: syn::Expr =
                 syn::Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: block.clone() });
-            let rewritten = self.rewrite_expr(&expr);
-            quote!(else #rewritten)
+            self.rewrite_expr(&expr)
         });
+        let diverge_code = diverge_block.as_ref().map(|block| quote!(else #block));
         let mut found = if diverge.is_some() { mentions::of_expr(init) } else { mentions::of_let_init(pat, init) };
         if let Some(block) = diverge {
             found.extend(mentions::of_block(block).into_iter().map(|mut mention| {
@@ -985,13 +991,22 @@ impl<'a> Emitter<'a> {
             // restores the hidden locals under hidden names in their own places, so that they
             // still drop in declaration order, and binds the pattern there.
             let value = self.hidden("init");
-            let by_parts = if diverge.is_none() { shadowing::matched_before_state(&emitted_pat) } else { None };
-            match &by_parts {
-                Some((arm, tuple, _)) => {
+            // A `let .. else` is matched here, and its `else` block runs here, where the
+            // locals the pattern hides still have their names.
+            let by_parts = match &diverge_block {
+                None => shadowing::matched_before_state(&emitted_pat),
+                Some(_) => shadowing::bound_before_state(&emitted_pat),
+            };
+            match (&by_parts, &diverge_block) {
+                (Some((arm, tuple, _)), None) => {
                     self.emit(quote_spanned!(span=> let #value = match #rewritten { #arm => #tuple };))
                 }
-                None => self.emit(quote_spanned!(span=> let #value = #rewritten;)),
+                (Some((arm, tuple, _)), Some(otherwise)) => self.emit(quote_spanned!(span=>
+                    let #value = match #rewritten { #arm => #tuple, _ => #otherwise };
+                )),
+                (None, _) => self.emit(quote_spanned!(span=> let #value = #rewritten;)),
             }
+            let matched_here = by_parts.is_some();
             let init_var = self.declare(value.clone(), false, Init::Yes);
             // A value that may borrow a local (`let v = &w;`, `w.iter()`, `w` a literal or a
             // reference too) is saved by that jump as an await's operand would be: the local
@@ -1013,6 +1028,18 @@ impl<'a> Emitter<'a> {
             self.init[init_var] = Init::No;
             let value = as_value(&value);
             let emitted_pat = by_parts.map_or(emitted_pat, |(_, _, rebind)| rebind);
+            // Otherwise (a pattern that binds by reference or has a type) the `else` block
+            // runs in this state, where the hidden locals have their hidden names (a jump out
+            // of it saves them by those).
+            let diverge_code = match diverge {
+                Some(block) if !matched_here => {
+                    let expr: syn::Expr =
+                        syn::Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: block.clone() });
+                    let rewritten = self.rewrite_expr(&expr);
+                    Some(quote!(else #rewritten))
+                }
+                _ => None,
+            };
             self.emit(quote_spanned!(span=> #(#attrs)* let #emitted_pat = #value #diverge_code;));
         }
         self.drop_replaced(replaced);

@@ -119,7 +119,16 @@ impl Emitter<'_> {
 /// pattern that binds the whole value, binds by reference (the reference would outlive the
 /// temporary) or carries a type (not allowed in an arm).
 pub(super) fn matched_before_state(pat: &syn::Pat) -> Option<(syn::Pat, TokenStream, syn::Pat)> {
-    if !crate::classic::analyse::mentions::leaves_parts(pat) || matches!(pat, syn::Pat::Type(_)) {
+    if !crate::classic::analyse::mentions::leaves_parts(pat) {
+        return None;
+    }
+    bound_before_state(pat)
+}
+
+/// `matched_before_state` for any pattern: a `let .. else` is matched where its initializer
+/// runs, its `else` block there too, where the locals the pattern hides still have their names.
+pub(super) fn bound_before_state(pat: &syn::Pat) -> Option<(syn::Pat, TokenStream, syn::Pat)> {
+    if matches!(pat, syn::Pat::Type(_)) {
         return None;
     }
     let mut bindings = Vec::new();
