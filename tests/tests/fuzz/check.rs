@@ -755,7 +755,7 @@ impl Checker {
             // The receiver moves into the call before the argument is evaluated.
             Expr::SpendLater(name, form, value) => {
                 // A method's argument that awaits would see the receiver moved late (the
-                // README's "Where the lowerings differ"): not drawn.
+                // README's "Where the lowerings still differ"): not drawn.
                 if *form == CallForm::Method && !simple_u32(value, false) {
                     return Err("a consuming method's argument that is not simple".to_owned());
                 }

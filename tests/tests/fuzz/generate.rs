@@ -511,7 +511,7 @@ impl<'r> Generator<'r> {
                 self.moved.push(name.clone());
                 // `consuming_forms` writes it as a function where the method form is refused.
                 // A method's argument does not await: the lowering moves the receiver after
-                // an awaiting argument (the README's "Where the lowerings differ").
+                // an awaiting argument (the README's "Where the lowerings still differ").
                 let form = if self.chance(50) { CallForm::Method } else { CallForm::Function };
                 Some(match self.below(2) {
                     0 => Expr::IntoLen(name, form),
