@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use futures::FutureExt as _;
 use lowering::leaf::channel;
 use lowering_proxy::application::Settings;
+use lowering_proxy::config::Called;
 use lowering_proxy::generator::expected_checksum;
 use lowering_proxy::{Case, Config, Stack, for_each_config};
 use serde_json::{Value, json};
@@ -60,14 +61,6 @@ impl AppRow {
             }
         }
     }
-
-    pub fn measured(&self, config: Config) -> String {
-        match self.kind {
-            Kind::Proxy(_) => config.measured(),
-            Kind::HotPath => lowering_proxy::lab::measured(config, "hot_path12", "hot_path1"),
-            Kind::PingPong => lowering_proxy::lab::measured(config, "ping_pong_side", "recv_chain1"),
-        }
-    }
 }
 
 /// How long a child measures.
@@ -101,13 +94,15 @@ pub fn measure(row: &AppRow, config: Config, protocol: &AppProtocol) -> Result<V
     result["name"] = json!(row.name);
     result["unit"] = json!(row.unit);
     result["variant"] = json!(config.name());
-    result["lowering_measured"] = json!(row.measured(config));
     Ok(result)
 }
 
 fn measure_proxy(case: Case, config: Config, protocol: &AppProtocol) -> Result<Value, String> {
     let fail = |error: lowering_proxy::ProxyError| format!("{} {case:?}: {error}", config.name());
     let mut stack = Stack::start(config, CONNECTIONS, Settings::default()).map_err(fail)?;
+    // What the proxy task runs, from its own functions' lowering records, before anything
+    // of it is timed.
+    let measured = stack.proven().map_err(|error| format!("{} {case:?}: {error}", config.name()))?;
     let expected = expected_checksum(case, REQUESTS);
 
     // The check: every response of one whole operation.
@@ -161,6 +156,7 @@ fn measure_proxy(case: Case, config: Config, protocol: &AppProtocol) -> Result<V
         "allocs_per_op": spent.allocations as f64 / REQUESTS as f64,
         "latency_ns": { "mean": mean, "p50": percentile(0.50), "p99": percentile(0.99), "requests": latencies.len() },
         "proxy_connections_accepted": accepted,
+        "lowering_measured": measured,
     }))
 }
 
@@ -176,17 +172,28 @@ fn thread_cpu_ns() -> Option<u64> {
 
 /// A lab row: `run(config, ops)` runs `ops` operations and returns their checksum and how many
 /// units (calls or messages) they were, counting allocations when asked.
+/// What one run of a lab row did: its checksum, the units it counted, the allocations (when
+/// counted), and the functions it called (`Called`), from the very `for_each_config!` arm
+/// that called them.
+pub struct LabRun {
+    checksum: u64,
+    units: u64,
+    counts: lowering::alloc::AllocCounts,
+    called: Called,
+}
+
 fn measure_lab(
     row: &AppRow,
     config: Config,
     protocol: &AppProtocol,
     min_ops: u64,
-    run: fn(Config, u64, bool) -> (u64, u64, lowering::alloc::AllocCounts),
+    run: fn(Config, u64, bool) -> LabRun,
     expected: fn(u64) -> u64,
 ) -> Result<Value, String> {
-    let timed = |ops: u64| -> Result<(Duration, u64), String> {
+    let refused = |error: String| format!("{} {} {}: {error}", row.id, row.name, config.name());
+    let timed = |ops: u64| -> Result<(Duration, u64, Called), String> {
         let started = Instant::now();
-        let (checksum, units, _) = run(config, ops, false);
+        let LabRun { checksum, units, called, .. } = run(config, ops, false);
         let elapsed = started.elapsed();
         if checksum != expected(ops) {
             return Err(format!(
@@ -197,12 +204,14 @@ fn measure_lab(
                 expected(ops)
             ));
         }
-        Ok((elapsed, units))
+        Ok((elapsed, units, called))
     };
-    let (first, _) = timed(1)?;
+    // The first run proves what the row calls before anything of it is timed.
+    let (first, _, called) = timed(1)?;
+    let measured = config.prove(Some(&called)).map_err(refused)?;
     let mut ops = min_ops;
     loop {
-        let (elapsed, _) = timed(ops)?;
+        let (elapsed, _, _) = timed(ops)?;
         if elapsed >= protocol.sample_target / 4 {
             let scale = protocol.sample_target.as_secs_f64() / elapsed.as_secs_f64().max(1e-9);
             ops = ((ops as f64 * scale) as u64).max(min_ops);
@@ -214,12 +223,12 @@ fn measure_lab(
     let mut samples = Vec::with_capacity(protocol.samples);
     let mut units = 1;
     for _ in 0..protocol.samples {
-        let (elapsed, sample_units) = timed(ops)?;
+        let (elapsed, sample_units, _) = timed(ops)?;
         units = sample_units;
         samples.push(elapsed.as_nanos() as f64 / sample_units as f64);
     }
     lowering::alloc::set_counting(true);
-    let (checksum, _, counts) = run(config, ops, true);
+    let LabRun { checksum, counts, .. } = run(config, ops, true);
     lowering::alloc::set_counting(false);
     if checksum != expected(ops) {
         return Err(format!("{} {}: checksum changed in the counting pass", row.id, config.name()));
@@ -231,19 +240,23 @@ fn measure_lab(
         "samples_ns_per_op": samples,
         "bytes_per_op": counts.bytes as f64 / units as f64,
         "allocs_per_op": counts.allocations as f64 / units as f64,
+        "lowering_measured": measured,
     }))
 }
 
 /// B9 mixed: `ops` calls of the 12-deep hot path; allocations counted around the calls only.
-fn hot_path(config: Config, ops: u64, count: bool) -> (u64, u64, lowering::alloc::AllocCounts) {
+fn hot_path(config: Config, ops: u64, count: bool) -> LabRun {
     let driver = Driver::new();
     let before = lowering::alloc::thread_counts();
     let mut total = 0u64;
-    for_each_config!(config, m => for i in 0..ops {
-        total = total.wrapping_add(driver.run(m::hot_path12(std::hint::black_box(i))));
+    let called = for_each_config!(config, m => {
+        for i in 0..ops {
+            total = total.wrapping_add(driver.run(m::hot_path12(std::hint::black_box(i))));
+        }
+        m::hot_path_called()
     });
     let counts = if count { lowering::alloc::thread_counts().since(before) } else { Default::default() };
-    (total, ops, counts)
+    LabRun { checksum: total, units: ops, counts, called }
 }
 
 fn hot_path_sum(ops: u64) -> u64 {
@@ -252,7 +265,7 @@ fn hot_path_sum(ops: u64) -> u64 {
 
 /// B10 mixed: 56 pairs on one thread, `ops` messages in all (whole hops per side); the pairs'
 /// setup is outside the counted region, as in B10.
-fn ping_pong(config: Config, ops: u64, count: bool) -> (u64, u64, lowering::alloc::AllocCounts) {
+fn ping_pong(config: Config, ops: u64, count: bool) -> LabRun {
     let hops = (ops / (2 * PAIRS)).max(1);
     let mut channels = Vec::new();
     for pair in 0..PAIRS {
@@ -261,13 +274,17 @@ fn ping_pong(config: Config, ops: u64, count: bool) -> (u64, u64, lowering::allo
         to_b.send(pair);
         channels.push((from_a, to_a, from_b, to_b));
     }
+    let mut called = None;
     let sides: Vec<_> = channels
         .iter()
         .flat_map(|(from_a, to_a, from_b, to_b)| {
-            for_each_config!(config, m => [
-                m::ping_pong_side(from_b, to_b.clone(), hops).boxed_local(),
-                m::ping_pong_side(from_a, to_a.clone(), hops).boxed_local(),
-            ])
+            for_each_config!(config, m => {
+                called = Some(m::ping_pong_called());
+                [
+                    m::ping_pong_side(from_b, to_b.clone(), hops).boxed_local(),
+                    m::ping_pong_side(from_a, to_a.clone(), hops).boxed_local(),
+                ]
+            })
         })
         .collect();
     let driver = Driver::new();
@@ -275,7 +292,8 @@ fn ping_pong(config: Config, ops: u64, count: bool) -> (u64, u64, lowering::allo
     let lasts = driver.run(futures::future::join_all(sides));
     let counts = if count { lowering::alloc::thread_counts().since(before) } else { Default::default() };
     drop(channels);
-    (lasts.into_iter().fold(0, u64::wrapping_add), hops * 2 * PAIRS, counts)
+    let called = called.expect("at least one pair");
+    LabRun { checksum: lasts.into_iter().fold(0, u64::wrapping_add), units: hops * 2 * PAIRS, counts, called }
 }
 
 fn ping_pong_sum(ops: u64) -> u64 {
@@ -296,17 +314,16 @@ pub fn count_instructions(row: &AppRow, config: Config, operations: u64) -> Resu
         Kind::Proxy(case) => {
             let fail = |error: lowering_proxy::ProxyError| format!("{} {case:?}: {error}", config.name());
             let mut stack = Stack::start(config, CONNECTIONS, Settings::default()).map_err(fail)?;
+            stack.proven().map_err(|error| format!("{} {case:?}: {error}", config.name()))?;
             stack.operation(case, REQUESTS).map_err(fail)?;
             lowering_lab_counted_region_proxy(&mut stack, case, operations).map_err(fail)?;
             stack.shutdown().map_err(fail)?;
         }
-        Kind::HotPath => {
-            hot_path(config, operations, false);
-            lowering_lab_counted_region_lab(hot_path, config, operations);
-        }
-        Kind::PingPong => {
-            ping_pong(config, operations, false);
-            lowering_lab_counted_region_lab(ping_pong, config, operations);
+        Kind::HotPath | Kind::PingPong => {
+            let run = if matches!(row.kind, Kind::HotPath) { hot_path } else { ping_pong };
+            let first = run(config, operations, false);
+            config.prove(Some(&first.called)).map_err(|error| format!("{} {}: {error}", row.id, config.name()))?;
+            lowering_lab_counted_region_lab(run, config, operations);
         }
     }
     Ok(())
@@ -343,10 +360,6 @@ fn lowering_lab_counted_region_proxy(
 }
 
 #[inline(never)]
-fn lowering_lab_counted_region_lab(
-    run: fn(Config, u64, bool) -> (u64, u64, lowering::alloc::AllocCounts),
-    config: Config,
-    operations: u64,
-) -> u64 {
-    run(config, operations, false).0
+fn lowering_lab_counted_region_lab(run: fn(Config, u64, bool) -> LabRun, config: Config, operations: u64) -> u64 {
+    run(config, operations, false).checksum
 }

@@ -72,6 +72,17 @@ macro_rules! application {
             use $library as library;
             use library::Connection;
 
+            /// What a run of `serve` called, by defining paths: `serve` itself, and the
+            /// library's `read_head` on the `Connection` type these functions use.
+            pub fn called() -> crate::config::Called {
+                let connection = std::any::type_name::<Connection>();
+                let module = connection.rsplit_once("::").map_or(connection, |(module, _)| module);
+                crate::config::Called {
+                    application: std::any::type_name_of_val(&serve).to_owned(),
+                    library: format!("{module}::read_head"),
+                }
+            }
+
             /// Accepts connections until `shutdown` turns true; each connection is a task of its
             /// own. Returns how many it accepted.
             pub async fn serve(

@@ -46,39 +46,50 @@ impl Config {
         }
     }
 
-    /// The application module this configuration runs.
-    fn application_module(self) -> Option<&'static str> {
-        match self {
-            Config::Classic => Some("lowering_proxy::application::classic_over_classic"),
-            Config::Runtime => Some("lowering_proxy::application::runtime_over_runtime"),
-            Config::ClassicOverRuntime => Some("lowering_proxy::application::classic_over_runtime"),
-            Config::RuntimeOverClassic => Some("lowering_proxy::application::runtime_over_classic"),
-            Config::Control => None,
-        }
-    }
-
-    fn library_module(self) -> Option<&'static str> {
-        match self.layers()?.1 {
-            Lowering::Classic => Some("lowering_proxy::library::classic"),
-            Lowering::Runtime => Some("lowering_proxy::library::runtime"),
-        }
-    }
-
-    /// What the artifact says this configuration runs: the lowering records of the
-    /// application's `exchanges` and of the library's `read_head`, named as the configurations
-    /// are (`classic-over-runtime`, ...), so that a mislabelled build cannot pass unnoticed.
-    pub fn measured(self) -> String {
-        let (Some(application), Some(library)) = (self.application_module(), self.library_module()) else {
-            return "none (no proxy)".to_owned();
+    /// What the code a run called was lowered as, named as the configurations are, from the
+    /// lowering records of the very functions it called (`called`, see [`Called`]); an error,
+    /// and nothing timed, when that is not this configuration.
+    pub fn prove(self, called: Option<&Called>) -> Result<String, String> {
+        let Some(called) = called else {
+            return match self {
+                Config::Control => Ok("none (no proxy)".to_owned()),
+                _ => Err(format!("the {} configuration called no lowered function: not timing it", self.name())),
+            };
         };
-        let lowering_of =
-            |module: &str, function: &str| lowering::records_of(module, function).next().map(|record| record.lowering);
-        name_of(lowering_of(application, "exchanges"), lowering_of(library, "read_head"))
+        if self == Config::Control {
+            return Err(format!("the control called `{}`: not timing it", called.application));
+        }
+        let measured = name_of(lowering_at(&called.application), lowering_at(&called.library));
+        if measured == self.name() {
+            Ok(measured)
+        } else {
+            Err(format!(
+                "the {} configuration called `{}` over `{}`, whose lowering records say {measured}: not timing it",
+                self.name(),
+                called.application,
+                called.library
+            ))
+        }
     }
 }
 
+/// The functions a run's code called, by their defining paths (`std::any::type_name_of_val`
+/// of the function items it calls): the application's top function, and a library function
+/// that the application's code calls, named through the same `library` alias that code uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Called {
+    pub application: String,
+    pub library: String,
+}
+
+/// The lowering record of the function at `path` (`module::function`).
+fn lowering_at(path: &str) -> Option<Lowering> {
+    let (module, function) = path.rsplit_once("::")?;
+    lowering::records_of(module, function).next().map(|record| record.lowering)
+}
+
 /// A configuration's name from the lowerings the records give its two layers.
-pub(crate) fn name_of(application: Option<Lowering>, library: Option<Lowering>) -> String {
+fn name_of(application: Option<Lowering>, library: Option<Lowering>) -> String {
     match (application, library) {
         (Some(Lowering::Classic), Some(Lowering::Classic)) => "classic".to_owned(),
         (Some(Lowering::Runtime), Some(Lowering::Runtime)) => "runtime".to_owned(),

@@ -41,6 +41,23 @@ macro_rules! lab {
             pub async fn recv_chain3(rx: &Receiver<u64>) -> Option<u64> { Some(recv_chain2(rx).await? + 1) }
             pub async fn recv_chain2(rx: &Receiver<u64>) -> Option<u64> { Some(library::recv_chain1(rx).await? + 1) }
 
+            /// What a call of `hot_path12` calls, by defining paths: itself and the library's
+            /// `hot_path1`, named through the `library` alias `hot_path2` calls it by.
+            pub fn hot_path_called() -> crate::config::Called {
+                crate::config::Called {
+                    application: std::any::type_name_of_val(&hot_path12).to_owned(),
+                    library: std::any::type_name_of_val(&library::hot_path1).to_owned(),
+                }
+            }
+
+            /// What a `ping_pong_side` calls, as `hot_path_called` says it for `hot_path12`.
+            pub fn ping_pong_called() -> crate::config::Called {
+                crate::config::Called {
+                    application: std::any::type_name_of_val(&ping_pong_side).to_owned(),
+                    library: std::any::type_name_of_val(&library::recv_chain1).to_owned(),
+                }
+            }
+
             /// One side of a pair: receive through the chain, send the value back, `hops` times;
             /// returns the last value received.
             pub async fn ping_pong_side(rx: &Receiver<u64>, tx: Sender<u64>, hops: u64) -> u64 {
@@ -92,22 +109,4 @@ macro_rules! for_each_config {
             $crate::Config::Control => unreachable!("the lab rows have no control"),
         }
     };
-}
-
-/// What the artifact says the lab row's `function` (the application's top) and `leaf` (the
-/// library's) were lowered as, named as the configurations are.
-pub fn measured(config: crate::Config, function: &str, leaf: &str) -> String {
-    let application = match config {
-        crate::Config::Classic => "lowering_proxy::lab::classic_over_classic",
-        crate::Config::Runtime => "lowering_proxy::lab::runtime_over_runtime",
-        crate::Config::ClassicOverRuntime => "lowering_proxy::lab::classic_over_runtime",
-        crate::Config::RuntimeOverClassic => "lowering_proxy::lab::runtime_over_classic",
-        crate::Config::Control => return "none (no async)".to_owned(),
-    };
-    let library = match config.layers() {
-        Some((_, lowering::Lowering::Classic)) => "workloads::shared::classic",
-        _ => "workloads::shared::runtime",
-    };
-    let lowering_of = |module: &str, function: &str| lowering::records_of(module, function).next().map(|r| r.lowering);
-    crate::config::name_of(lowering_of(application, function), lowering_of(library, leaf))
 }

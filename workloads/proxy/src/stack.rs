@@ -17,7 +17,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::application::{self, Settings, Stats};
-use crate::config::Config;
+use crate::config::{Called, Config};
 use crate::error::ProxyError;
 use crate::generator::{Case, Generator, Operation};
 use crate::origin;
@@ -31,6 +31,8 @@ pub struct Stack {
     shutdown: watch::Sender<bool>,
     origin: JoinHandle<()>,
     proxy: Option<JoinHandle<Result<u64, ProxyError>>>,
+    /// What the proxy task runs, by defining paths (`None` for the control).
+    called: Option<Called>,
     stats: Arc<Stats>,
     generator: Option<Generator>,
     proxy_address: Option<SocketAddr>,
@@ -59,22 +61,31 @@ impl Stack {
             let origin_address = local_address(&origin_listener, "reading the origin's port")?;
             let origin = tokio::spawn(origin::serve(origin_listener, watching.clone()));
             let mut proxy = None;
+            let mut called = None;
             let mut proxy_address = None;
             if config != Config::Control {
                 let listener = bind("binding the proxy's port").await?;
                 proxy_address = Some(local_address(&listener, "reading the proxy's port")?);
-                proxy = Some(spawn_proxy(config, listener, settings, Arc::clone(&stats), watching.clone()));
+                let (task, spawned) = spawn_proxy(config, listener, settings, Arc::clone(&stats), watching.clone());
+                proxy = Some(task);
+                called = Some(spawned);
             }
             let generator =
                 Generator::connect(proxy_address.unwrap_or(origin_address), origin_address, connections).await?;
-            Ok::<_, ProxyError>((origin, proxy, proxy_address, generator))
+            Ok::<_, ProxyError>((origin, proxy, called, proxy_address, generator))
         });
-        let (origin, proxy, proxy_address, generator) = started?;
-        Ok(Stack { runtime, config, shutdown, origin, proxy, stats, generator: Some(generator), proxy_address })
+        let (origin, proxy, called, proxy_address, generator) = started?;
+        Ok(Stack { runtime, config, shutdown, origin, proxy, called, stats, generator: Some(generator), proxy_address })
     }
 
     pub fn config(&self) -> Config {
         self.config
+    }
+
+    /// What this stack's proxy was lowered as, from the lowering records of the functions its
+    /// task runs (`Config::prove`): an error when that is not its configuration.
+    pub fn proven(&self) -> Result<String, String> {
+        self.config.prove(self.called.as_ref())
     }
 
     /// The proxy's address (`None` for the control), for tests that talk to it directly.
@@ -143,23 +154,27 @@ impl Stack {
     }
 }
 
-/// The proxy's accept loop in `config`, as a task of the runtime.
+/// The proxy's accept loop in `config`, as a task of the runtime, and what that task runs.
 fn spawn_proxy(
     config: Config,
     listener: TcpListener,
     settings: Settings,
     stats: Arc<Stats>,
     shutdown: watch::Receiver<bool>,
-) -> JoinHandle<Result<u64, ProxyError>> {
+) -> (JoinHandle<Result<u64, ProxyError>>, Called) {
+    macro_rules! spawn {
+        ($module:ident) => {
+            (
+                tokio::spawn(application::$module::serve(listener, settings, stats, shutdown)),
+                application::$module::called(),
+            )
+        };
+    }
     match config {
-        Config::Runtime => tokio::spawn(application::runtime_over_runtime::serve(listener, settings, stats, shutdown)),
-        Config::RuntimeOverClassic => {
-            tokio::spawn(application::runtime_over_classic::serve(listener, settings, stats, shutdown))
-        }
-        Config::Classic => tokio::spawn(application::classic_over_classic::serve(listener, settings, stats, shutdown)),
-        Config::ClassicOverRuntime => {
-            tokio::spawn(application::classic_over_runtime::serve(listener, settings, stats, shutdown))
-        }
+        Config::Runtime => spawn!(runtime_over_runtime),
+        Config::RuntimeOverClassic => spawn!(runtime_over_classic),
+        Config::Classic => spawn!(classic_over_classic),
+        Config::ClassicOverRuntime => spawn!(classic_over_runtime),
         Config::Control => unreachable!("the control runs no proxy"),
     }
 }

@@ -17,7 +17,8 @@ const REQUESTS: usize = 24;
 fn every_configuration_answers_every_case_identically() {
     for config in Config::ALL {
         let mut stack = Stack::start(config, CONNECTIONS, Settings::default()).unwrap();
-        assert_eq!(config.measured(), if config == Config::Control { "none (no proxy)" } else { config.name() });
+        let proven = stack.proven().unwrap_or_else(|error| panic!("{error}"));
+        assert_eq!(proven, if config == Config::Control { "none (no proxy)" } else { config.name() });
         for case in Case::BOTH {
             for _ in 0..2 {
                 let operation =
