@@ -113,10 +113,10 @@ fn the_fixture_is_lowered_fn_by_fn_and_its_tests_run_both_ways() {
         ]
     );
     assert_eq!(section("refusals by error code:"), ["  E0597: 1 (send_last)"]);
-    assert_eq!(section("tests passed:"), ["  reference 5/5", "  runtime   5/5", "  classic   5/5"]);
+    assert_eq!(section("tests passed:"), ["  reference 7/7", "  runtime   7/7", "  classic   7/7"]);
     assert_eq!(
         report.last().copied(),
-        Some("crate crate-fixture: 8/9 async fns lowered classic; tests 5/5 pass with them (runtime baseline 5/5)")
+        Some("crate crate-fixture: 8/9 async fns lowered classic; tests 7/7 pass with them (runtime baseline 7/7)")
     );
     assert_eq!(output.status.code(), Some(1), "one refusal: not a success");
 }

@@ -112,14 +112,28 @@ impl Package {
         self.run(command, timeout, &expected, &binary.display().to_string())
     }
 
-    /// `cargo test --doc`, at most `timeout` (its build included).
-    pub fn run_doc_tests(&self, timeout: Duration) -> Result<Option<Outcome>> {
+    /// `cargo test --doc`: the doc tests are listed first (rustdoc lists them without building
+    /// them), so that a run stopped at its timeout counts each one it never reported as hung.
+    /// The run builds every doc test, so it is bounded by a build's time and a test's.
+    pub fn run_doc_tests(&self, build_timeout: Duration, test_timeout: Duration) -> Result<Option<Outcome>> {
         if !self.has_lib {
             return Ok(None);
         }
+        let list = |args: &[&str]| -> Result<String> {
+            let mut command = self.cargo("test");
+            command.args(["--doc", "--"]).args(args);
+            let mut child = command.spawn().context(|| "listing the doc tests")?;
+            let stdout = child.stdout.take().context(|| "cargo's stdout")?;
+            let stdout = std::thread::spawn(move || read_all(stdout));
+            let status = wait_bounded(&mut child, build_timeout, |_| {})?;
+            let listed = stdout.join().unwrap_or_default();
+            // A listing that failed or never ended leaves nothing to expect; the run says why.
+            Ok(if status.is_some_and(|status| status.success()) { listed } else { String::new() })
+        };
+        let expected = libtest::listed(&list(&["--list"])?, &list(&["--list", "--ignored"])?);
         let mut command = self.cargo("test");
         command.arg("--doc");
-        self.run(command, timeout, &[], "the doc tests").map(Some)
+        self.run(command, build_timeout + test_timeout, &expected, "the doc tests").map(Some)
     }
 
     fn run(&self, mut command: Command, timeout: Duration, expected: &[String], what: &str) -> Result<Outcome> {
@@ -140,7 +154,7 @@ impl Package {
         };
         let mut outcome = libtest::outcome(expected, &output, status.is_none(), crashed);
         if status.is_none() && expected.is_empty() {
-            // Doc tests are not listed beforehand: the run itself is the hung test.
+            // Nothing was listed beforehand: the run itself is the hung test.
             outcome.hung.push(what.to_owned());
         }
         Ok(outcome)

@@ -32,6 +32,7 @@ pub fn results(output: &str) -> (Vec<String>, Vec<String>) {
     for line in output.lines() {
         let Some(rest) = line.strip_prefix("test ") else { continue };
         let Some((name, result)) = rest.rsplit_once(" ... ") else { continue };
+        let name = doc_test_name(name);
         match result.trim() {
             "ok" => passed.push(name.to_owned()),
             "FAILED" => failed.push(name.to_owned()),
@@ -39,6 +40,16 @@ pub fn results(output: &str) -> (Vec<String>, Vec<String>) {
         }
     }
     (passed, failed)
+}
+
+/// A doc test's name as `--list` gives it: its result line adds the kind of test after the
+/// line number (`src/lib.rs - f (line 3) - compile fail`), its listing does not.
+fn doc_test_name(name: &str) -> &str {
+    let Some(at) = name.rfind(" (line ") else { return name };
+    match name[at..].find(')') {
+        Some(close) => &name[..at + close + 1],
+        None => name,
+    }
 }
 
 /// The tests `--list` names, without the ignored ones (`ignored` lists those).
@@ -87,14 +98,16 @@ test a::one ... ok
 test a::two ... FAILED
 test slow ... ignored, needs a network
 test src/lib.rs - Client::get (line 12) ... ok
+test src/lib.rs - Client::get (line 20) - should panic ... ok
+test src/lib.rs - Client (line 3) - compile fail ... FAILED
 test result: FAILED. 2 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out
 ";
 
     #[test]
     fn reads_each_tests_result() {
         let (passed, failed) = results(RUN);
-        assert_eq!(passed, ["a::one", "src/lib.rs - Client::get (line 12)"]);
-        assert_eq!(failed, ["a::two"]);
+        assert_eq!(passed, ["a::one", "src/lib.rs - Client::get (line 12)", "src/lib.rs - Client::get (line 20)"]);
+        assert_eq!(failed, ["a::two", "src/lib.rs - Client (line 3)"]);
     }
 
     #[test]
@@ -114,9 +127,9 @@ test result: FAILED. 2 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out
         let expected = listed(list, "slow: test\n");
         assert_eq!(expected, ["a::one", "a::two", "stuck"]);
         let hung = outcome(&expected, RUN, true, None);
-        assert_eq!((hung.passed.len(), hung.failed.len(), hung.hung.clone()), (2, 1, vec!["stuck".to_owned()]));
+        assert_eq!((hung.passed.len(), hung.failed.len(), hung.hung.clone()), (3, 2, vec!["stuck".to_owned()]));
         let crashed = outcome(&expected, RUN, false, Some("signal 11".to_owned()));
         assert_eq!(crashed.not_run, ["stuck"]);
-        assert_eq!(crashed.total(), 4);
+        assert_eq!(crashed.total(), 6);
     }
 }

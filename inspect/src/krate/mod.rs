@@ -53,7 +53,8 @@ the exit status is 0 only when A == N and P == T.
   --placement outer|inner  the attribute before the fn's other attributes (default) or
                         after them, just before its signature
   --build-timeout SECS  per build (default 900)
-  --test-timeout SECS   per test binary, and for the doc tests (default 300)
+  --test-timeout SECS   per test binary (default 300); the doc tests, which build as
+                        they run, get a build's time and a test's
   --dir DIR             the work directory: copies, one target dir for every phase, results
                         (default <target>/lowering-crate, which `inspect --html` reads)
   --keep                leave the annotated copy (accepted fns classic, the rest runtime)
@@ -357,7 +358,7 @@ impl Run<'_> {
             tests.binaries.push((name.clone(), self.package.run_binary(binary, self.options.test_timeout)?));
         }
         eprintln!("crate: [{configuration}] running the doc tests");
-        if let Some(doc) = self.package.run_doc_tests(self.options.test_timeout)? {
+        if let Some(doc) = self.package.run_doc_tests(self.options.build_timeout, self.options.test_timeout)? {
             tests.binaries.push(("doc".to_owned(), doc));
         }
         eprintln!("crate: [{configuration}] {}/{} tests pass", tests.passed(), tests.total());
