@@ -15,6 +15,10 @@
 //!
 //! Everything else (host code such as checks or executors, instantiated with the
 //! function's types or not) belongs to no function.
+//!
+//! A method's record is `module::method` (`module_path!()` does not name the impl), while its
+//! symbols say `<module::Type>::method` or `<module::Type as Trait>::method` and DWARF says
+//! `module::{impl#0}::method`: both are read as the record's path ([`without_impls`]).
 
 use std::collections::HashMap;
 
@@ -45,20 +49,17 @@ impl Attributor {
     /// The record and role of the symbol whose demangled (v0, without hashes) name is `name`.
     pub fn attribute(&self, name: &str) -> Option<(usize, Role)> {
         let own = own_item(name);
-        if let Some((record, inner)) = self.record_prefix(own) {
-            let role = if inner.is_empty() {
-                Role::Stub
-            } else if inner.starts_with("__LOWERING_RECORD") {
-                Role::Record
-            } else {
-                let closure = inner.split("::").next().unwrap_or(inner);
-                self.roles
-                    .get(&(record, inner.to_owned()))
-                    .or_else(|| self.roles.get(&(record, closure.to_owned())))
-                    .copied()
-                    .unwrap_or(Role::Closure)
-            };
-            return Some((record, role));
+        if let Some(found) = self.own_role(own) {
+            return Some(found);
+        }
+        // A method's own items: its impl's header read away, innermost first (the state
+        // machine of `<m::S>::f` is `<<m::S>::f::FStateMachine as ..>`'s own item).
+        let mut flattened = name.to_owned();
+        while let Some(next) = self.flatten_impl(&flattened) {
+            flattened = next;
+            if let Some(found) = self.own_role(own_item(&flattened)) {
+                return Some(found);
+            }
         }
         let owner_crate = own.split("::").next().unwrap_or(own);
         if !MACHINERY_CRATES.contains(&owner_crate) {
@@ -67,6 +68,58 @@ impl Attributor {
         let record = self.first_mentioned(name)?;
         let is_poll = name.ends_with(" as core::future::future::Future>::poll") && own.starts_with(RUNTIME_CRATE);
         Some((record, if is_poll { Role::Poll } else { Role::Machinery }))
+    }
+
+    /// The record an item of the inspected crate lies in, and its role there.
+    fn own_role(&self, own: &str) -> Option<(usize, Role)> {
+        let (record, inner) = self.record_prefix(own)?;
+        let role = if inner.is_empty() {
+            Role::Stub
+        } else if inner.starts_with("__LOWERING_RECORD") {
+            Role::Record
+        } else {
+            let closure = inner.split("::").next().unwrap_or(inner);
+            self.roles
+                .get(&(record, inner.to_owned()))
+                .or_else(|| self.roles.get(&(record, closure.to_owned())))
+                .copied()
+                .unwrap_or(Role::Closure)
+        };
+        Some((record, role))
+    }
+
+    /// `name` with its innermost impl header of the inspected crate read as its module:
+    /// `<k::m::S<T> as Tr>::f` (or `<k::m::S>::f`) becomes `k::m::f`; `None` when it has none.
+    fn flatten_impl(&self, name: &str) -> Option<String> {
+        let bytes = name.as_bytes();
+        let opens: Vec<usize> = name.match_indices('<').map(|(at, _)| at).collect();
+        for &open in opens.iter().rev() {
+            let mut depth = 0i32;
+            let mut close = None;
+            for (index, &byte) in bytes.iter().enumerate().skip(open + 1) {
+                match byte {
+                    b'<' => depth += 1,
+                    b'>' if depth == 0 => {
+                        close = Some(index);
+                        break;
+                    }
+                    b'>' => depth -= 1,
+                    _ => {}
+                }
+            }
+            let Some(close) = close else { continue };
+            if !name[close + 1..].starts_with("::") {
+                continue;
+            }
+            let inside = &name[open + 1..close];
+            let self_type = strip_generics(inside.split(" as ").next().unwrap_or(inside));
+            let Some((module, _)) = self_type.rsplit_once("::") else { continue };
+            if !self_type.starts_with(&self.crate_prefix) || self_type.contains('<') {
+                continue;
+            }
+            return Some(format!("{}{module}{}", &name[..open], &name[close + 1..]));
+        }
+        None
     }
 
     /// The record whose path is the longest `::`-prefix of `path`, and the rest of `path`.
@@ -86,6 +139,20 @@ impl Attributor {
 
     /// The first record whose items appear in `name` (the outermost generic argument).
     pub fn first_mentioned(&self, name: &str) -> Option<usize> {
+        if let Some(record) = self.first_mentioned_as_written(&without_impls(name)) {
+            return Some(record);
+        }
+        let mut flattened = name.to_owned();
+        while let Some(next) = self.flatten_impl(&flattened) {
+            flattened = next;
+            if let Some(record) = self.first_mentioned_as_written(&flattened) {
+                return Some(record);
+            }
+        }
+        None
+    }
+
+    fn first_mentioned_as_written(&self, name: &str) -> Option<usize> {
         let mut from = 0;
         while let Some(found) = name[from..].find(&self.crate_prefix) {
             let start = from + found;
@@ -103,6 +170,26 @@ impl Attributor {
         }
         None
     }
+}
+
+/// DWARF's names with their impl segments taken out: `k::m::{impl#2}::f::{async_fn_env#0}`
+/// is `k::m::f::{async_fn_env#0}`, as the record of the method `f` names it.
+pub fn without_impls(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(at) = rest.find("::{impl#") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + "::{impl#".len()..];
+        match after.find('}') {
+            Some(close) if after[..close].bytes().all(|b| b.is_ascii_digit()) => rest = &after[close + 1..],
+            _ => {
+                out.push_str("::{impl#");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The path of the item a symbol is: `a::b::<T>` is `a::b`; `<S<T> as Trait>::m` and
@@ -181,5 +268,39 @@ mod tests {
         assert_eq!(attributor.attribute(&format!("futures_executor::local_pool::block_on::<{sm}>")), None);
         assert_eq!(attributor.attribute("k::classic::f::__LOWERING_RECORD"), Some((0, Role::Record)));
         assert_eq!(attributor.attribute("k::classic::fg"), None);
+    }
+
+    #[test]
+    fn a_methods_symbols_and_types_belong_to_its_record() {
+        let record = |function: &str| Record {
+            lowering: "classic".to_owned(),
+            module: "k::m".to_owned(),
+            function: function.to_owned(),
+            generated_type: Some("GetStateMachine".to_owned()),
+            value_task: false,
+            file: String::new(),
+            line: 0,
+        };
+        let records = [record("get"), record("put")];
+        let attributor = Attributor::new("k", &records, &[]);
+        assert_eq!(attributor.attribute("<k::m::S>::get"), Some((0, Role::Stub)));
+        assert_eq!(attributor.attribute("<k::m::S<u8> as k::Tr>::put"), Some((1, Role::Stub)));
+        assert_eq!(attributor.attribute("<k::m::S>::get::{closure#0}"), Some((0, Role::Closure)));
+        assert_eq!(
+            attributor.attribute("<<k::m::S>::get::GetStateMachine as lowering::MoveNext>::move_next"),
+            Some((0, Role::Closure))
+        );
+        assert_eq!(
+            attributor.attribute("core::ptr::drop_in_place::<<k::m::S>::put::GetStateMachine>"),
+            Some((1, Role::Machinery))
+        );
+        assert_eq!(
+            attributor.first_mentioned("lowering::task::core::Core<u32, k::m::{impl#3}::get::GetStateMachine>"),
+            Some(0)
+        );
+        assert_eq!(attributor.attribute("<k::m::S>::other"), None);
+        assert_eq!(attributor.attribute("<alloc::sync::Arc<k::m::S>>::get"), None);
+        assert_eq!(without_impls("k::m::{impl#12}::f::{async_fn_env#0}"), "k::m::f::{async_fn_env#0}");
+        assert_eq!(without_impls("k::{impl#x}::f"), "k::{impl#x}::f");
     }
 }

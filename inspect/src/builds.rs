@@ -57,6 +57,14 @@ const WRAPPER_TIMES_ENV: &str = "LOWERING_INSPECT_TIMES";
 #[derive(Debug, Clone)]
 pub struct Package {
     pub name: String,
+    /// What `-p` names it by: `NAME@VERSION`, since a dependency may be another version of it.
+    pub spec: String,
+    /// `--features ..`, `--no-default-features` for its builds (none: the default features).
+    pub feature_args: Vec<String>,
+    /// Build the library with `-C link-dead-code`, so that its non-generic fns (and their
+    /// futures' polls) have code even when nothing in the crate calls them: a published
+    /// library's async fns are called from other crates (`inspect crate`).
+    pub code_for_every_fn: bool,
     /// The library target's crate name (`-` replaced by `_`): the first segment of every path.
     pub crate_name: String,
     pub manifest_path: PathBuf,
@@ -112,6 +120,9 @@ pub fn locate(manifest: Option<&Path>, package: Option<&str>) -> Result<Package>
         .map(|dir| dir.to_path_buf().into_std_path_buf());
     Ok(Package {
         name: found.name.to_string(),
+        spec: format!("{}@{}", found.name, found.version),
+        feature_args: Vec::new(),
+        code_for_every_fn: false,
         workspace_root: metadata.workspace_root.clone().into_std_path_buf(),
         runtime_dir,
         crate_name: library.name.replace('-', "_"),
@@ -307,7 +318,10 @@ pub fn emit(package: &Package) -> Result<(Emitted, crate::replays::Early)> {
     std::fs::create_dir_all(&dir).context(|| format!("creating {}", dir.display()))?;
     let [mir, llvm_ir, object, asm] = Emitted::paths(&dir, &package.crate_name);
     let record = dir.join("rustc.json");
-    let flags = inspection_flags(&[&mir, &llvm_ir, &object, &asm]);
+    let mut flags = inspection_flags(&[&mir, &llvm_ir, &object, &asm]);
+    if package.code_for_every_fn {
+        flags.extend(["-C".to_owned(), "link-dead-code".to_owned()]);
+    }
     let what = if package.has_stacks_example {
         format!(
             "{} (release, emitting MIR, LLVM IR, object and assembly; example {STACKS_EXAMPLE} linked to it)",
@@ -332,7 +346,7 @@ pub fn emit(package: &Package) -> Result<(Emitted, crate::replays::Early)> {
     };
     if !current(&artifacts) {
         let mut clean = cargo(package, "clean");
-        clean.args(["--release", "-p", &package.name]);
+        clean.args(["--release", "-p", &package.spec]);
         run_cargo(clean, &format!("{} from scratch (its inspected build was out of date)", package.name))?;
         artifacts = run_cargo(release_build(package, &record, &flags), &what)?;
         if !current(&artifacts) {
@@ -441,11 +455,12 @@ pub fn build_debug_stacks_example(package: &Package) -> Result<PathBuf> {
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     command.arg("build").arg("--manifest-path").arg(&package.manifest_path).args([
         "-p",
-        &package.name,
+        &package.spec,
         "--message-format=json",
         "--example",
         STACKS_EXAMPLE,
     ]);
+    command.args(&package.feature_args);
     let what = format!("{} example {STACKS_EXAMPLE} (debug)", package.name);
     run_cargo(command, &what)?
         .into_iter()
@@ -476,9 +491,9 @@ fn release_env(package: &Package) -> Vec<(String, std::ffi::OsString)> {
 /// Every build in that dir uses the same wrapper, so that no build invalidates another.
 fn cargo(package: &Package, subcommand: &str) -> Command {
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    command.arg(subcommand).arg("--manifest-path").arg(&package.manifest_path).args(["-p", &package.name]);
+    command.arg(subcommand).arg("--manifest-path").arg(&package.manifest_path).args(["-p", &package.spec]);
     if subcommand != "clean" {
-        command.arg("--message-format=json");
+        command.arg("--message-format=json").args(&package.feature_args);
     }
     command.envs(release_env(package));
     command

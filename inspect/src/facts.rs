@@ -14,7 +14,7 @@ use std::process::Command;
 
 use serde::{Deserialize, Serialize};
 
-use crate::attribute::Attributor;
+use crate::attribute::{self, Attributor};
 use crate::builds::{self, Emitted, Package, Profile};
 use crate::error::{Context, Error, Result};
 use crate::mir::{self, Body, Counts, Role};
@@ -497,6 +497,17 @@ fn sizes_from_dwarf(functions: &mut [FunctionFacts], types: &dwarf::Types, attri
             None => format!("{path}::{{async_fn_env#0}}"),
         };
         function.state_bytes = types.instances(&state_type).map(|(_, info)| info.size).max();
+        if function.state_bytes.is_none() {
+            // A method's types are under its impl in DWARF (`m::{impl#0}::f::..`).
+            function.state_bytes = types
+                .iter()
+                .filter_map(|(name, info)| {
+                    let plain = attribute::without_impls(name);
+                    let rest = plain.strip_prefix(&state_type)?;
+                    (plain != name && (rest.is_empty() || rest.starts_with('<'))).then_some(info.size)
+                })
+                .max();
+        }
     }
     let mut task_bytes: HashMap<usize, u64> = HashMap::new();
     for (name, info) in types.iter() {

@@ -175,8 +175,15 @@ fn owner(path: &str, records: &[Record]) -> Option<(usize, String)> {
     records.iter().enumerate().find_map(|(index, record)| {
         let at = segments.iter().position(|segment| *segment == record.function)?;
         let module: Vec<&str> = record.module.split("::").collect();
-        let prefix = &segments[..at];
-        (prefix.len() <= module.len() && module.ends_with(prefix)).then(|| (index, segments[at + 1..].join("::")))
+        // A method's path goes through its impl (`<impl at src/lib.rs:3:1: 3:9>::f`) or its
+        // trait (`Source::f`, a default method); its record names the module only.
+        let prefix: Vec<&str> =
+            segments[..at].iter().copied().filter(|segment| !segment.starts_with("<impl at ")).collect();
+        let in_module = |prefix: &[&str]| prefix.len() <= module.len() && module.ends_with(prefix);
+        let through_trait = prefix
+            .split_last()
+            .is_some_and(|(last, rest)| last.starts_with(|c: char| c.is_ascii_uppercase()) && in_module(rest));
+        (in_module(&prefix) || through_trait).then(|| (index, segments[at + 1..].join("::")))
     })
 }
 
@@ -370,6 +377,16 @@ fn other(_1: u64) -> u64 {
         );
         assert!(returns_task(&found[0].signature));
         assert!(!returns_task(&found[3].signature));
+    }
+
+    #[test]
+    fn methods_bodies_belong_to_their_records_through_the_impl_or_the_trait() {
+        let text = "fn <impl at src/lib.rs:3:1: 3:9>::get(_1: &S) -> u32 {\n}\n\
+                    fn store::Store::load(_1: &Self) -> u32 {\n}\n\
+                    fn other::load(_1: u32) -> u32 {\n}\n";
+        let records = [record("krate", "get", None), record("krate::store", "load", None)];
+        let found: Vec<_> = bodies(text, &records).iter().map(|body| (body.record, body.role)).collect();
+        assert_eq!(found, [(0, Role::Stub), (1, Role::Stub)]);
     }
 
     #[test]

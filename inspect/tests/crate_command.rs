@@ -119,4 +119,57 @@ fn the_fixture_is_lowered_fn_by_fn_and_its_tests_run_both_ways() {
         Some("crate crate-fixture: 8/9 async fns lowered classic; tests 7/7 pass with them (runtime baseline 7/7)")
     );
     assert_eq!(output.status.code(), Some(1), "one refusal: not a success");
+    accepted_fns_have_their_figures_in_both_lowerings(&stdout);
+}
+
+/// The figures section of that run: the library inspected twice, each accepted library fn
+/// (not the binary's, not the refused one) in both lowerings, by its own record.
+fn accepted_fns_have_their_figures_in_both_lowerings(stdout: &str) {
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("crate-command/run");
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("results.json")).unwrap()).unwrap();
+    let figures = &results["figures"];
+    assert_eq!(figures["missing"], serde_json::Value::Null, "{stdout}");
+    let builds: Vec<(&str, u64)> = figures["builds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|build| (build["configuration"].as_str().unwrap(), build["generated_types"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(builds, [("classic", 7), ("runtime", 0)]);
+    let functions = figures["functions"].as_array().unwrap();
+    let paths: Vec<&str> = functions.iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        [
+            "add",
+            "Counter::bump",
+            "Source::twice",
+            "<Counter as Source>::get",
+            "Sender::send",
+            "store::Store::load_twice",
+            "store::<Memory as Store>::load",
+        ]
+    );
+    for function in functions {
+        assert_eq!(function["classic"]["lowering"], "classic", "{function}");
+        assert_eq!(function["runtime"]["lowering"], "runtime", "{function}");
+        assert!(function["classic"]["generated_type"].as_str().unwrap().ends_with("StateMachine"), "{function}");
+        assert_eq!(function["runtime"]["generated_type"], serde_json::Value::Null, "{function}");
+    }
+    // A free fn and a method, non-generic: compiled in the library, so measured on both sides
+    // (a trait's default method is generic over `Self`: no code, no sizes).
+    for at in [0, 1, 4] {
+        let function = &functions[at];
+        for side in ["classic", "runtime"] {
+            assert!(function[side]["state_bytes"].as_u64().is_some_and(|bytes| bytes > 0), "{function}");
+            assert!(function[side]["native_bytes"].as_u64().is_some_and(|bytes| bytes > 0), "{function}");
+        }
+        assert!(function["classic"]["task_bytes"].as_u64().is_some(), "{function}");
+    }
+    assert_eq!(functions[2]["runtime"]["state_bytes"], serde_json::Value::Null);
+    assert!(
+        stdout.contains("\nfigures (the library's release build, classic / runtime):\n  crate: rustc "),
+        "{stdout}"
+    );
 }

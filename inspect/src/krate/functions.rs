@@ -41,6 +41,11 @@ impl Function {
     pub fn key(&self) -> String {
         format!("{} {}:{}", self.path, self.file, self.line)
     }
+
+    /// In a binary target (`bin:NAME::..`), not the library.
+    pub fn in_binary(&self) -> bool {
+        self.path.starts_with("bin:")
+    }
 }
 
 /// A target's root file and the path prefix its functions get (`""` for the library,

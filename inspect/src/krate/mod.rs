@@ -13,6 +13,7 @@
 mod annotate;
 mod cargo;
 mod cfg;
+pub mod figures;
 mod functions;
 mod libtest;
 pub mod page;
@@ -26,16 +27,18 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use cargo::{Built, CompileError, Package};
+use figures::Figures;
 use functions::{Function, Placement};
 use regex::Regex;
 use results::{Phase, Refusal, Results, Tests, Verdict};
 
+use crate::builds;
 use crate::error::{Context, Error, Result};
 
 pub const USAGE: &str = "\
 usage: inspect crate SOURCE [--only REGEX] [--features LIST] [--no-default-features]
                      [--placement outer|inner] [--build-timeout SECS] [--test-timeout SECS]
-                     [--dir DIR] [--keep] [--list] [--json]
+                     [--dir DIR] [--keep] [--no-figures] [--list] [--json]
 
 SOURCE is a crate's directory or Cargo.toml (a package, or a member of a workspace), or
 NAME@VERSION from crates.io. On a copy, never the original, puts #[::lowering::lowering(MODE)]
@@ -43,7 +46,9 @@ on every async fn with a body that the build compiles (not tests, examples, benc
 points, macro bodies or cfg-off code), then: builds and tests the unchanged crate (the
 reference), every fn runtime, every fn classic, and where that fails finds, fn by fn, which
 the classic lowering refuses and why (rustc's first error); last, runs the crate's tests
-(unit, integration, doc) with every accepted fn classic. The last line is
+(unit, integration, doc) with every accepted fn classic, and inspects the library's release
+build twice (the accepted fns classic, then every fn runtime) for each accepted fn's figures
+side by side. The last line is
 `crate NAME: A/N async fns lowered classic; tests P/T pass with them (runtime baseline P0/T0)`;
 the exit status is 0 only when A == N and P == T.
 
@@ -58,6 +63,7 @@ the exit status is 0 only when A == N and P == T.
   --dir DIR             the work directory: copies, one target dir for every phase, results
                         (default <target>/lowering-crate, which `inspect --html` reads)
   --keep                leave the annotated copy (accepted fns classic, the rest runtime)
+  --no-figures          skip the figures (two release builds of the library)
   --list                list the fns that would be lowered, and stop
   --json                print the results as JSON (as written to results.json)";
 
@@ -71,6 +77,7 @@ struct Options {
     test_timeout: Duration,
     dir: Option<PathBuf>,
     keep: bool,
+    figures: bool,
     list: bool,
     json: bool,
     help: bool,
@@ -87,6 +94,7 @@ impl Default for Options {
             test_timeout: Duration::from_secs(300),
             dir: None,
             keep: false,
+            figures: true,
             list: false,
             json: false,
             help: false,
@@ -129,6 +137,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
             "--test-timeout" => options.test_timeout = seconds(value()?, "--test-timeout")?,
             "--dir" => options.dir = Some(PathBuf::from(value()?)),
             "--keep" => options.keep = true,
+            "--no-figures" => options.figures = false,
             "--list" => options.list = true,
             "--json" => options.json = true,
             "-h" | "--help" => options.help = true,
@@ -189,8 +198,10 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
         package: &package,
         pristine: pristine_package,
         functions: &found,
+        figures_dir: work.join("figures").join(format!("{}-{}", original.name, original.version)),
         phases: Vec::new(),
         tests: Vec::new(),
+        figures: Figures::default(),
     };
     let verdicts = run.phases()?;
     source::keep_lock(&original, &copy, &work)?;
@@ -204,6 +215,7 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
         functions: verdicts,
         tests: run.tests,
         phases: run.phases,
+        figures: run.figures,
     };
     results.write(&work.join("results").join(format!("{}-{}.json", original.name, original.version)))?;
     results.write(&work.join("results.json"))?;
@@ -258,8 +270,11 @@ struct Run<'a> {
     package: &'a Package,
     pristine: PathBuf,
     functions: &'a [Function],
+    /// Where the figures' release builds go (their dependencies built once per crate).
+    figures_dir: PathBuf,
     phases: Vec<Phase>,
     tests: Vec<Tests>,
+    figures: Figures,
 }
 
 impl Run<'_> {
@@ -307,12 +322,43 @@ impl Run<'_> {
         };
         self.phase("tests", started, 0);
         self.tests.push(classic);
+        let accepted: BTreeSet<usize> =
+            verdicts.iter().enumerate().filter(|(_, v)| v.refused.is_none()).map(|(i, _)| i).collect();
+        if self.options.figures {
+            let started = Instant::now();
+            self.figures = self.figures(&accepted);
+            if let Some(why) = &self.figures.missing {
+                eprintln!("crate: [figures] {why}");
+            }
+            let builds = if self.figures.missing.is_none() { 2 } else { 0 };
+            self.phase("figures", started, builds);
+        } else {
+            self.figures.missing = Some("not gathered: --no-figures".to_owned());
+        }
         if self.options.keep {
-            let accepted: BTreeSet<usize> =
-                verdicts.iter().enumerate().filter(|(_, v)| v.refused.is_none()).map(|(i, _)| i).collect();
             self.write(Some(&accepted))?;
         }
         Ok(verdicts)
+    }
+
+    /// The figures of the accepted fns (see `figures`), or why there are none.
+    fn figures(&self, accepted: &BTreeSet<usize>) -> Figures {
+        if !self.package.has_lib {
+            return Figures {
+                missing: Some("not gathered: the crate has no library".to_owned()),
+                ..Figures::default()
+            };
+        }
+        let mut package = match builds::locate(Some(&self.package.manifest), Some(&self.package.name)) {
+            Ok(package) => package,
+            Err(error) => return Figures { missing: Some(format!("not gathered: {error}")), ..Figures::default() },
+        };
+        package.inspect_dir = self.figures_dir.clone();
+        package.feature_args = self.options.feature_args.clone();
+        package.code_for_every_fn = true;
+        let accepted: Vec<usize> = accepted.iter().copied().collect();
+        let write = |classic: &[usize]| self.write(Some(&classic.iter().copied().collect()));
+        figures::gather(&package, self.functions, &accepted, &write)
     }
 
     fn phase(&mut self, name: &str, started: Instant, builds: usize) {

@@ -1,9 +1,10 @@
 //! The page's section for the last `inspect crate` run (`inspect --html`): the last line, the
-//! refusals by code, tests per configuration, phase times and every function's verdict; or why
-//! there are none.
+//! refusals by code, tests per configuration, phase times, every function's verdict and the
+//! accepted fns' figures; or why there are none.
 
 use std::fmt::Write as _;
 
+use super::figures::Figures;
 use super::results::Results;
 use crate::html::escape;
 
@@ -89,5 +90,57 @@ pub fn section(out: &mut String, loaded: &std::result::Result<Results, String>) 
             escape(&said)
         );
     }
-    out.push_str("</tbody></table></section>");
+    out.push_str("</tbody></table>");
+    figures(out, &results.figures);
+    out.push_str("</section>");
+}
+
+/// The accepted library fns' figures, classic beside runtime, or why there are none.
+fn figures(out: &mut String, figures: &Figures) {
+    if let Some(why) = &figures.missing {
+        let _ = write!(out, "<p class=\"status missing\" id=\"crate-figures-status\">figures {}</p>", escape(why));
+        return;
+    }
+    out.push_str(
+        "<p>The library's release build inspected twice: the accepted fns classic (the rest runtime), then every fn \
+         runtime.</p><table id=\"crate-builds\"><thead><tr><th>configuration</th><th>rustc ms</th><th>object text \
+         bytes</th><th>rlib bytes</th><th>generated types</th></tr></thead><tbody>",
+    );
+    for build in &figures.builds {
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&build.configuration),
+            build.build_ms,
+            build.object_text_bytes,
+            build.rlib_file_bytes,
+            build.generated_types
+        );
+    }
+    out.push_str(
+        "</tbody></table><table id=\"crate-figures\"><thead><tr><th>function</th><th>lowering</th><th>generated \
+         type</th><th>state bytes</th><th>task bytes</th><th>MIR statements</th><th>IR instructions</th><th>native \
+         bytes</th></tr></thead><tbody>",
+    );
+    let cell = |value: Option<u64>| value.map_or_else(|| "-".to_owned(), |value| value.to_string());
+    for function in &figures.functions {
+        for lowered in [&function.classic, &function.runtime] {
+            let Some(lowered) = lowered else { continue };
+            let _ = write!(
+                out,
+                "<tr><td><code>{}</code> {}:{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&function.path),
+                escape(&function.file),
+                function.line,
+                escape(&lowered.lowering),
+                escape(lowered.generated_type.as_deref().unwrap_or("-")),
+                cell(lowered.state_bytes),
+                cell(lowered.task_bytes),
+                lowered.mir_statements,
+                lowered.llvm_ir_instructions,
+                lowered.native_bytes
+            );
+        }
+    }
+    out.push_str("</tbody></table>");
 }

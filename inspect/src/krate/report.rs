@@ -1,8 +1,9 @@
 //! The terminal report of `inspect crate`: functions, refusals by code, tests per
-//! configuration, phase times, and the last line.
+//! configuration, the accepted fns' figures, phase times, and the last line.
 
 use std::fmt::Write as _;
 
+use super::figures::{Figures, Lowered};
 use super::results::Results;
 
 pub fn terminal(results: &Results) -> String {
@@ -59,10 +60,68 @@ pub fn terminal(results: &Results) -> String {
             }
         }
     }
+    figures(&mut out, &results.figures);
     let _ = writeln!(out, "\nphases:");
     for phase in &results.phases {
         let _ = writeln!(out, "  {:<10} {:>7.1} s  {} build(s)", phase.name, phase.seconds, phase.builds);
     }
     let _ = writeln!(out, "\n{}", results.last_line());
     out
+}
+
+/// Each accepted library fn's figures, classic beside runtime, and the two builds'.
+fn figures(out: &mut String, figures: &Figures) {
+    let _ = writeln!(out, "\nfigures (the library's release build, classic / runtime):");
+    if let Some(why) = &figures.missing {
+        let _ = writeln!(out, "  {why}");
+        return;
+    }
+    let both = |pick: &dyn Fn(&super::figures::BuildFigures) -> u64| -> String {
+        let side = |name: &str| figures.builds.iter().find(|b| b.configuration == name).map(pick);
+        format!("{} / {}", number(side("classic")), number(side("runtime")))
+    };
+    let _ = writeln!(
+        out,
+        "  crate: rustc {} ms; object text {} bytes; rlib {} bytes; generated types {}",
+        both(&|b| b.build_ms),
+        both(&|b| b.object_text_bytes),
+        both(&|b| b.rlib_file_bytes),
+        both(&|b| b.generated_types)
+    );
+    let _ = writeln!(
+        out,
+        "  {:<44} {:>13} {:>11} {:>13} {:>13}",
+        "fn", "state bytes", "task bytes", "native bytes", "IR instrs"
+    );
+    for function in &figures.functions {
+        let pair = |pick: &dyn Fn(&Lowered) -> Option<u64>| -> String {
+            format!(
+                "{} / {}",
+                number(function.classic.as_ref().and_then(pick)),
+                number(function.runtime.as_ref().and_then(pick))
+            )
+        };
+        let _ = writeln!(
+            out,
+            "  {:<44} {:>13} {:>11} {:>13} {:>13}",
+            format!("{} {}:{}", function.path, function.file, function.line),
+            pair(&|l| l.state_bytes),
+            pair(&|l| l.task_bytes),
+            pair(&|l| Some(l.native_bytes)),
+            pair(&|l| Some(l.llvm_ir_instructions))
+        );
+        if let Some(note) = &function.note {
+            let _ = writeln!(out, "    {note}");
+        }
+        for lowered in [&function.classic, &function.runtime].into_iter().flatten() {
+            if let Some(note) = &lowered.code_note {
+                let _ = writeln!(out, "    {}: {note}", lowered.lowering);
+            }
+        }
+    }
+}
+
+/// A figure, or `-` where there is none (no task for a runtime fn, no record).
+fn number(value: Option<u64>) -> String {
+    value.map_or_else(|| "-".to_owned(), |value| value.to_string())
 }

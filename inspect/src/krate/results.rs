@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::cargo::CompileError;
+use super::figures::Figures;
 use super::functions::Function;
 use super::libtest::Outcome;
 use crate::error::{Context, Result};
@@ -31,6 +32,9 @@ pub struct Results {
     /// `reference`, `runtime` and `classic` (the accepted functions classic, the rest runtime).
     pub tests: Vec<Tests>,
     pub phases: Vec<Phase>,
+    /// What `inspect` reports of each accepted library fn, in both lowerings.
+    #[serde(default)]
+    pub figures: Figures,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
