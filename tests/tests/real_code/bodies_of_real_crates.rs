@@ -269,6 +269,41 @@ differential! {
         held.len() + len_of!(name)
     }
 
+    pub struct Server { pub conn: Loud, pub limit: u32 }
+
+    impl Server {
+        pub fn new(conn: Loud) -> Server {
+            Server { conn, limit: 0 }
+        }
+
+        pub fn with_limit(mut self, limit: u32) -> Server {
+            self.limit = limit;
+            self
+        }
+
+        pub async fn accept(&mut self) -> u32 {
+            self.limit = later("accept", self.limit).await + 1;
+            self.limit + self.conn.name().len() as u32
+        }
+    }
+
+    // What the README says to write for a builder chain whose last method an await borrows
+    // (`Server::new(c).with_limit(n).accept().await`): the built value bound to a local first.
+    pub async fn builder_bound_before_its_await(conn: Loud, limit: u32) -> u32 {
+        let mut server = Server::new(conn).with_limit(limit);
+        server.accept().await
+    }
+
+    // What the README says to write for a macro of the user's that returns from the function
+    // (`ensure!`): its condition in the function's own `if`, or a macro that only tests.
+    pub async fn early_return_written_out(n: u32) -> Result<u32, String> {
+        let got = later("n", n).await;
+        if got < 2 {
+            return Err(format!("{got} < 2"));
+        }
+        Ok(got)
+    }
+
     pub async fn discarded_value(c: bool) -> u32 {
         let x = later("x", 3u32).await;
         if c { Some(x) } else { None };
@@ -471,6 +506,21 @@ fn a_consuming_method_whose_argument_awaits_moves_its_receiver_late() {
     let drops = |log: &[String]| log.iter().filter(|event| event.starts_with("drop")).cloned().collect::<Vec<_>>();
     assert_eq!(drops(&runtime.1), ["drop conn", "drop other"], "{runtime:?}");
     assert_eq!(drops(&classic.1), ["drop other", "drop conn"], "{classic:?}");
+}
+
+#[test]
+fn a_built_value_bound_before_its_await_and_a_return_written_out() {
+    let outcome = same_at_every_suspension(
+        || classic::builder_bound_before_its_await(Loud::new("conn"), 4),
+        || runtime::builder_bound_before_its_await(Loud::new("conn"), 4),
+    );
+    assert_eq!(outcome, Outcome::Value(5 + 4));
+    for n in [1, 2] {
+        let outcome =
+            same_at_every_suspension(|| classic::early_return_written_out(n), || runtime::early_return_written_out(n));
+        let expected = if n < 2 { Err("1 < 2".to_owned()) } else { Ok(2) };
+        assert_eq!(outcome, Outcome::Value(expected));
+    }
 }
 
 #[test]
