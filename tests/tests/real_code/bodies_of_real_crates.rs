@@ -304,6 +304,46 @@ differential! {
         Ok(got)
     }
 
+    pub struct Pool { pub internals: futures::lock::Mutex<Vec<u32>>, pub open: u32 }
+
+    // A `&` parameter hidden by a `let` of its name bound from it (mobc's `clean_connection`):
+    // the new local, an `Arc`, is borrowed across awaits by the guard, so it lives in place,
+    // though the parameter it hides needs no place.
+    pub async fn upgraded_and_locked(pool: &std::sync::Weak<Pool>) -> u32 {
+        let pool = match pool.upgrade() {
+            Some(pool) => pool,
+            None => return 0,
+        };
+        let mut internals = pool.internals.lock().await;
+        if pool.open == 0 {
+            return 1;
+        }
+        internals.push(later("push", pool.open).await);
+        internals.len() as u32 + pool.open
+    }
+
+    macro_rules! pasted {
+        ($($code:tt)*) => { $($code)* };
+    }
+
+    // A macro the lowering does not know whose own code binds the name of a local that lives
+    // in place (async-process's `cfg_wait!`/`cfg_signal!` around `if let Lock::Signal(lock) =
+    // lock`): the pattern is the macro's, and so is the name where its binding is seen.
+    pub async fn a_macros_bindings_hide_a_kept_local(lock: Option<u32>, n: u32) -> u32 {
+        let held = &lock;
+        let waited = later("a", n).await;
+        let seen = held.unwrap_or(0);
+        pasted! {
+            let mut total = waited + seen;
+            if let Some(lock) = lock { total += lock * 10; }
+            for lock in [1u32, 2] { total += lock * 100; }
+            total += match lock { Some(lock) if lock > 1 => lock * 1000, Some(_) => 7000, None => lock.map_or(9000, |l| l) };
+            let lock = total;
+            total = lock + 1;
+        }
+        later("b", total).await + held.unwrap_or(0)
+    }
+
     pub async fn discarded_value(c: bool) -> u32 {
         let x = later("x", 3u32).await;
         if c { Some(x) } else { None };
@@ -520,6 +560,43 @@ fn a_built_value_bound_before_its_await_and_a_return_written_out() {
             same_at_every_suspension(|| classic::early_return_written_out(n), || runtime::early_return_written_out(n));
         let expected = if n < 2 { Err("1 < 2".to_owned()) } else { Ok(2) };
         assert_eq!(outcome, Outcome::Value(expected));
+    }
+}
+
+#[test]
+fn a_reference_parameter_hidden_by_an_arc_borrowed_across_awaits() {
+    for open in [0, 3] {
+        let classic_pool = Arc::new(classic::Pool { internals: futures::lock::Mutex::new(vec![7]), open });
+        let runtime_pool = Arc::new(runtime::Pool { internals: futures::lock::Mutex::new(vec![7]), open });
+        let (classic_weak, runtime_weak) = (Arc::downgrade(&classic_pool), Arc::downgrade(&runtime_pool));
+        let outcome = same_at_every_suspension(
+            || classic::upgraded_and_locked(&classic_weak),
+            || runtime::upgraded_and_locked(&runtime_weak),
+        );
+        assert_eq!(outcome, Outcome::Value(if open == 0 { 1 } else { 2 + open }), "{open}");
+    }
+    let (classic_gone, runtime_gone) = (std::sync::Weak::new(), std::sync::Weak::new());
+    let outcome = same_at_every_suspension(
+        || classic::upgraded_and_locked(&classic_gone),
+        || runtime::upgraded_and_locked(&runtime_gone),
+    );
+    assert_eq!(outcome, Outcome::Value(0));
+}
+
+#[test]
+fn a_macros_own_bindings_hide_a_local_that_lives_in_place() {
+    for lock in [None, Some(1), Some(3)] {
+        let outcome = same_at_every_suspension(
+            || classic::a_macros_bindings_hide_a_kept_local(lock, 5),
+            || runtime::a_macros_bindings_hide_a_kept_local(lock, 5),
+        );
+        let seen = lock.unwrap_or(0);
+        let arm = match lock {
+            Some(l) if l > 1 => l * 1000,
+            Some(_) => 7000,
+            None => 9000,
+        };
+        assert_eq!(outcome, Outcome::Value(5 + seen + seen * 10 + 300 + arm + 1 + seen), "{lock:?}");
     }
 }
 

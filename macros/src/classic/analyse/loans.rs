@@ -52,7 +52,11 @@ pub(crate) fn in_place(
         taken: HashSet::new(),
     };
     finder.stmts(&block.stmts, false);
-    finder.found.retain(|name| !shared_refs.contains(name));
+    // A shared reference parameter needs no place: it is copied where it is borrowed. A
+    // `let` of the same name binds another local, which may (`let shared = match
+    // shared.upgrade() { .. }`, an `Arc` borrowed across awaits).
+    let rebound = std::mem::take(&mut finder.rebound);
+    finder.found.retain(|name| !shared_refs.contains(name) || rebound.contains(name));
     finder.found
 }
 

@@ -54,6 +54,7 @@ use syn::visit_mut::{self, VisitMut};
 use super::captures;
 use crate::classic::analyse::{assignments, mentions};
 use crate::classic::parse::bindings::pattern_bindings;
+use crate::classic::parse::macro_bindings;
 use crate::classic::parse::std_macros;
 use crate::classic::parse::tracing_macros::{has_tracing_fields, is_single_eq};
 
@@ -691,8 +692,25 @@ impl VisitMut for Places<'_> {
 impl Places<'_> {
     /// Any other macro: its tokens, with each mention of a visible local (an identifier not
     /// after `.` or `::` and not before `!`, `::` or `(`) made its place.
-    fn tokens(&self, tokens: TokenStream, mut fields: Fields) -> TokenStream {
+    fn tokens(&self, tokens: TokenStream, fields: Fields) -> TokenStream {
+        self.tokens_within(tokens, fields, &HashSet::new(), false)
+    }
+
+    /// One level of a macro's tokens: `shadowed` names the function's locals that the
+    /// macro's own bindings hide here, `arms` says the tokens are a `match`'s arms
+    /// (`macro_bindings`); a pattern's names are never the function's.
+    fn tokens_within(
+        &self,
+        tokens: TokenStream,
+        mut fields: Fields,
+        shadowed: &HashSet<String>,
+        arms: bool,
+    ) -> TokenStream {
         let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        let scopes = macro_bindings::scopes(&tokens, arms);
+        let hidden = |index: usize, name: &str| {
+            scopes.pattern[index] || shadowed.contains(name) || scopes.shadowed[index].contains(name)
+        };
         let mut out = Vec::new();
         let mut skip_to = 0;
         for (index, token) in tokens.iter().enumerate() {
@@ -725,17 +743,21 @@ impl Places<'_> {
                     let is_key = matches!(before, None | Some(TokenTree::Punct(_)))
                         && !matches!(before, Some(TokenTree::Punct(punct)) if punct.as_char() != ',' && punct.as_char() != ';')
                         && is_single_eq(tokens.get(index + 1), tokens.get(index + 2));
-                    match self.lookup(&ident.to_string()) {
-                        Some(local) if !is_path_part && !is_key => {
+                    let name = ident.to_string();
+                    match self.lookup(&name) {
+                        Some(local) if !is_path_part && !is_key && !hidden(index, &name) => {
                             let place = with_span(&local.ident, ident.span());
                             out.extend(quote_spanned!(ident.span()=> (*#place.get())));
                         }
                         _ => out.push(token.clone()),
                     }
                 }
+                TokenTree::Group(group) if scopes.pattern[index] => out.push(TokenTree::Group(group.clone())),
                 TokenTree::Group(group) => {
-                    let mut new =
-                        proc_macro2::Group::new(group.delimiter(), self.tokens(group.stream(), Fields::Sigils));
+                    let mut inner = shadowed.clone();
+                    inner.extend(scopes.shadowed[index].iter().cloned());
+                    let stream = self.tokens_within(group.stream(), Fields::Sigils, &inner, scopes.arms[index]);
+                    let mut new = proc_macro2::Group::new(group.delimiter(), stream);
                     new.set_span(group.span());
                     out.push(TokenTree::Group(new));
                 }

@@ -9,6 +9,7 @@ pub(crate) mod guards;
 pub(crate) mod ir;
 pub(crate) mod items;
 pub(crate) mod lower;
+pub(crate) mod macro_bindings;
 pub(crate) mod pinning;
 pub(crate) mod select;
 pub(crate) mod std_macros;
