@@ -322,6 +322,33 @@ differential! {
         internals.len() as u32 + pool.open
     }
 
+    pub struct Lines { pub read: u32 }
+
+    impl Lines {
+        pub async fn read_line(&mut self) -> u32 {
+            self.read += later("line", 1).await;
+            self.read
+        }
+    }
+
+    // async-h1's `decode`: an `if let` binding hidden by a `let` of its name (`let len =
+    // len.len();`), then a `let` hiding a local that lives in place, which begins a state of
+    // its own: the hidden binding still holds its value there, and is saved with it.
+    pub async fn a_hidden_binding_saved_by_a_later_hiding(content: Option<Loud>, chunked: bool) -> u32 {
+        let mut lines = Lines { read: 0 };
+        let got = lines.read_line().await;
+        if chunked {
+            let lines = (lines.read, 1);
+            lines.0 + lines.1 + got
+        } else if let Some(len) = content {
+            let len = len.name().len() as u32;
+            let lines = (&lines, Loud::new("wrapped"), len);
+            lines.0.read + lines.2 + got
+        } else {
+            got
+        }
+    }
+
     macro_rules! pasted {
         ($($code:tt)*) => { $($code)* };
     }
@@ -581,6 +608,24 @@ fn a_reference_parameter_hidden_by_an_arc_borrowed_across_awaits() {
         || runtime::upgraded_and_locked(&runtime_gone),
     );
     assert_eq!(outcome, Outcome::Value(0));
+}
+
+#[test]
+fn a_hidden_binding_is_saved_where_a_later_let_begins_a_state() {
+    for chunked in [false, true] {
+        let outcome = same_at_every_suspension(
+            || classic::a_hidden_binding_saved_by_a_later_hiding(Some(Loud::new("content")), chunked),
+            || runtime::a_hidden_binding_saved_by_a_later_hiding(Some(Loud::new("content")), chunked),
+        );
+        assert_eq!(outcome, Outcome::Value(if chunked { 1 + 1 + 1 } else { 1 + 7 + 1 }), "{chunked}");
+    }
+    let (classic, runtime) = (
+        run(Stop::AtEnd, || classic::a_hidden_binding_saved_by_a_later_hiding(Some(Loud::new("content")), false)),
+        run(Stop::AtEnd, || runtime::a_hidden_binding_saved_by_a_later_hiding(Some(Loud::new("content")), false)),
+    );
+    assert_eq!(classic, runtime);
+    let drops: Vec<&String> = runtime.1.iter().filter(|event| event.starts_with("drop")).collect();
+    assert_eq!(drops, ["drop wrapped", "drop content"], "{runtime:?}");
 }
 
 #[test]

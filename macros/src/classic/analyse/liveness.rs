@@ -235,6 +235,35 @@ pub(crate) fn transition_later(rest: &[Rest<'_>]) -> bool {
     })
 }
 
+/// The patterns of the plain `let`s among the statements still to run, at the level
+/// `transition_later` reads (a construct there is a transition of its own).
+pub(crate) fn later_let_patterns<'a>(rest: &'a [Rest<'_>]) -> Vec<&'a syn::Pat> {
+    let lets = |stmts: &'a [Stmt]| {
+        stmts.iter().filter_map(|stmt| match stmt {
+            Stmt::Let(node) if node.init.as_ref().is_some_and(|init| matches!(init, Expr::Plain(_))) => Some(&node.pat),
+            _ => None,
+        })
+    };
+    let mut found = Vec::new();
+    for entry in rest {
+        match entry {
+            Rest::Stmts(stmts) => found.extend(lets(stmts)),
+            Rest::LoopBody(block, _) => found.extend(lets(&block.stmts)),
+            Rest::Paths(paths) => {
+                for path in paths {
+                    match path {
+                        Path::Block(block) => found.extend(lets(&block.stmts)),
+                        Path::Arm(arm) => found.extend(lets(&arm.body.stmts)),
+                        Path::Expr(_) | Path::Empty => {}
+                    }
+                }
+            }
+            Rest::Labelled(_) => {}
+        }
+    }
+    found
+}
+
 fn rest_use(rest: &Rest<'_>, name: &str) -> Use {
     match rest {
         Rest::Stmts(stmts) => stmts_use(stmts, name),

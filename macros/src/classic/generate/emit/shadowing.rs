@@ -17,7 +17,7 @@ impl Emitter<'_> {
     /// leaves this nested scope for a merge point, a loop head or a block's exit. (The
     /// function body's own scope is left by returning.)
     pub(super) fn shadowed_by(&self, pat: &syn::Pat) -> Vec<VarId> {
-        let await_later = liveness::transition_later(&self.rest);
+        let await_later = liveness::transition_later(&self.rest) || self.hiding_later(pat);
         let nested = self.scopes.len() > 2;
         let innermost = &self.scopes.last().expect("a scope is open").vars;
         let mut bindings = Vec::new();
@@ -28,6 +28,24 @@ impl Emitter<'_> {
             .filter(|&id| self.init[id].holds_value())
             .filter(|id| await_later || (nested && !innermost.contains(id)))
             .collect()
+    }
+
+    /// Does a later plain `let` of the code still to run hide a local that may hold a value
+    /// then (one holding a value now, or one `pat` binds)? Such a `let` begins a state of its
+    /// own (`bind_let`), whose jump saves what lives there: a local `pat` hides must then
+    /// have been saved under a name the code binds, not only renamed in the walk.
+    fn hiding_later(&self, pat: &syn::Pat) -> bool {
+        let mut bindings = Vec::new();
+        pattern_bindings(pat, &mut bindings);
+        let binds_now: Vec<String> = bindings.iter().map(|binding| binding.ident.to_string()).collect();
+        let may_hold = |name: &str| {
+            binds_now.iter().any(|bound| bound == name) || self.lookup(name).is_some_and(|id| self.init[id] != Init::No)
+        };
+        liveness::later_let_patterns(&self.rest).into_iter().any(|later| {
+            let mut hidden = Vec::new();
+            pattern_bindings(later, &mut hidden);
+            hidden.iter().any(|binding| may_hold(&binding.ident.to_string()))
+        })
     }
 
     /// A pattern of a `match` arm or an `if let` that hides locals holding a value here:
