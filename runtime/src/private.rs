@@ -73,3 +73,13 @@ impl<'a, T: ?Sized> Captures<'a> for T {}
 pub fn twin<T, B: std::future::Future<Output = T>>(witness: &mut BodyWitness<B>, body: B) {
     let _ = (witness, body);
 }
+
+/// `!` where stable Rust takes no `!`, as a type argument (`Task<!>` for an `async fn` that
+/// returns `!`): the result type of a function type that returns `!`, which is `!` itself.
+pub trait Returns {
+    type Output;
+}
+
+impl<T> Returns for fn() -> T {
+    type Output = T;
+}

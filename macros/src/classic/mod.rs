@@ -47,9 +47,23 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     }) {
         return Err(errors);
     }
+    // A macro the body ends with, without `;`, gives the function's value when the function
+    // has one (`cfg_if! { .. Ok(x) }`): it is the body's tail, not a statement.
+    if !matches!(function.sig.output, syn::ReturnType::Default)
+        && let Some(syn::Stmt::Macro(last)) = block.stmts.last()
+        && last.semi_token.is_none()
+    {
+        let tail = syn::Expr::Macro(syn::ExprMacro { attrs: last.attrs.clone(), mac: last.mac.clone() });
+        *block.stmts.last_mut().expect("a last statement") = syn::Stmt::Expr(tail, None);
+    }
     let body = lower::body(&block)?;
     let krate = &args.krate;
-    let output = function.output();
+    // `!` is no type argument on stable Rust: the task's result is spelled as what a
+    // function type returning `!` returns.
+    let output = match function.output() {
+        syn::Type::Never(_) => syn::parse_quote!(<fn() -> ! as #krate::__private::Returns>::Output),
+        output => output,
+    };
     let receiver = function.receiver();
     let params = function.params();
 

@@ -349,6 +349,20 @@ differential! {
         }
     }
 
+    // async-process's `Reaper::reap`: an `async fn` that never returns (`-> !`), whose
+    // task's result type stable Rust cannot spell as `!`.
+    pub async fn never_returns(n: u32) -> ! {
+        let got = later("n", n).await;
+        panic!("never returns: {got}")
+    }
+
+    pub async fn awaits_one_that_never_returns(n: u32) -> u32 {
+        if n > 1 {
+            never_returns(n).await
+        }
+        n
+    }
+
     macro_rules! pasted {
         ($($code:tt)*) => { $($code)* };
     }
@@ -369,6 +383,16 @@ differential! {
             total = lock + 1;
         }
         later("b", total).await + held.unwrap_or(0)
+    }
+
+    // async-process's `into_stdio`: the body ends with a macro the lowering does not know,
+    // without `;`, whose expansion ends with the function's value (`cfg_if! { .. Ok(x) }`).
+    pub async fn valued_by_a_trailing_macro(n: u32) -> Result<u32, String> {
+        let got = later("n", n).await;
+        pasted! {
+            let doubled = got * 2;
+            Ok(doubled.into())
+        }
     }
 
     pub async fn discarded_value(c: bool) -> u32 {
@@ -626,6 +650,27 @@ fn a_hidden_binding_is_saved_where_a_later_let_begins_a_state() {
     assert_eq!(classic, runtime);
     let drops: Vec<&String> = runtime.1.iter().filter(|event| event.starts_with("drop")).collect();
     assert_eq!(drops, ["drop wrapped", "drop content"], "{runtime:?}");
+}
+
+#[test]
+fn a_trailing_macro_gives_the_functions_value() {
+    let outcome =
+        same_at_every_suspension(|| classic::valued_by_a_trailing_macro(4), || runtime::valued_by_a_trailing_macro(4));
+    assert_eq!(outcome, Outcome::Value(Ok(8)));
+}
+
+#[test]
+fn an_async_fn_that_never_returns() {
+    let outcome = same_at_every_suspension(|| classic::never_returns(3), || runtime::never_returns(3));
+    assert_eq!(outcome, Outcome::Panic("never returns: 3".into()));
+    for n in [1, 2] {
+        let outcome = same_at_every_suspension(
+            || classic::awaits_one_that_never_returns(n),
+            || runtime::awaits_one_that_never_returns(n),
+        );
+        let expected = if n > 1 { Outcome::Panic("never returns: 2".into()) } else { Outcome::Value(1) };
+        assert_eq!(outcome, expected);
+    }
 }
 
 #[test]
