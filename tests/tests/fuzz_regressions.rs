@@ -1980,3 +1980,75 @@ mod seed7_real_code {
         }
     }
 }
+
+/// Seed 2027's open mismatch, reduced (`KNOWN_FAILURES` in `differential_fuzz.rs`): the
+/// non-move `async` block moves `p3.a` on a path that does not run; Rust takes the field
+/// into the block when the block is made and drops it with the block, the classic lowering
+/// leaves it in `p3`'s place and drops it at the function's end.
+mod seed2027 {
+    use super::*;
+
+    differential! {
+        pub struct Seed2027Program1019Machine { pub buf: Buf, pub label: Loud, pub count: u32 }
+
+        impl Seed2027Program1019Machine {
+            pub async fn bump(&mut self, n: u32) -> u32 {
+                self.count = (self.count + later("bump", n).await) % 100;
+                self.count
+            }
+
+            pub async fn seed2027_program1019(&mut self, mut p1: Loud, p2: Result<u32, String>, p3: Result<u32, String>) -> Result<u32, String> {
+
+                let p3 = Pair { a: Loud::new("l4"), b: Loud::new("l5") };
+                let p2 = p3.b;
+                let v18 = &self.count;
+                (async {
+                    if false {
+                        self.label = p3.a;
+                    } else {
+                        let _ = self.label;
+                        let v23 = &Loud::new("t24");
+                    };
+                    { let mut k26 = 0u32; 'l25: loop { if k26 == 1 { break 'l25; } k26 += 1;
+                    } };
+                    ev("e27", { let mut k29 = 0u32; 'l28: loop { if k29 == 2 { break 'l28 0u32; } k29 += 1;
+                        let p3 = &Loud::new("t34");
+                        later("a35", futures::join!(later("a36", self.count), later("a37", 1u32)).1).await;
+                    } })
+                }.await);
+                panic!("p38 {}", later("a39", 6u32).await)
+            }
+        }
+    }
+
+    #[test]
+    #[ignore = "open: a non-move async block that moves an in-place local's field on a path not taken (README, Known bugs)"]
+    fn seed2027_program1019() {
+        same_at_every_suspension(
+            || {
+                call_method(
+                    classic::Seed2027Program1019Machine {
+                        buf: Buf::new("self.buf"),
+                        label: Loud::new("self.label"),
+                        count: 2,
+                    },
+                    |receiver| {
+                        receiver.seed2027_program1019(Loud::new("p1"), Ok::<u32, String>(3u32), Ok::<u32, String>(1u32))
+                    },
+                )
+            },
+            || {
+                call_method(
+                    runtime::Seed2027Program1019Machine {
+                        buf: Buf::new("self.buf"),
+                        label: Loud::new("self.label"),
+                        count: 2,
+                    },
+                    |receiver| {
+                        receiver.seed2027_program1019(Loud::new("p1"), Ok::<u32, String>(3u32), Ok::<u32, String>(1u32))
+                    },
+                )
+            },
+        );
+    }
+}

@@ -395,6 +395,27 @@ differential! {
         }
     }
 
+    // An `async` block without `move` that moves a field of a local living in place, on a
+    // path that may not run: Rust moves the field into the block when the block is made, and
+    // drops it with the block.
+    pub async fn moved_into_a_block_on_a_path(flag: bool) -> u32 {
+        let pair = (Loud::new("a"), Loud::new("b"));
+        let kept = &pair.1;
+        later("x", ()).await;
+        let n = kept.name().len() as u32;
+        let got = async {
+            if flag {
+                let a = pair.0;
+                a.name().len() as u32
+            } else {
+                0
+            }
+        }
+        .await;
+        let tail = Loud::new("tail");
+        n + got + tail.name().len() as u32
+    }
+
     pub async fn discarded_value(c: bool) -> u32 {
         let x = later("x", 3u32).await;
         if c { Some(x) } else { None };
@@ -657,6 +678,20 @@ fn a_trailing_macro_gives_the_functions_value() {
     let outcome =
         same_at_every_suspension(|| classic::valued_by_a_trailing_macro(4), || runtime::valued_by_a_trailing_macro(4));
     assert_eq!(outcome, Outcome::Value(Ok(8)));
+}
+
+#[test]
+fn a_block_without_move_takes_a_field_when_it_is_made() {
+    for flag in [true, false] {
+        let outcome = same_at_every_suspension(
+            || classic::moved_into_a_block_on_a_path(flag),
+            || runtime::moved_into_a_block_on_a_path(flag),
+        );
+        assert_eq!(outcome, Outcome::Value(if flag { 1 + 1 + 4 } else { 1 + 4 }));
+    }
+    let (_, log) = run(Stop::AtEnd, || classic::moved_into_a_block_on_a_path(false));
+    let drops: Vec<&String> = log.iter().filter(|event| event.starts_with("drop")).collect();
+    assert_eq!(drops, ["drop a", "drop tail", "drop b"]);
 }
 
 #[test]
