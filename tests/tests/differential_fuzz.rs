@@ -30,10 +30,10 @@ const SHRINK_SECONDS: u64 = 600;
 /// them. Any other failure fails the run, and a known one that
 /// passes is said to be fixed (remove it here then).
 const KNOWN_FAILURES: &[(u64, usize, &str)] = &[
-    (2027, 652, "E0382: a parameter moved in one branch of a let-else's else block, another branch hiding its name"),
+    (2027, 652, "E0382: a parameter moved in a let-else block that awaits and returns, saved at that await"),
     (2027, 1019, "a non-move async block moves an in-place local's field on a path not taken: dropped late"),
-    (2027, 1100, "E0382: a parameter moved, then a nested block's let of its name and a tracing shorthand of it"),
-    (2027, 1365, "E0382: a parameter moved in a match arm inside the initializer of a let hiding it"),
+    (2027, 1100, "E0382: a moved parameter saved at a later await (not reduced yet)"),
+    (2027, 1365, "E0382: a parameter moved in a let-else block that awaits and returns, saved at that await"),
     (2027, 1940, "E0308 in the classic expansion (not reduced yet)"),
     (2027, 2484, "E0507: a move out of an in-place local (not reduced yet)"),
     (2027, 3926, "E0382: a parameter moved on one path and saved by a later state (not reduced yet)"),
