@@ -12,6 +12,8 @@ use std::collections::HashSet;
 
 use proc_macro2::{Delimiter, TokenTree};
 
+use super::tracing_macros;
+
 /// Per token of one level: is it part of a pattern (no name there is the function's), which
 /// names of the function it cannot see (bound by the macro's own code around it), and is it
 /// the braces of a `match`'s arms.
@@ -147,18 +149,13 @@ fn is_brace(token: &TokenTree) -> bool {
     matches!(token, TokenTree::Group(group) if group.delimiter() == Delimiter::Brace)
 }
 
-/// `=` alone: not `==`, `=>`, `<=`, `>=`, `!=` or a compound assignment.
+/// `=` alone: not `==`, `=>` (`tracing_macros::is_single_eq`), nor the end of `<=`, `>=`,
+/// `!=` or a compound assignment.
 fn is_single_eq(tokens: &[TokenTree], at: usize) -> bool {
-    let TokenTree::Punct(punct) = &tokens[at] else { return false };
-    if punct.as_char() != '=' {
-        return false;
-    }
-    let joined_after = punct.spacing() == proc_macro2::Spacing::Joint
-        && tokens.get(at + 1).is_some_and(|next| is_punct(next, '=') || is_punct(next, '>'));
     let joined_before = at > 0
         && matches!(&tokens[at - 1], TokenTree::Punct(previous)
             if previous.spacing() == proc_macro2::Spacing::Joint);
-    !joined_after && !joined_before
+    tracing_macros::is_single_eq(tokens.get(at), tokens.get(at + 1)) && !joined_before
 }
 
 /// `=>` at `at`.
