@@ -490,6 +490,13 @@ fn explain_missing_code(
 /// (the task's box, `lowering::task::core::Core<T, FStateMachine<..>>`). Generic functions have
 /// one type per instance: the largest is kept.
 fn sizes_from_dwarf(functions: &mut [FunctionFacts], types: &dwarf::Types, attributor: &Attributor) {
+    // A method's types are under its impl in DWARF (`m::{impl#0}::f::..`): read once as the
+    // record names them (`m::f::..`).
+    let under_impls: Vec<(String, u64)> = types
+        .iter()
+        .filter(|(name, _)| name.contains("::{impl#"))
+        .map(|(name, info)| (attribute::without_impls(name), info.size))
+        .collect();
     for function in functions.iter_mut() {
         let path = function.record.path();
         let state_type = match &function.record.generated_type {
@@ -498,13 +505,11 @@ fn sizes_from_dwarf(functions: &mut [FunctionFacts], types: &dwarf::Types, attri
         };
         function.state_bytes = types.instances(&state_type).map(|(_, info)| info.size).max();
         if function.state_bytes.is_none() {
-            // A method's types are under its impl in DWARF (`m::{impl#0}::f::..`).
-            function.state_bytes = types
+            function.state_bytes = under_impls
                 .iter()
-                .filter_map(|(name, info)| {
-                    let plain = attribute::without_impls(name);
+                .filter_map(|(plain, size)| {
                     let rest = plain.strip_prefix(&state_type)?;
-                    (plain != name && (rest.is_empty() || rest.starts_with('<'))).then_some(info.size)
+                    (rest.is_empty() || rest.starts_with('<')).then_some(*size)
                 })
                 .max();
         }

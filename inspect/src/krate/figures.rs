@@ -161,6 +161,12 @@ fn lowered(facts: Option<&FunctionFacts>) -> Option<Lowered> {
     })
 }
 
+/// A figure as the report and the page show it: `-` where there is none (no task for a
+/// runtime fn, no record, no code).
+pub fn shown(value: Option<u64>) -> String {
+    value.map_or_else(|| "-".to_owned(), |value| value.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::same_file;

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::figures::Figures;
+use super::figures::{Figures, shown};
 use super::results::Results;
 use crate::html::escape;
 
@@ -122,7 +122,6 @@ fn figures(out: &mut String, figures: &Figures) {
          type</th><th>state bytes</th><th>task bytes</th><th>MIR statements</th><th>IR instructions</th><th>native \
          bytes</th></tr></thead><tbody>",
     );
-    let cell = |value: Option<u64>| value.map_or_else(|| "-".to_owned(), |value| value.to_string());
     for function in &figures.functions {
         for lowered in [&function.classic, &function.runtime] {
             let Some(lowered) = lowered else { continue };
@@ -134,8 +133,8 @@ fn figures(out: &mut String, figures: &Figures) {
                 function.line,
                 escape(&lowered.lowering),
                 escape(lowered.generated_type.as_deref().unwrap_or("-")),
-                cell(lowered.state_bytes),
-                cell(lowered.task_bytes),
+                shown(lowered.state_bytes),
+                shown(lowered.task_bytes),
                 lowered.mir_statements,
                 lowered.llvm_ir_instructions,
                 lowered.native_bytes

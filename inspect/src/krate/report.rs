@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::figures::{Figures, Lowered};
+use super::figures::{Figures, Lowered, shown};
 use super::results::Results;
 
 pub fn terminal(results: &Results) -> String {
@@ -78,7 +78,7 @@ fn figures(out: &mut String, figures: &Figures) {
     }
     let both = |pick: &dyn Fn(&super::figures::BuildFigures) -> u64| -> String {
         let side = |name: &str| figures.builds.iter().find(|b| b.configuration == name).map(pick);
-        format!("{} / {}", number(side("classic")), number(side("runtime")))
+        format!("{} / {}", shown(side("classic")), shown(side("runtime")))
     };
     let _ = writeln!(
         out,
@@ -97,8 +97,8 @@ fn figures(out: &mut String, figures: &Figures) {
         let pair = |pick: &dyn Fn(&Lowered) -> Option<u64>| -> String {
             format!(
                 "{} / {}",
-                number(function.classic.as_ref().and_then(pick)),
-                number(function.runtime.as_ref().and_then(pick))
+                shown(function.classic.as_ref().and_then(pick)),
+                shown(function.runtime.as_ref().and_then(pick))
             )
         };
         let _ = writeln!(
@@ -119,9 +119,4 @@ fn figures(out: &mut String, figures: &Figures) {
             }
         }
     }
-}
-
-/// A figure, or `-` where there is none (no task for a runtime fn, no record).
-fn number(value: Option<u64>) -> String {
-    value.map_or_else(|| "-".to_owned(), |value| value.to_string())
 }
