@@ -136,6 +136,33 @@ differential! {
         later("after", value).await
     }
 
+    /// A block that moves `pair.a` on a path it does not take, then binds a `pair` of its
+    /// own: the field is still the block's capture (taken when it is made, dropped with it,
+    /// before `pair.b`), and the inner `pair` is a local of the block.
+    pub async fn block_field_beside_a_hiding_binding(take: bool) -> u32 {
+        let pair = Pair { a: Loud::new("a"), b: Loud::new("b") };
+        let seen = async {
+            let first = if take { consume(pair.a) } else { 0 };
+            let pair = Pair { a: Loud::new("inner a"), b: Loud::new("inner b") };
+            later("inside", 0u32).await;
+            first + weigh(&pair.a) + consume(pair.b)
+        }
+        .await;
+        later("after", seen).await + weigh(&pair.b)
+    }
+
+    /// The same in a closure, whose parameter hides the local in one arm only.
+    pub async fn closure_field_beside_a_hiding_parameter(call: bool) -> u32 {
+        let pair = Pair { a: Loud::new("a"), b: Loud::new("b") };
+        let take = |other: Option<Pair<Loud, Loud>>| match other {
+            Some(pair) => consume(pair.a),
+            None => consume(pair.a),
+        };
+        later("made", 0u32).await;
+        let value = if call { take(None) } else { drop(take); 7 };
+        later("dropped", value).await + weigh(&pair.b)
+    }
+
     /// A field of the receiver by value (a copy) in a block of a `&mut self` method.
     pub async fn from_self(session: &mut Session) -> u32 {
         let counted = async { later("count", session.count).await + 1 }.await;
@@ -236,5 +263,22 @@ fn a_closure_that_assigns_and_moves_a_local_takes_it() {
             || classic::closure_assigns_and_moves_a_local(call),
             || runtime::closure_assigns_and_moves_a_local(call),
         );
+    }
+}
+
+#[test]
+fn a_field_capture_beside_a_binding_that_hides_its_local() {
+    for take in [true, false] {
+        same_at_every_suspension(
+            || classic::block_field_beside_a_hiding_binding(take),
+            || runtime::block_field_beside_a_hiding_binding(take),
+        );
+    }
+    for call in [true, false] {
+        let outcome = same_at_every_suspension(
+            || classic::closure_field_beside_a_hiding_parameter(call),
+            || runtime::closure_field_beside_a_hiding_parameter(call),
+        );
+        assert_eq!(outcome, Outcome::Value(if call { 2 } else { 8 }));
     }
 }

@@ -29,22 +29,7 @@ const SHRINK_SECONDS: u64 = 600;
 /// reports each as known, on every run, with its program; it does not shrink them or fail on
 /// them. Any other failure fails the run, and a known one that
 /// passes is said to be fixed (remove it here then).
-const KNOWN_FAILURES: &[(u64, usize, &str)] = &[
-    (2027, 652, "E0382: a parameter moved in a let-else block that awaits and returns, saved at that await"),
-    (2027, 1019, "a non-move async block moves an in-place local's field on a path not taken: dropped late"),
-    (2027, 1100, "E0382: a moved parameter saved at a later await (not reduced yet)"),
-    (2027, 1365, "E0382: a parameter moved in a let-else block that awaits and returns, saved at that await"),
-    (2027, 1940, "E0308 in the classic expansion (not reduced yet)"),
-    (2027, 2484, "E0507: a move out of an in-place local (not reduced yet)"),
-    (2027, 3926, "E0382: a parameter moved on one path and saved by a later state (not reduced yet)"),
-    (2027, 4174, "E0282: type annotations needed in the classic expansion (not reduced yet)"),
-    (2027, 4276, "E0382: a moved value saved by a later state (not reduced yet)"),
-    (2027, 4508, "E0282: type annotations needed in the classic expansion (not reduced yet)"),
-    (2027, 4737, "E0382: a moved value saved by a later state (not reduced yet)"),
-    (2027, 5389, "E0594: an assignment to a parameter not declared mut, in the expansion (not reduced yet)"),
-    (2027, 5608, "E0507: a move out of an in-place local (not reduced yet)"),
-    (2027, 5654, "E0382: a moved value saved by a later state (not reduced yet)"),
-];
+const KNOWN_FAILURES: &[(u64, usize, &str)] = &[];
 
 fn setting(name: &str, default: u64) -> u64 {
     match std::env::var(name) {

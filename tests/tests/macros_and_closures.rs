@@ -81,6 +81,32 @@ differential! {
         later("after", total).await
     }
 
+
+    /// A macro's tokens name the binding in scope: `info!(?p)` after a `let p` names the new
+    /// `p`, not the moved parameter.
+    pub async fn macro_names_a_hiding_binding(p: Loud) -> u32 {
+        consume(p);
+        later("between", ()).await;
+        let n = {
+            let p = Loud::new("hides");
+            info!(target: "t", ?p);
+            weigh(&p)
+        };
+        n + now("after", 1u32).await
+    }
+
+    /// An async block that assigns a local inside a standard macro's argument captures it by
+    /// mutable reference, as any assignment does.
+    pub async fn async_block_assigns_inside_a_macro_argument(c: bool) -> u32 {
+        let mut n = later("n", 3u32).await;
+        async {
+            if c {
+                log(format!("{}", { n = now("inside", 5u32).await; n }));
+            }
+        }
+        .await;
+        n
+    }
 }
 
 #[test]
@@ -124,4 +150,18 @@ fn closures_called_before_an_await() {
     }
     let (_, log) = run(Stop::AtEnd, || classic::fn_closure_called(1));
     assert_eq!(log.last().map(String::as_str), Some("drop label"));
+}
+
+#[test]
+fn macros_see_the_bindings_around_them() {
+    same_at_every_suspension(
+        || classic::macro_names_a_hiding_binding(Loud::new("p")),
+        || runtime::macro_names_a_hiding_binding(Loud::new("p")),
+    );
+    for c in [false, true] {
+        same_at_every_suspension(
+            || classic::async_block_assigns_inside_a_macro_argument(c),
+            || runtime::async_block_assigns_inside_a_macro_argument(c),
+        );
+    }
 }

@@ -20,6 +20,9 @@ mod drops_and_patterns;
 #[path = "../../tests/everyday.rs"]
 mod everyday;
 #[rustfmt::skip]
+#[path = "../../tests/leaving_paths.rs"]
+mod leaving_paths;
+#[rustfmt::skip]
 #[path = "../../tests/match_guards.rs"]
 mod match_guards;
 #[rustfmt::skip]

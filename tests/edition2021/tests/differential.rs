@@ -19,6 +19,9 @@ mod drops_and_patterns;
 #[path = "../../tests/everyday.rs"]
 mod everyday;
 #[rustfmt::skip]
+#[path = "../../tests/leaving_paths.rs"]
+mod leaving_paths;
+#[rustfmt::skip]
 #[path = "../../tests/macros_and_closures.rs"]
 mod macros_and_closures;
 #[rustfmt::skip]

@@ -4,6 +4,8 @@
 
 use syn::visit::{self, Visit};
 
+use crate::classic::parse::std_macros;
+
 /// `+=`, `<<=` and the other compound assignments.
 pub(crate) fn is_compound(op: &syn::BinOp) -> bool {
     use syn::BinOp::*;
@@ -33,29 +35,38 @@ pub(crate) enum Reach {
     HereAndNow,
 }
 
-/// The places `expr` assigns, in source order.
-pub(crate) fn assigned_places(expr: &syn::Expr, reach: Reach) -> Vec<&syn::Expr> {
+/// The places `expr` assigns, in source order; the arguments of the standard macros
+/// included (`panic!("{}", { v = 1; v })`).
+pub(crate) fn assigned_places(expr: &syn::Expr, reach: Reach) -> Vec<syn::Expr> {
     let mut finder = Finder { reach, found: Vec::new() };
     finder.visit_expr(expr);
     finder.found
 }
 
-struct Finder<'ast> {
+struct Finder {
     reach: Reach,
-    found: Vec<&'ast syn::Expr>,
+    found: Vec<syn::Expr>,
 }
 
-impl<'ast> Visit<'ast> for Finder<'ast> {
+impl<'ast> Visit<'ast> for Finder {
     fn visit_expr_assign(&mut self, node: &'ast syn::ExprAssign) {
-        self.found.push(&node.left);
+        self.found.push((*node.left).clone());
         visit::visit_expr_assign(self, node);
     }
 
     fn visit_expr_binary(&mut self, node: &'ast syn::ExprBinary) {
         if is_compound(&node.op) {
-            self.found.push(&node.left);
+            self.found.push((*node.left).clone());
         }
         visit::visit_expr_binary(self, node);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if let Some(Ok(parsed)) = std_macros::parse(mac) {
+            for (expr, _) in parsed.exprs_with_use() {
+                self.visit_expr(expr);
+            }
+        }
     }
 
     fn visit_expr_await(&mut self, node: &'ast syn::ExprAwait) {

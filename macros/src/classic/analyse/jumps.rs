@@ -5,7 +5,7 @@
 
 use syn::visit::Visit;
 
-use crate::classic::parse::ir::{Block, Expr, Stmt};
+use crate::classic::parse::ir::{Block, Expr, Let, Stmt};
 
 /// May this statement leave its block by `break` or `continue`? Jumps to a loop or a
 /// labelled block inside the statement stay in it.
@@ -16,6 +16,69 @@ pub(crate) fn stmt_may_jump(stmt: &Stmt) -> bool {
 /// Does plain code leave `expr` by `break` or `continue` (to a loop or block outside it)?
 pub(crate) fn jumps_out_of(expr: &syn::Expr) -> bool {
     Targets::default().syn_jumps(expr)
+}
+
+/// How a statement that always leaves its block leaves it.
+pub(crate) enum Leave {
+    Return,
+    Break(Option<syn::Lifetime>),
+    Continue(Option<syn::Lifetime>),
+    /// A call of one of the standard macros that panic: unwinding leaves the function.
+    Panic,
+}
+
+/// Is this a call of one of the standard macros that panic (`panic!`, `unreachable!`,
+/// `todo!`, `unimplemented!`)?
+pub(crate) fn panicking(mac: &syn::Macro) -> bool {
+    mac.path.segments.last().is_some_and(|last| {
+        matches!(last.ident.to_string().as_str(), "panic" | "unreachable" | "todo" | "unimplemented")
+    })
+}
+
+/// A statement that is a call of one of the standard macros that panic (`panic!`,
+/// `unreachable!`, `todo!`, `unimplemented!`), maybe after what it awaits: nothing after it
+/// runs.
+pub(crate) fn panics(stmt: &Stmt) -> bool {
+    matches!(always_leaves(stmt), Some(Leave::Panic))
+}
+
+/// Does this statement always leave its block, and how: a `return`, `break` or `continue`,
+/// or a panic, maybe after the values it awaits (`return f().await;` is taken apart into a
+/// block of the lowering's own that computes its operands and then jumps).
+pub(crate) fn always_leaves(stmt: &Stmt) -> Option<Leave> {
+    fn expr_jump(expr: &syn::Expr) -> Option<Leave> {
+        match expr {
+            syn::Expr::Macro(node) if panicking(&node.mac) => Some(Leave::Panic),
+            syn::Expr::Paren(node) => expr_jump(&node.expr),
+            syn::Expr::Group(node) => expr_jump(&node.expr),
+            _ => None,
+        }
+    }
+    match stmt {
+        Stmt::Expr(Expr::Plain(syn::Expr::Return(_)), _) => Some(Leave::Return),
+        Stmt::Expr(Expr::Plain(syn::Expr::Break(node)), _) => Some(Leave::Break(node.label.clone())),
+        Stmt::Expr(Expr::Plain(syn::Expr::Continue(node)), _) => Some(Leave::Continue(node.label.clone())),
+        Stmt::Expr(Expr::Plain(expr), _) | Stmt::Verbatim(syn::Stmt::Expr(expr, _)) => expr_jump(expr),
+        Stmt::Verbatim(syn::Stmt::Macro(node)) if panicking(&node.mac) => Some(Leave::Panic),
+        // A statement taken apart for its awaits (`lower` gives such a block no span):
+        // the values it awaits first, then itself. A block of the user's may leave early
+        // (`{ if c { break; } panic!() }`).
+        Stmt::Expr(Expr::Block(block), _) if block.label.is_none() && block.span.is_none() => {
+            let (last, first) = block.stmts.split_last()?;
+            // What it computes first: its operands, awaited or not, and the temporaries
+            // they borrow (`__h0 = make()`), none of which leaves early by `break` or
+            // `continue` (a `?` there returns, as the jump does).
+            let computes = |stmt: &Stmt| match stmt {
+                Stmt::Let(Let { init, diverge: None, .. }) => {
+                    init.as_ref().is_none_or(|init| !Targets::default().expr_jumps(init))
+                }
+                Stmt::Expr(Expr::Plain(expr @ syn::Expr::Assign(_)), true) => !jumps_out_of(expr),
+                _ => false,
+            };
+            if first.iter().all(computes) { always_leaves(last) } else { None }
+        }
+        _ => None,
+    }
 }
 
 /// The loops and labelled blocks around a jump, inside the code being asked about.

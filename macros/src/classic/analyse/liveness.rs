@@ -7,7 +7,7 @@
 //! on them being exact in one direction: a local used by value and read later must be `Copy`
 //! (or rustc rejects the plain `async fn` too), so a read on any path keeps it alive.
 
-use super::jumps::{Targets, stmt_may_jump};
+use super::jumps::{Leave, Targets, always_leaves, stmt_may_jump};
 use super::mentions::{self, Kind, Mention};
 use crate::classic::parse::bindings::{let_patterns, pattern_bindings};
 use crate::classic::parse::ir::{Arm, Block, Expr, Stmt};
@@ -60,10 +60,11 @@ pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bo
     let mut may_have_jumped = false;
     while index > 0 {
         index -= 1;
-        if rebound.contains(&index) {
-            continue;
-        }
         let (found, jump) = match &rest[index] {
+            // The name means another binding there, but a jump there still decides what runs
+            // next (`let p = { consume(p); f().await }; return;`).
+            Rest::Stmts(stmts) if rebound.contains(&index) => (Use::Unused, stmts.iter().find_map(always_leaves)),
+            _ if rebound.contains(&index) => (Use::Unused, None),
             Rest::Stmts(stmts) => stmts_use_to_jump(stmts, name),
             Rest::Paths(paths) => {
                 // A path that ends in a jump (`if c { continue 'outer; }`) goes on where the
@@ -79,7 +80,8 @@ pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bo
                     };
                     if let (Use::Unused, Some(leave)) = stmts_use_to_jump(stmts, name) {
                         let next = match leave {
-                            Leave::Return => None,
+                            // A panic leaves the function too (unwinding): nothing after it reads anything.
+                            Leave::Return | Leave::Panic => None,
                             Leave::Break(label) => jump_target(&rest[..index], &label),
                             Leave::Continue(label) => jump_target(&rest[..index], &label).map(|at| at + 1),
                         };
@@ -105,19 +107,20 @@ pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bo
             continue;
         }
         match jump {
-            Some(Leave::Return) => return false,
-            // Next: the code outside the loop or the labelled block.
-            Some(Leave::Break(label)) => {
-                if let Some(at) = jump_target(&rest[..index], &label) {
-                    index = at;
-                }
-            }
-            // Next: the loop's body again.
-            Some(Leave::Continue(label)) => {
-                if let Some(at) = jump_target(&rest[..index], &label) {
-                    index = at + 1;
-                }
-            }
+            Some(Leave::Return | Leave::Panic) => return false,
+            // Next: the code outside the loop or the labelled block; a target that `rest`
+            // does not hold is outside the scope of the local asked about (`rest_seen_by`):
+            // the jump ends its life (`loop { let p = ..; if c { consume(p); break; } .. }`).
+            Some(Leave::Break(label)) => match jump_target(&rest[..index], &label) {
+                Some(at) => index = at,
+                None => return false,
+            },
+            // Next: the loop's body again (from its start, where this local is bound anew
+            // when its `let` is inside).
+            Some(Leave::Continue(label)) => match jump_target(&rest[..index], &label) {
+                Some(at) => index = at + 1,
+                None => return false,
+            },
             None => {}
         }
     }
@@ -139,7 +142,7 @@ fn jump_target(rest: &[Rest<'_>], label: &Option<syn::Lifetime>) -> Option<usize
 fn rest_may_jump(rest: &Rest<'_>) -> bool {
     match rest {
         Rest::Stmts(stmts) => {
-            let end = stmts.iter().position(is_jump).unwrap_or(stmts.len());
+            let end = stmts.iter().position(|stmt| always_leaves(stmt).is_some()).unwrap_or(stmts.len());
             stmts[..end].iter().any(stmt_may_jump)
         }
         Rest::LoopBody(block, _) => block.stmts.iter().any(stmt_may_jump),
@@ -153,31 +156,11 @@ fn rest_may_jump(rest: &Rest<'_>) -> bool {
     }
 }
 
-fn is_jump(stmt: &Stmt) -> bool {
-    matches!(stmt, Stmt::Expr(Expr::Plain(syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_)), _))
-        || stmt.panics()
-}
-
-/// How a statement that always jumps leaves its block.
-enum Leave {
-    Return,
-    Break(Option<syn::Lifetime>),
-    Continue(Option<syn::Lifetime>),
-}
-
 /// `stmts_use` up to the first statement that is a `break`, `continue` or `return` (whose
 /// value it reads), with that jump.
 fn stmts_use_to_jump(stmts: &[Stmt], name: &str) -> (Use, Option<Leave>) {
     for (index, stmt) in stmts.iter().enumerate() {
-        let leave = match stmt {
-            Stmt::Expr(Expr::Plain(syn::Expr::Return(_)), _) => Some(Leave::Return),
-            Stmt::Expr(Expr::Plain(syn::Expr::Break(node)), _) => Some(Leave::Break(node.label.clone())),
-            Stmt::Expr(Expr::Plain(syn::Expr::Continue(node)), _) => Some(Leave::Continue(node.label.clone())),
-            // A panic leaves the function too (unwinding): nothing after it reads anything.
-            stmt if stmt.panics() => Some(Leave::Return),
-            _ => None,
-        };
-        if let Some(leave) = leave {
+        if let Some(leave) = always_leaves(stmt) {
             return (stmts_use(&stmts[..=index], name), Some(leave));
         }
     }

@@ -17,6 +17,7 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
+use super::{jumps, mentions};
 use crate::classic::parse::lower::HOISTED_PREFIX;
 use crate::classic::parse::std_macros;
 
@@ -116,20 +117,30 @@ impl Finder<'_> {
             for name in let_bound_names(stmt) {
                 block_names.remove(&name);
             }
-            let tokens = mentioning_tokens(stmt);
             let jump = match stmt {
                 syn::Stmt::Expr(expr, _) => self.leads_to(expr),
+                // A panic unwinds: nothing of the function runs after it.
+                syn::Stmt::Macro(node) if jumps::panicking(&node.mac) => Some(HashSet::new()),
                 _ => None,
             };
             self.later = match jump {
                 Some(after) => after,
                 None => outer_later.union(&block_names).cloned().collect(),
             };
-            let outer_unit = std::mem::replace(&mut self.unit, counts(&tokens));
+            let named = named_in(stmt);
+            let outer_unit = std::mem::replace(
+                &mut self.unit,
+                named.iter().fold(HashMap::new(), |mut counts, name| {
+                    *counts.entry(name.clone()).or_insert(0) += 1;
+                    counts
+                }),
+            );
             self.stmt(stmt, later);
             self.unit = outer_unit;
             later |= stmt_awaits(stmt);
-            block_names.extend(idents(&tokens));
+            // What it names, not counting the names its own bindings hide (a `let v` in a
+            // nested block does not name the `v` of this one).
+            block_names.extend(named);
         }
         self.later = outer_later;
         self.in_scope = outer_scope;
@@ -140,6 +151,7 @@ impl Finder<'_> {
     fn leads_to(&self, expr: &syn::Expr) -> Option<HashSet<String>> {
         match expr {
             syn::Expr::Return(_) => Some(self.returned.clone()),
+            syn::Expr::Macro(node) if jumps::panicking(&node.mac) => Some(HashSet::new()),
             syn::Expr::Break(node) => {
                 let target = match &node.label {
                     None => self.loops.last(),
@@ -298,7 +310,7 @@ impl Finder<'_> {
                 }
             }
             syn::Stmt::Expr(expr, _) => self.expr(expr, held),
-            syn::Stmt::Macro(mac) => self.tokens(&mac.mac.tokens, held),
+            syn::Stmt::Macro(mac) => self.macro_call(&mac.mac, held),
             syn::Stmt::Item(_) => {}
         }
     }
@@ -308,6 +320,33 @@ impl Finder<'_> {
     fn expr(&mut self, expr: &syn::Expr, held: bool) {
         let mut visitor = Exprs { finder: self, held };
         visitor.visit_expr(expr);
+    }
+
+    /// A macro call. A standard one whose arguments await is taken apart by `lower` (its
+    /// arguments computed first, in order): they are walked as the expressions they are, so
+    /// that an awaited consuming method there takes its receiver as anywhere else
+    /// (`panic!("{}", v.finish().await)`).
+    fn macro_call(&mut self, mac: &syn::Macro, held: bool) {
+        if let Some(Ok(parsed)) = std_macros::parse(mac)
+            && tokens_await(&mac.tokens)
+            && !matches!(parsed.kind, std_macros::Kind::Matches { .. })
+        {
+            let args = parsed.exprs_with_use();
+            // What the arguments before the last that awaits compute is held across its
+            // awaits, and a format argument is borrowed (`panic!("{}", v.name(), f().await)`).
+            let last_await = args.iter().rposition(|(expr, _)| expr_awaits(expr)).unwrap_or(0);
+            for (index, (expr, usage)) in args.into_iter().enumerate() {
+                if index < last_await && !expr_awaits(expr) {
+                    self.holding(expr);
+                    if usage == std_macros::Use::Borrowed {
+                        place_root_into(expr, &mut self.found);
+                    }
+                }
+                self.expr(expr, held);
+            }
+            return;
+        }
+        self.tokens(&mac.tokens, held);
     }
 
     fn tokens(&mut self, tokens: &TokenStream, _held: bool) {
@@ -446,7 +485,7 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 self.finder.stmts(&node.block.stmts, held);
                 (self.finder.returned, self.finder.loops) = (returned, loops);
             }
-            syn::Expr::Macro(node) => self.finder.tokens(&node.mac.tokens, self.held),
+            syn::Expr::Macro(node) => self.finder.macro_call(&node.mac, self.held),
             _ => visit::visit_expr(self, expr),
         }
     }
@@ -770,19 +809,23 @@ fn let_bound_names(stmt: &syn::Stmt) -> Vec<String> {
     bindings.into_iter().map(|binding| binding.ident.to_string()).collect()
 }
 
-/// The tokens of a statement that may mention locals: a `let`'s initializer and `else`
-/// block, not its pattern (whose names are new locals, not uses of the old ones).
-fn mentioning_tokens(stmt: &syn::Stmt) -> TokenStream {
-    match stmt {
-        syn::Stmt::Local(local) => match &local.init {
-            Some(init) => {
-                let (expr, diverge) = (&init.expr, init.diverge.as_ref().map(|(_, block)| block));
-                quote::quote!(#expr #diverge)
+/// The locals a statement names, once per mention, as the statement's code sees them: not
+/// the names its own bindings hide (`{ let v = 1; v }` does not name an outer `v`).
+fn named_in(stmt: &syn::Stmt) -> Vec<String> {
+    let mentioned = match stmt {
+        syn::Stmt::Local(local) => {
+            let mut found = local.init.as_ref().map(|init| mentions::of_expr(&init.expr)).unwrap_or_default();
+            if let Some((_, diverge)) = local.init.as_ref().and_then(|init| init.diverge.as_ref()) {
+                found.extend(mentions::of_expr(diverge));
             }
-            None => TokenStream::new(),
-        },
-        _ => quote::ToTokens::to_token_stream(stmt),
-    }
+            found
+        }
+        _ => mentions::of_stmt(stmt),
+    };
+    mentioned
+        .into_iter()
+        .map(|mention| if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name })
+        .collect()
 }
 
 /// How often each identifier appears in some tokens.

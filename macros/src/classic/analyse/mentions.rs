@@ -278,6 +278,15 @@ impl Collector {
         self.bound.extend(bindings.into_iter().map(|binding| binding.ident.to_string()));
     }
 
+    /// The identifiers of macro tokens (`of_macro_tokens`), but not those a binding of the
+    /// code being scanned hides (`let v = ..; info!(?v)`).
+    fn tokens(&mut self, tokens: &TokenStream, fields: bool) {
+        let mut found = Vec::new();
+        of_macro_tokens(tokens, &mut found, self.conditional > 0, fields);
+        found.retain(|mention| !self.bound.contains(&mention.name));
+        self.found.extend(found);
+    }
+
     fn conditionally(&mut self, f: impl FnOnce(&mut Self)) {
         self.conditional += 1;
         f(self);
@@ -497,15 +506,10 @@ impl<'ast> Visit<'ast> for Collector {
                     }
                 }
                 if let std_macros::Kind::Matches { rest, .. } = &parsed.kind {
-                    let conditional = self.conditional > 0;
-                    of_tokens(rest, &mut self.found, conditional);
+                    self.tokens(rest, false);
                 }
             }
-            _ => {
-                let conditional = self.conditional > 0;
-                let fields = tracing_macros::has_tracing_fields(mac);
-                of_macro_tokens(&mac.tokens, &mut self.found, conditional, fields);
-            }
+            _ => self.tokens(&mac.tokens, tracing_macros::has_tracing_fields(mac)),
         }
     }
 

@@ -8,24 +8,23 @@
 
 use proc_macro2::{Ident, Span};
 use syn::visit::Visit;
-use syn::visit_mut::{self, VisitMut};
 
 use crate::classic::analyse::assignments;
 
 /// The fields to take first, from the field paths `code` uses by value (`found`: the local's
 /// name and the path): one per distinct path, none inside another one taken (`v.b` covers
 /// `v.b.c`). A local that `code` also names whole or through an ancestor of such a path
-/// (`&v`, `&v.b` beside `v.b.a`: Rust then captures the ancestor) or binds a name like (a `let v` inside hides it) is left as it was.
-/// Each comes with the name it gets.
+/// (`&v`, `&v.b` beside `v.b.a`: Rust then captures the ancestor) is left as it was. Each
+/// comes with the name it gets; `Places` names it where the code mentions the path and no
+/// binding inside hides the local (`found` holds only such mentions already).
 pub(crate) fn plan(
     code: &syn::Expr,
     found: Vec<(String, Vec<syn::Member>)>,
     first_index: usize,
 ) -> Vec<(Ident, String, Vec<syn::Member>)> {
-    let bound = bound_names(code);
     let mut paths: Vec<(String, Vec<syn::Member>)> = Vec::new();
     for (local, members) in found {
-        if !bound.contains(&local) && !paths.iter().any(|(other, path)| *other == local && *path == members) {
+        if !paths.iter().any(|(other, path)| *other == local && *path == members) {
             paths.push((local, members));
         }
     }
@@ -126,36 +125,6 @@ impl<'ast> Visit<'ast> for OtherMentions<'_> {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
-/// Every mention of a planned path in `code` (or of a path inside it: `v.b.c` for `v.b`)
-/// names the captured binding instead.
-pub(crate) fn substitute(code: &mut syn::Expr, captures: &[(Ident, String, Vec<syn::Member>)]) {
-    Substitute { captures }.visit_expr_mut(code);
-}
-
-struct Substitute<'c> {
-    captures: &'c [(Ident, String, Vec<syn::Member>)],
-}
-
-impl VisitMut for Substitute<'_> {
-    fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
-        if let Some((root, members)) = field_chain(expr) {
-            for (ident, local, path) in self.captures {
-                if root == *local && members.len() >= path.len() && members.starts_with(path) {
-                    let mut replacement: syn::Expr = syn::parse_quote!(#ident);
-                    for member in &members[path.len()..] {
-                        replacement = syn::parse_quote!(#replacement.#member);
-                    }
-                    *expr = replacement;
-                    return;
-                }
-            }
-        }
-        visit_mut::visit_expr_mut(self, expr);
-    }
-
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
-}
-
 /// `v.a.b` (fields only, through parentheses): `v` and `[a, b]`.
 pub(crate) fn field_chain(expr: &syn::Expr) -> Option<(String, Vec<syn::Member>)> {
     let mut members = Vec::new();
@@ -174,19 +143,4 @@ pub(crate) fn field_chain(expr: &syn::Expr) -> Option<(String, Vec<syn::Member>)
             _ => return None,
         }
     }
-}
-
-/// The names patterns inside `code` bind (its closure parameters, `let`s, arms).
-fn bound_names(code: &syn::Expr) -> Vec<String> {
-    struct Bound(Vec<String>);
-    impl<'ast> Visit<'ast> for Bound {
-        fn visit_pat_ident(&mut self, node: &'ast syn::PatIdent) {
-            self.0.push(node.ident.to_string());
-            syn::visit::visit_pat_ident(self, node);
-        }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut bound = Bound(Vec::new());
-    bound.visit_expr(code);
-    bound.0
 }

@@ -86,6 +86,9 @@ pub(crate) struct Places<'a> {
     /// How many hidden bindings closures and async blocks took first so far (fields, and
     /// locals whose capture rustc picks): their names number them.
     hidden_captures: usize,
+    /// The fields the closure or async block being rewritten took first (`captures::plan`):
+    /// a mention of one, where its local is not hidden, names the binding it was taken into.
+    taken_fields: Vec<(Ident, String, Vec<syn::Member>)>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -111,6 +114,7 @@ impl<'a> Places<'a> {
             used_by_value: Vec::new(),
             fields_by_value: Vec::new(),
             hidden_captures: 0,
+            taken_fields: Vec::new(),
         }
     }
 
@@ -234,6 +238,10 @@ impl<'a> Places<'a> {
     }
 
     fn rewrite(&mut self, expr: &mut syn::Expr, usage: Use) {
+        if let Some(taken) = self.taken_field(expr) {
+            *expr = taken;
+            return;
+        }
         // (Inside a closure or an async block too: the value moves when that code runs, where
         // Rust moves it into the closure when it is made; the same for one that runs at once.)
         if usage == Use::Value
@@ -383,10 +391,11 @@ impl<'a> Places<'a> {
                         if (!moved.is_empty() || !captures.is_empty() || !chosen.is_empty()) && !others {
                             // What it uses by value, it takes when it is made, as Rust's closure
                             // captures it; the rest it reaches through places.
-                            let syn::Expr::Closure(mut original) = original else { unreachable!() };
-                            captures::substitute(&mut original.body, &captures);
+                            let syn::Expr::Closure(original) = original else { unreachable!() };
                             *node = original;
-                            self.with_bound(moved.clone(), |this| this.closure(node, false));
+                            self.with_taken_fields(&captures, |this| {
+                                this.with_bound(moved.clone(), |this| this.closure(node, false))
+                            });
                             let chosen = self.chosen_captures(&chosen);
                             let places = Self::chosen_places(&chosen);
                             let body = &node.body;
@@ -409,11 +418,11 @@ impl<'a> Places<'a> {
                             moved.into_iter().partition(|name| assigned.contains(name));
                         let captures = self.fields_to_capture(&original, fields, &moved, &assigned);
                         if (!moved.is_empty() || !captures.is_empty() || !chosen.is_empty()) && !others {
-                            let mut original = original;
-                            captures::substitute(&mut original, &captures);
                             let syn::Expr::Async(original) = original else { unreachable!() };
                             *node = original;
-                            self.with_bound(moved.clone(), |this| this.async_block(node, false));
+                            self.with_taken_fields(&captures, |this| {
+                                this.with_bound(moved.clone(), |this| this.async_block(node, false))
+                            });
                             let chosen = self.chosen_captures(&chosen);
                             let places = Self::chosen_places(&chosen);
                             node.block.stmts.insert(0, syn::Stmt::Item(syn::Item::Verbatim(places)));
@@ -452,6 +461,31 @@ impl<'a> Places<'a> {
             self.visit_stmt_mut(stmt);
         }
         self.bound.truncate(mark);
+    }
+
+    /// `expr` as the code that took fields first names it: `__captured0.c` for `v.b.c` when
+    /// `v.b` was taken into `__captured0`, unless a binding inside hides `v` there.
+    fn taken_field(&self, expr: &syn::Expr) -> Option<syn::Expr> {
+        if self.taken_fields.is_empty() {
+            return None;
+        }
+        let (root, members) = captures::field_chain(expr)?;
+        self.lookup(&root)?;
+        let (ident, _, path) = self
+            .taken_fields
+            .iter()
+            .find(|(_, local, path)| *local == root && members.len() >= path.len() && members.starts_with(path))?;
+        let rest = &members[path.len()..];
+        let span = expr.span();
+        let ident = with_span(ident, span);
+        Some(syn::parse_quote_spanned!(span=> #ident #(.#rest)*))
+    }
+
+    fn with_taken_fields(&mut self, taken: &[(Ident, String, Vec<syn::Member>)], f: impl FnOnce(&mut Self)) {
+        let mark = self.taken_fields.len();
+        self.taken_fields.extend(taken.iter().cloned());
+        f(self);
+        self.taken_fields.truncate(mark);
     }
 
     fn with_bound(&mut self, names: Vec<String>, f: impl FnOnce(&mut Self)) {
@@ -870,7 +904,7 @@ enum Fields {
 /// The plain names that code assigns (`v = ..`, or a compound `v += ..`), closures and async
 /// blocks included.
 fn assigned_in(expr: &syn::Expr) -> Vec<String> {
-    assignments::assigned_places(expr, assignments::Reach::Nested).into_iter().filter_map(Places::path_name).collect()
+    assignments::assigned_places(expr, assignments::Reach::Nested).iter().filter_map(Places::path_name).collect()
 }
 
 fn members_text(members: &[syn::Member]) -> String {

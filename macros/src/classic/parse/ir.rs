@@ -96,42 +96,6 @@ pub(crate) struct Loop {
     pub unit: bool,
 }
 
-impl Stmt {
-    /// A statement that is a call of one of the standard macros that panic (`panic!`,
-    /// `unreachable!`, `todo!`, `unimplemented!`), maybe after what it awaits: nothing after it
-    /// runs.
-    pub(crate) fn panics(&self) -> bool {
-        fn panicking(mac: &syn::Macro) -> bool {
-            mac.path.segments.last().is_some_and(|last| {
-                matches!(last.ident.to_string().as_str(), "panic" | "unreachable" | "todo" | "unimplemented")
-            })
-        }
-        fn expr_panics(expr: &syn::Expr) -> bool {
-            match expr {
-                syn::Expr::Macro(node) => panicking(&node.mac),
-                syn::Expr::Paren(node) => expr_panics(&node.expr),
-                syn::Expr::Group(node) => expr_panics(&node.expr),
-                _ => false,
-            }
-        }
-        match self {
-            Stmt::Expr(Expr::Plain(expr), _) | Stmt::Verbatim(syn::Stmt::Expr(expr, _)) => expr_panics(expr),
-            Stmt::Verbatim(syn::Stmt::Macro(node)) => panicking(&node.mac),
-            // A statement taken apart for its awaits (`lower` gives such a block no span):
-            // the values it awaits first, then itself. A block of the user's may leave early
-            // (`{ if c { break; } panic!() }`).
-            Stmt::Expr(Expr::Block(block), _) if block.label.is_none() && block.span.is_none() => {
-                let Some((last, first)) = block.stmts.split_last() else { return false };
-                let computes = |stmt: &Stmt| {
-                    matches!(stmt, Stmt::Let(Let { init: None | Some(Expr::Plain(_) | Expr::Await(_)), .. }))
-                };
-                first.iter().all(computes) && last.panics()
-            }
-            _ => false,
-        }
-    }
-}
-
 impl Block {
     pub(crate) fn plain(stmts: Vec<Stmt>) -> Self {
         Block { label: None, unsafety: None, stmts, span: None }

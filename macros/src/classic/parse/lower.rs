@@ -400,8 +400,10 @@ impl Lower {
         };
         // A `let .. else` that awaits becomes two `match`es, so that its `else` block is a path
         // of code the analyses follow (what it reads lives across the initializer's awaits).
+        // So does one whose `else` block leaves by `break` or `continue`: the jump's code saves
+        // the locals by name, which a `let` of that block may hide (`let p = &x; continue;`).
         if let Some((_, diverge)) = &init.diverge
-            && (awaits::in_expr(diverge) || awaits::in_expr(&init.expr))
+            && (awaits::in_expr(diverge) || awaits::in_expr(&init.expr) || jumps::jumps_out_of(diverge))
         {
             return self.let_else_with_await(local, out);
         }

@@ -7,9 +7,13 @@ use proc_macro2::{Spacing, TokenTree};
 
 /// One of tracing's or log's event and span macros, by the last segment of its path.
 pub(crate) fn has_tracing_fields(mac: &syn::Macro) -> bool {
-    let Some(last) = mac.path.segments.last() else { return false };
+    mac.path.segments.last().is_some_and(|last| is_tracing_name(&last.ident.to_string()))
+}
+
+/// The last segment of the path of one of tracing's or log's event and span macros.
+pub(crate) fn is_tracing_name(name: &str) -> bool {
     matches!(
-        last.ident.to_string().as_str(),
+        name,
         "trace"
             | "debug"
             | "info"

@@ -803,7 +803,7 @@ impl<'a> Emitter<'a> {
             // Nothing after `panic!(..)` runs (as liveness sees it too): what its path moved is
             // not moved where paths meet, and a block ending in it has type `!` (no `()` is
             // delivered for it).
-            if stmt.panics() {
+            if jumps::panics(stmt) {
                 self.reachable = false;
             }
             self.pop_rest();

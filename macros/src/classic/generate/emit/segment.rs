@@ -5,6 +5,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 
 use super::StateId;
 use crate::classic::generate::rewrite::Sink;
+use crate::classic::parse::tracing_macros;
 
 /// One state's code, built as a stack of open blocks.
 pub(super) struct Segment {
@@ -53,13 +54,28 @@ impl Level {
 /// or a comparison)? Not after a `let name` (or `let mut name`) statement of the same block,
 /// whose binding the later mentions name (`let mut p = 1; p = 2;` assigns the new `p`).
 fn assigns(tokens: &TokenStream, name: &str) -> bool {
+    assigns_in(tokens, name, false)
+}
+
+/// `assigns`; `fields`: the arguments of one of tracing's macros, whose field keys
+/// (`name = ?value`) assign nothing.
+fn assigns_in(tokens: &TokenStream, name: &str, fields: bool) -> bool {
     use proc_macro2::{Spacing, TokenTree};
     let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
     let mut hidden_after_statement = false;
     for (index, token) in tokens.iter().enumerate() {
         match token {
-            TokenTree::Group(group) if assigns(&group.stream(), name) => return true,
+            TokenTree::Group(group) => {
+                // `info!(..)`: a macro call's path, its `!`, then its arguments.
+                let tracing = index >= 2
+                    && matches!(&tokens[index - 1], TokenTree::Punct(bang) if bang.as_char() == '!')
+                    && matches!(&tokens[index - 2], TokenTree::Ident(path) if tracing_macros::is_tracing_name(&path.to_string()));
+                if assigns_in(&group.stream(), name, tracing) {
+                    return true;
+                }
+            }
             TokenTree::Punct(punct) if punct.as_char() == ';' && hidden_after_statement => return false,
+            TokenTree::Ident(_) if fields && tracing_macros::is_field_key(&tokens, index) => {}
             TokenTree::Ident(ident) if ident == name => {
                 let word_before = |word: &str| {
                     index
