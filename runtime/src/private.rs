@@ -83,3 +83,59 @@ pub trait Returns {
 impl<T> Returns for fn() -> T {
     type Output = T;
 }
+
+/// The left operand of a comparison whose right operand awaits and mentions it
+/// (`c.count < c.bump(1).await`), held as Rust holds it: a primitive (built-in comparison) is
+/// read before the right operand runs, an overloaded comparison borrows the place for the
+/// whole expression. `(&ComparedProbe(&place)).hold()` resolves by autoref specialisation to
+/// [`HoldCopy`] (a copy) when the type is `Copy`, and to [`HoldRef`] (the borrow) otherwise,
+/// including for a generic type (whose comparison is always overloaded). Either way
+/// `*Compared::get(&held)` is the operand.
+pub struct ComparedProbe<'a, T: ?Sized>(pub &'a T);
+
+pub trait HoldCopy<T> {
+    fn hold(&self) -> Copied<T>;
+}
+
+impl<T: Copy> HoldCopy<T> for ComparedProbe<'_, T> {
+    #[inline(always)]
+    fn hold(&self) -> Copied<T> {
+        Copied(*self.0)
+    }
+}
+
+pub trait HoldRef<'a, T: ?Sized> {
+    fn hold(&self) -> &'a T;
+}
+
+impl<'a, T: ?Sized> HoldRef<'a, T> for &ComparedProbe<'a, T> {
+    #[inline(always)]
+    fn hold(&self) -> &'a T {
+        self.0
+    }
+}
+
+/// A held comparison operand, copied.
+pub struct Copied<T>(T);
+
+/// A held comparison operand, copied or borrowed.
+pub trait Compared {
+    type Operand: ?Sized;
+    fn get(&self) -> &Self::Operand;
+}
+
+impl<T> Compared for Copied<T> {
+    type Operand = T;
+    #[inline(always)]
+    fn get(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: ?Sized> Compared for &T {
+    type Operand = T;
+    #[inline(always)]
+    fn get(&self) -> &T {
+        self
+    }
+}

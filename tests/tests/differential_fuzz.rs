@@ -319,6 +319,46 @@ fn counted_loop_break_value_never_continues_it() {
     assert!(error.contains("counted loop's break value"), "{error}");
 }
 
+/// A `break` out of a labelled block carries what its path moved to the code after the block,
+/// even from the `else` of a `let .. else` (seed 4096's program 136 once borrowed a parameter
+/// that such a `break` had moved: neither lowering compiled it).
+#[test]
+fn a_break_carries_its_moves_past_the_labelled_block() {
+    use fuzz::ast::{Binding, Helper, Param, ParamShape, Stmt, Ty};
+    let program = |after: Expr| {
+        let moved = Expr::Call(Helper::Consume, vec![Expr::Var("p".to_owned())]);
+        let otherwise =
+            Block { stmts: vec![Stmt::Expr(Expr::Break(Some("b1".to_owned()), Some(Box::new(moved))))], tail: None };
+        let checked = Expr::Check("c2".to_owned(), Box::new(Expr::Lit(1)));
+        let binding = Binding { name: "v3".to_owned(), mutable: false };
+        let labelled =
+            Block { stmts: vec![Stmt::LetElse(binding, checked, otherwise)], tail: Some(Box::new(Expr::Lit(0))) };
+        let param = Param {
+            name: "p".to_owned(),
+            ty: Ty::Loud,
+            mutable: false,
+            arg: Expr::NewLoud("p".to_owned()),
+            shape: ParamShape::Plain,
+        };
+        Program {
+            receiver: false,
+            params: vec![param],
+            unit: false,
+            body: Block {
+                stmts: vec![Stmt::Expr(Expr::Note(
+                    "n4".to_owned(),
+                    Box::new(Expr::Labelled("b1".to_owned(), labelled)),
+                ))],
+                tail: Some(Box::new(Expr::Ok(Box::new(after)))),
+            },
+            signature: fuzz::ast::Signature::Plain,
+        }
+    };
+    assert!(fuzz::check::program(&program(Expr::Lit(1))).is_ok());
+    let error = fuzz::check::program(&program(Expr::WeighLater("p".to_owned()))).expect_err("`p` moved by the `break`");
+    assert!(error.contains("cannot borrow `p`"), "{error}");
+}
+
 /// The default run writes bodies inside every kind of signature (a bounded lifetime and type
 /// parameter, an `impl Trait` argument, a generic impl's method, an `#[async_trait]` method),
 /// and each prints as that signature.

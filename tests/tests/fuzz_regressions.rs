@@ -2146,3 +2146,138 @@ mod seed2027_block_capture {
         );
     }
 }
+
+/// Seed 4096's failures, reduced (`LOWERING_FUZZ_SEED=4096 LOWERING_FUZZ_PROGRAMS=10000
+/// LOWERING_FUZZ_ONLY=868,3476,9034,5079,5588,7889`); `consumed_receivers.rs`, `operands.rs`
+/// and `scopes_and_assignments.rs` have the classes they belong to in shapes of their own.
+mod seed4096 {
+    use super::*;
+
+    differential! {
+        // A local bound in a branch of a loop's body, consumed by its method at its last use:
+        // the next round's mention of its name counted as a later use of this local, which so
+        // stayed in place, and the method could not move it (E0507). Program 868.
+        pub async fn seed4096_program868() -> Result<u32, String> {
+            { let mut k3 = 0u32; 'l2: loop { if k3 == 2 { break 'l2; } k3 += 1;
+                if k3 == 1 {
+                } else {
+                    let v5 = Loud::new("l4");
+                    let mut v7 = v5.spend_later(ev("e6", k3)).await;
+                };
+            } };
+            Ok::<u32, String>(0u32)
+        }
+
+        // The same in a block inside an awaited operand: the outer await saw the method's
+        // await before the block's own statement had found it takes its receiver (E0507).
+        // Program 3476.
+        pub async fn seed4096_program3476() -> Result<u32, String> {
+            let (v58, v59, ) = later("a57", ({
+                let v43 = Loud::new("l34");
+                add3(now("a45", 1u32).await, 3u32, v43.spend_later(ev("e47", 3u32)).await)
+            }, 2u32,)).await;
+            Ok::<u32, String>(v58 + v59)
+        }
+
+        // The same in a block that is the operand of a `return`. Program 9034.
+        pub async fn seed4096_program9034() -> Result<u32, String> {
+            let mut v39 = later("a1", if now("a2", true).await {
+                return Ok::<u32, String>({
+                    let (v8, _, ) = now("a7", (Loud::new("l4"), Loud::new("l6"),)).await;
+                    later("a10", 1u32).await;
+                    v8.spend_later(ev("e12", 2u32)).await
+                })
+            } else {
+                5u32
+            }).await;
+            Ok::<u32, String>(v39)
+        }
+
+        // `p2 = p2;` in a `let .. else` block: the move it makes counted after the `let`, so
+        // `p2`, never named again, was dropped before the await instead of at the end.
+        // Program 5079.
+        pub async fn seed4096_program5079(p1: u32, mut p2: Loud) {
+            let Ok(v5) = Ok::<u32, String>(0u32) else {
+                p2 = p2;
+                panic!("p4 {}", 1u32);
+            };
+            later("a7", p1).await;
+        }
+
+        // A `let .. else` hiding a live local: its initializer's temporary (`t13`) dropped
+        // after the `else` block ran instead of before. Program 5588.
+        pub async fn seed4096_program5588(mut p1: u32) -> Result<u32, String> {
+            let v9 = now("a8", (Err::<u32, String>(String::from("x2")), Loud::new("l3"),)).await;
+            let _ = v9;
+            let Ok(mut v9) = check("c12", weigh(&Loud::new("t13"))) else {
+                note("n14", weigh(&Loud::new("t15")));
+                return Err::<u32, String>(String::from("x16"));
+            };
+            let v19 = now("a18", true).await;
+            Ok::<u32, String>(v9)
+        }
+
+        pub struct Seed4096Program7889Machine { pub buf: Buf, pub label: Loud, pub count: u32 }
+
+        impl Seed4096Program7889Machine {
+            pub async fn bump(&mut self, n: u32) -> u32 {
+                self.count = (self.count + later("bump", n).await) % 100;
+                self.count
+            }
+
+            // `self.count < self.bump(4).await` compared the count after the bump: Rust reads a
+            // primitive left operand before the right one runs. Program 7889.
+            pub async fn seed4096_program7889(&mut self) -> Result<u32, String> {
+                if self.count < self.bump(4u32).await {
+                    return Ok::<u32, String>(ev("e12", 1u32));
+                }
+                Ok::<u32, String>(self.count)
+            }
+        }
+    }
+
+    #[test]
+    fn seed4096_consumed_at_the_last_use() {
+        same_at_every_suspension(classic::seed4096_program868, runtime::seed4096_program868);
+        same_at_every_suspension(classic::seed4096_program3476, runtime::seed4096_program3476);
+        same_at_every_suspension(classic::seed4096_program9034, runtime::seed4096_program9034);
+    }
+
+    #[test]
+    fn seed4096_let_else_blocks() {
+        same_at_every_suspension(
+            || classic::seed4096_program5079(7u32, Loud::new("p2")),
+            || runtime::seed4096_program5079(7u32, Loud::new("p2")),
+        );
+        for p1 in [0, 3] {
+            same_at_every_suspension(|| classic::seed4096_program5588(p1), || runtime::seed4096_program5588(p1));
+        }
+    }
+
+    #[test]
+    fn seed4096_program7889() {
+        let outcome = same_at_every_suspension(
+            || {
+                call_method(
+                    classic::Seed4096Program7889Machine {
+                        buf: Buf::new("self.buf"),
+                        label: Loud::new("self.label"),
+                        count: 0,
+                    },
+                    |receiver| receiver.seed4096_program7889(),
+                )
+            },
+            || {
+                call_method(
+                    runtime::Seed4096Program7889Machine {
+                        buf: Buf::new("self.buf"),
+                        label: Loud::new("self.label"),
+                        count: 0,
+                    },
+                    |receiver| receiver.seed4096_program7889(),
+                )
+            },
+        );
+        assert_eq!(outcome, Outcome::Value(Ok(1)));
+    }
+}

@@ -31,6 +31,27 @@ impl Counter {
     }
 }
 
+/// A count an async method changes, and a name one reads.
+pub struct Tally {
+    pub count: u32,
+    pub name: String,
+}
+
+impl Tally {
+    pub async fn bump(&mut self, n: u32) -> u32 {
+        self.count += later("bump", n).await;
+        self.count
+    }
+
+    pub async fn name_later(&self) -> String {
+        later("name", self.name.clone()).await
+    }
+}
+
+/// A `Copy` type with an overloaded comparison.
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+pub struct Level(pub u32);
+
 differential! {
     pub async fn binary() -> u32 {
         ev("a", 1) + now("b", 2).await * ev("c", 3) - later("d", 1).await
@@ -92,6 +113,99 @@ differential! {
         let x = plain_double(later("inner", 3).await).await;
         let y = now("outer", plain_double(ev("arg", 4))).await.await;
         x + y
+    }
+}
+
+/// A comparison's left operand that the right operand, which awaits, may change: a primitive
+/// is read before the right operand runs (`0 < 4`, not `4 < 4`), any other type is borrowed
+/// for the whole comparison (and so cannot change).
+mod compared_with_what_changes_it {
+    use super::*;
+
+    differential! {
+        pub async fn a_field_the_right_operand_bumps(start: u32) -> (bool, u32) {
+            let mut tally = Tally { count: start, name: String::new() };
+            let tally = &mut tally;
+            let below = tally.count < tally.bump(4).await;
+            (below, tally.count)
+        }
+
+        pub async fn a_local_the_right_operand_bumps(start: u32) -> bool {
+            let mut count = start;
+            count == now("after", { count += 1; count }).await - 1
+        }
+
+        pub async fn a_string_the_right_operand_reads(s: String) -> bool {
+            s == later("copy", s.clone()).await
+        }
+
+        pub async fn a_field_a_method_reads(tally: &Tally) -> bool {
+            tally.name == tally.name_later().await
+        }
+
+        pub async fn a_generic_value_the_right_operand_reads<T: PartialOrd + Clone>(t: T) -> bool {
+            t <= later("copy", t.clone()).await
+        }
+
+        pub async fn a_copy_type_with_its_own_comparison(level: Level) -> bool {
+            level > later("half", Level(level.0 / 2)).await
+        }
+    }
+
+    impl Tally {
+        #[lowering::lowering(classic)]
+        pub async fn below_its_bump_classic(&mut self) -> bool {
+            self.count < self.bump(4).await
+        }
+
+        pub async fn below_its_bump_runtime(&mut self) -> bool {
+            self.count < self.bump(4).await
+        }
+    }
+
+    #[test]
+    fn a_primitive_is_read_first() {
+        for start in [0, 3] {
+            let outcome = same_at_every_suspension(
+                || classic::a_field_the_right_operand_bumps(start),
+                || runtime::a_field_the_right_operand_bumps(start),
+            );
+            assert_eq!(outcome, Outcome::Value((true, start + 4)));
+            let outcome = same_at_every_suspension(
+                || classic::a_local_the_right_operand_bumps(start),
+                || runtime::a_local_the_right_operand_bumps(start),
+            );
+            assert_eq!(outcome, Outcome::Value(true));
+        }
+        let (mut classic, mut runtime) =
+            (Tally { count: 0, name: String::new() }, Tally { count: 0, name: String::new() });
+        let (classic_outcome, classic_log) = run(Stop::AtEnd, || classic.below_its_bump_classic());
+        let (runtime_outcome, runtime_log) = run(Stop::AtEnd, || runtime.below_its_bump_runtime());
+        assert_eq!((classic_outcome, classic_log), (runtime_outcome, runtime_log));
+        assert_eq!((classic.count, runtime.count), (4, 4));
+    }
+
+    #[test]
+    fn any_other_type_is_borrowed() {
+        for s in ["", "s"] {
+            same_at_every_suspension(
+                || classic::a_string_the_right_operand_reads(s.to_owned()),
+                || runtime::a_string_the_right_operand_reads(s.to_owned()),
+            );
+        }
+        let tally = Tally { count: 0, name: String::from("n") };
+        same_at_every_suspension(
+            || classic::a_field_a_method_reads(&tally),
+            || runtime::a_field_a_method_reads(&tally),
+        );
+        same_at_every_suspension(
+            || classic::a_generic_value_the_right_operand_reads(3u8),
+            || runtime::a_generic_value_the_right_operand_reads(3u8),
+        );
+        same_at_every_suspension(
+            || classic::a_copy_type_with_its_own_comparison(Level(4)),
+            || runtime::a_copy_type_with_its_own_comparison(Level(4)),
+        );
     }
 }
 

@@ -418,6 +418,42 @@ differential! {
         later("a", b).await
     }
 
+    /// What the `else` of a `let .. else` moves or assigns is not so after the `let`: the
+    /// block leaves. `p` is never named again, and still drops at the end.
+    #[allow(clippy::self_assignment)]
+    pub async fn assigned_to_itself_in_a_let_else(c: u32, mut p: Loud) {
+        let Ok(v) = check("c", c) else {
+            p = p;
+            panic!("never {}", weigh(&p));
+        };
+        later("a", v).await;
+    }
+
+    /// A `let .. else` that hides a live local (`v`, dropped at the end) drops its
+    /// initializer's temporaries before its `else` block runs.
+    pub async fn a_hiding_let_else_drops_its_temporaries_first(c: u32) -> Result<u32, String> {
+        let v = now("first", Loud::new("v")).await;
+        let Ok(v) = check("c", weigh(&Loud::new("t")) + c) else {
+            note("else", weigh(&Loud::new("e")));
+            return Err(String::from("x"));
+        };
+        now("after", true).await;
+        Ok(v)
+    }
+}
+
+#[test]
+fn let_else_blocks_leave() {
+    for c in 0..4 {
+        same_at_every_suspension(
+            || classic::assigned_to_itself_in_a_let_else(c, Loud::new("p")),
+            || runtime::assigned_to_itself_in_a_let_else(c, Loud::new("p")),
+        );
+        same_at_every_suspension(
+            || classic::a_hiding_let_else_drops_its_temporaries_first(c),
+            || runtime::a_hiding_let_else_drops_its_temporaries_first(c),
+        );
+    }
 }
 
 #[test]

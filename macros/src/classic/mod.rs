@@ -56,7 +56,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         let tail = syn::Expr::Macro(syn::ExprMacro { attrs: last.attrs.clone(), mac: last.mac.clone() });
         *block.stmts.last_mut().expect("a last statement") = syn::Stmt::Expr(tail, None);
     }
-    let body = lower::body(&block)?;
+    let body = lower::body(&block, &args.krate)?;
     let krate = &args.krate;
     // `!` is no type argument on stable Rust: the task's result is spelled as what a
     // function type returning `!` returns.
@@ -80,7 +80,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
             &block,
             &params
                 .iter()
-                .map(|param| (param.stub_name.to_string(), param.mutable || is_shared_pointer(&param.ty)))
+                .map(|param| (param.stub_name.clone(), param.mutable || is_shared_pointer(&param.ty)))
                 .collect::<Vec<_>>(),
             &references(&function, false),
             &references(&function, true),
@@ -331,7 +331,7 @@ fn walk(config: &Config<'_>, body: &ir::Block, function: &Function, params: &[cr
                     _ => None,
                 },
             },
-            Some(pattern) => emit::Param::Pattern { pat: pattern.clone(), hidden: param.stub_name.clone() },
+            Some(pattern) => emit::Param::Pattern { pat: Box::new(pattern.clone()), hidden: param.stub_name.clone() },
         });
     }
     emitter.body(body, specs);

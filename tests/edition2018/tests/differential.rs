@@ -11,6 +11,9 @@
 #[allow(unused)]
 mod borrows_across_awaits;
 #[rustfmt::skip]
+#[path = "../../tests/consumed_receivers.rs"]
+mod consumed_receivers;
+#[rustfmt::skip]
 #[path = "../../tests/control_flow.rs"]
 mod control_flow;
 #[rustfmt::skip]

@@ -10,6 +10,9 @@ mod borrows_across_awaits;
 #[path = "../../tests/captures.rs"]
 mod captures;
 #[rustfmt::skip]
+#[path = "../../tests/consumed_receivers.rs"]
+mod consumed_receivers;
+#[rustfmt::skip]
 #[path = "../../tests/control_flow.rs"]
 mod control_flow;
 #[rustfmt::skip]

@@ -78,6 +78,9 @@ pub(super) struct Target {
     /// A counted `loop`'s break value (`if k == n { break 'l value; } k += 1;`) is being
     /// checked: a `continue` to the loop from there would skip the count and never end.
     pub in_break_value: bool,
+    /// What each `break` to it had moved: those moves reach the code after it, even from a
+    /// block that otherwise leaves (a `let .. else` whose `else` breaks out of a labelled block).
+    pub broken_moves: Vec<Moves>,
 }
 
 /// The checker's state is also the generator's view of what is in scope.
@@ -407,12 +410,18 @@ impl Checker {
                     return Err("a `let .. else` initializer ending in `}`".to_owned());
                 }
                 self.operand(init, &Ty::Res)?;
-                // The `else` block leaves: what it moves stays where the `let` goes on.
+                // The `else` block leaves: what it moves stays where the `let` goes on. But an
+                // async block captures by value what any of its paths moves, a leaving one too.
                 let before = self.moved();
                 if self.block(otherwise)? != Ty::Never {
                     return Err("a `let .. else` block that does not diverge".to_owned());
                 }
+                let in_else = self.moved();
                 self.restore(&before);
+                if let Some(&outside) = self.async_scopes.last() {
+                    let captured: Moves = in_else.into_iter().take(outside).collect();
+                    self.join(&[captured]);
+                }
                 self.declare(&binding.name, Ty::U32, binding.mutable);
                 Ok(Ty::Unit)
             }
@@ -669,6 +678,7 @@ impl Checker {
                 let body = self.block(block);
                 let target = self.exit();
                 let ty = body?;
+                self.join(&target.broken_moves);
                 match target.ty {
                     Some(broken) => unify(&ty, &broken),
                     None => Ok(ty),
@@ -681,7 +691,9 @@ impl Checker {
                     None => Ty::Unit,
                 };
                 let index = self.target(label.as_deref(), false)?;
+                let moves = self.moved();
                 let target = &mut self.targets[index];
+                target.broken_moves.push(moves);
                 if value.is_some() && !target.takes_value {
                     return Err(format!("`break` with a value out of `'{}`", target.label));
                 }
@@ -895,6 +907,7 @@ impl Checker {
             ty,
             in_condition: false,
             in_break_value: false,
+            broken_moves: Vec::new(),
         });
         if is_loop {
             self.loop_depth += 1;

@@ -17,8 +17,8 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
-use super::{jumps, mentions};
-use crate::classic::parse::lower::HOISTED_PREFIX;
+use super::{free_names, jumps, mentions};
+use crate::classic::parse::lower::{HOISTED_PREFIX, compared_with_what_may_change_it};
 use crate::classic::parse::std_macros;
 
 /// A temporary the lowering hoisted out of a statement that awaits: it lives in place.
@@ -33,13 +33,13 @@ pub(crate) fn is_hoisted_temporary(name: &str) -> bool {
 /// `Arc`/`Rc`, whose methods borrow through it).
 pub(crate) fn in_place(
     block: &syn::Block,
-    params: &[(String, bool)],
+    params: &[(syn::Ident, bool)],
     shared_refs: &HashSet<String>,
     exclusive_refs: &HashSet<String>,
 ) -> HashSet<String> {
-    let names: Vec<String> = params.iter().map(|(name, _)| name.clone()).collect();
+    let names: Vec<String> = params.iter().map(|(name, _)| name.to_string()).collect();
     let mut mutable = mutable_names(block);
-    mutable.extend(params.iter().filter(|(_, mutable)| *mutable).map(|(name, _)| name.clone()));
+    mutable.extend(params.iter().filter(|(_, mutable)| *mutable).map(|(name, _)| name.to_string()));
     let mut finder = Finder {
         found: HashSet::new(),
         exclusive_refs,
@@ -47,7 +47,7 @@ pub(crate) fn in_place(
         later: HashSet::new(),
         unit: HashMap::new(),
         mutable,
-        in_scope: params.iter().map(|(name, mutable)| (name.clone(), *mutable)).collect(),
+        in_scope: params.iter().map(|(name, mutable)| (name.to_string(), (*mutable, binding_key(name)))).collect(),
         loops: Vec::new(),
         returned: HashSet::new(),
         taken: HashSet::new(),
@@ -57,8 +57,23 @@ pub(crate) fn in_place(
     // `let` of the same name binds another local, which may (`let shared = match
     // shared.upgrade() { .. }`, an `Arc` borrowed across awaits).
     let rebound = std::mem::take(&mut finder.rebound);
-    finder.found.retain(|name| !shared_refs.contains(name) || rebound.contains(name));
+    finder.found.retain(|key| !shared_refs.contains(key_name(key)) || rebound.contains(key_name(key)));
     finder.found
+}
+
+/// How `in_place` names a binding: `name@line:column` where the binding's identifier is in
+/// the source, so that another binding of the same name (`let p = p.finish().await?;`) is
+/// told apart; just `name`, standing for every binding of it, where spans carry no position.
+pub(crate) fn binding_key(ident: &syn::Ident) -> String {
+    let name = ident.to_string();
+    let name = name.trim_start_matches("r#");
+    let start = ident.span().start();
+    if start.line == 0 { name.to_owned() } else { format!("{name}@{}:{}", start.line, start.column) }
+}
+
+/// The name a key of `in_place` is for.
+pub(crate) fn key_name(key: &str) -> &str {
+    key.split('@').next().unwrap_or(key)
 }
 
 struct Finder<'r> {
@@ -77,10 +92,10 @@ struct Finder<'r> {
     unit: HashMap<String, usize>,
     /// The names some `mut` binding (or `mut` parameter) has.
     mutable: HashSet<String>,
-    /// Whether the binding a name refers to here is `mut`, for the bindings whose scopes the
-    /// walk follows (parameters, `let`s, `match` arms, `for` and `if let`/`while let`
-    /// patterns); other names fall back to `mutable`.
-    in_scope: HashMap<String, bool>,
+    /// Whether the binding a name refers to here is `mut`, and its key (`binding_key`), for the
+    /// bindings whose scopes the walk follows (parameters, `let`s, `match` arms, `for` and
+    /// `if let`/`while let` patterns); other names fall back to `mutable`, and to the name.
+    in_scope: HashMap<String, (bool, String)>,
     /// The loops around the current statement, innermost last: each one's label and what
     /// code after it mentions (what a `break` out of it leads to).
     loops: Vec<(Option<String>, HashSet<String>)>,
@@ -105,13 +120,19 @@ impl Finder<'_> {
         // binding its pattern hides (`let mut r = r.send().await?;`, `r` a parameter).
         let outer_scope = self.in_scope.clone();
         let mut scopes = Vec::with_capacity(stmts.len());
+        // The names this block's `let`s bound before each statement: what code after the
+        // block mentions by such a name is another local (the block's own ends with it).
+        let mut bound_before = Vec::with_capacity(stmts.len());
+        let mut bound = HashSet::new();
         for stmt in stmts {
             scopes.push(self.in_scope.clone());
+            bound_before.push(bound.clone());
             if let syn::Stmt::Local(local) = stmt {
                 self.bind(&local.pat);
+                bound.extend(let_bound_names(stmt));
             }
         }
-        for (stmt, scope) in stmts.iter().zip(scopes).rev() {
+        for ((stmt, scope), bound) in stmts.iter().zip(scopes).zip(bound_before).rev() {
             self.in_scope = scope;
             // After a `let`, its names mean its new locals (`let r = r.send().await?;`).
             for name in let_bound_names(stmt) {
@@ -125,7 +146,7 @@ impl Finder<'_> {
             };
             self.later = match jump {
                 Some(after) => after,
-                None => outer_later.union(&block_names).cloned().collect(),
+                None => outer_later.difference(&bound).chain(&block_names).cloned().collect(),
             };
             let named = named_in(stmt);
             let outer_unit = std::mem::replace(
@@ -177,23 +198,37 @@ impl Finder<'_> {
         let mut bindings = Vec::new();
         crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
         for binding in bindings {
-            self.in_scope.insert(binding.ident.to_string(), binding.mutable);
+            self.in_scope.insert(binding.ident.to_string(), (binding.mutable, binding_key(&binding.ident)));
         }
     }
 
     /// Is the binding `name` refers to here `mut`?
     fn is_mutable(&self, name: &str) -> bool {
-        self.in_scope.get(name).copied().unwrap_or_else(|| self.mutable.contains(name))
+        self.in_scope.get(name).map_or_else(|| self.mutable.contains(name), |(mutable, _)| *mutable)
     }
 
-    /// Code that runs again (a loop's body and head): what it mentions is mentioned later
-    /// too, in the next round.
-    /// A name bound afresh in each round (`fresh`: by the loop's own pattern, or by a `let`
-    /// of its body before anything in the loop names it) means a new local in the next round:
-    /// the round's mentions of it do not count as later ones.
-    fn repeated(&mut self, tokens: TokenStream, fresh: &HashSet<String>, f: impl FnOnce(&mut Self)) {
+    /// The locals `names` names here live in place: each as the binding it refers to here.
+    fn record(&mut self, names: HashSet<String>) {
+        for name in names {
+            let key = self.in_scope.get(&name).map_or_else(|| name.clone(), |(_, key)| key.clone());
+            self.found.insert(key);
+        }
+    }
+
+    /// `place_root_into`, recorded.
+    fn record_root(&mut self, expr: &syn::Expr) {
+        let mut roots = HashSet::new();
+        place_root_into(expr, &mut roots);
+        self.record(roots);
+    }
+
+    /// Code that runs again (a loop's body and head): what it takes from around it (`free`,
+    /// `free_names`) is mentioned later too, in the next round. A name it binds itself (a
+    /// `let` in a branch of the body, the loop's own pattern) means a new local in the next
+    /// round: the round's mentions of it do not count as later ones.
+    fn repeated(&mut self, free: HashSet<String>, f: impl FnOnce(&mut Self)) {
         let outer = self.later.clone();
-        self.later.extend(idents(&tokens).into_iter().filter(|name| !fresh.contains(name)));
+        self.later.extend(free);
         f(self);
         self.later = outer;
     }
@@ -266,7 +301,7 @@ impl Finder<'_> {
             roots.remove(&name);
         }
         self.taken.extend(awaits);
-        self.found.extend(roots);
+        self.record(roots);
     }
 
     /// The local an awaited method call takes by value, taken for a consuming method
@@ -301,7 +336,7 @@ impl Finder<'_> {
                     if held && !bindings.is_empty() {
                         self.holding(&init.expr);
                         if binds_by_ref(&local.pat) {
-                            place_root_into(&init.expr, &mut self.found);
+                            self.record_root(&init.expr);
                         }
                     }
                     if let Some((_, diverge)) = &init.diverge {
@@ -339,7 +374,7 @@ impl Finder<'_> {
                 if index < last_await && !expr_awaits(expr) {
                     self.holding(expr);
                     if usage == std_macros::Use::Borrowed {
-                        place_root_into(expr, &mut self.found);
+                        self.record_root(expr);
                     }
                 }
                 self.expr(expr, held);
@@ -354,9 +389,7 @@ impl Finder<'_> {
         // borrowed across its awaits. (One that does not keeps nothing past its statement,
         // unless its value is: `holding_roots`.)
         if tokens_await(tokens) {
-            for ident in idents(tokens) {
-                self.found.insert(ident);
-            }
+            self.record(idents(tokens).into_iter().collect());
         }
     }
 }
@@ -371,58 +404,71 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
         match expr {
             syn::Expr::Await(node) => {
                 // The awaiter holds whatever its future borrows: explicit borrows, and what a
-                // call borrows implicitly (a closure called, a `&mut` reborrowed).
-                self.finder.holding(expr);
-                implicit_borrows(&node.base, self.finder.exclusive_refs, &mut self.finder.found);
+                // call borrows implicitly (a closure called, a `&mut` reborrowed). Its operand
+                // first: the awaits of the blocks in it find which receivers they take, each
+                // at its own statement (`f({ let v = ..; v.finish().await }).await`).
                 self.visit_expr(&node.base);
+                self.finder.holding(expr);
+                let mut borrowed = HashSet::new();
+                implicit_borrows(&node.base, self.finder.exclusive_refs, &mut borrowed);
+                self.finder.record(borrowed);
+            }
+            // A comparison's left operand that the awaiting right one may change is held
+            // borrowed across its awaits (`lower::compared_with_what_may_change_it`).
+            syn::Expr::Binary(node)
+                if matches!(
+                    node.op,
+                    syn::BinOp::Eq(_)
+                        | syn::BinOp::Ne(_)
+                        | syn::BinOp::Lt(_)
+                        | syn::BinOp::Le(_)
+                        | syn::BinOp::Gt(_)
+                        | syn::BinOp::Ge(_)
+                ) && compared_with_what_may_change_it(&node.left, &node.right) =>
+            {
+                self.finder.record_root(&node.left);
+                visit::visit_expr(self, expr);
             }
             syn::Expr::Block(node) => self.finder.stmts(&node.block.stmts, self.held),
             syn::Expr::Unsafe(node) => self.finder.stmts(&node.block.stmts, self.held),
             syn::Expr::Loop(node) => {
                 let awaits = block_awaits(&node.body);
                 let held = self.held || awaits;
-                let tokens = quote::ToTokens::to_token_stream(node);
-                let fresh = fresh_each_round(&node.body.stmts, &[]);
+                let free = free_names::of_block(&node.body, &[]);
                 self.finder.in_loop(node.label.as_ref(), |finder| {
-                    finder.repeated(tokens, &fresh, |finder| finder.stmts(&node.body.stmts, held))
+                    finder.repeated(free, |finder| finder.stmts(&node.body.stmts, held))
                 });
             }
             syn::Expr::While(node) => {
                 let awaits = block_awaits(&node.body) || expr_awaits(&node.cond);
                 let held = self.held || awaits;
-                let tokens = quote::ToTokens::to_token_stream(node);
+                let free = free_names::of_condition_and_block(&node.cond, &node.body);
                 let outer = self.finder.later.clone();
-                self.finder.later.extend(idents(&tokens));
+                self.finder.later.extend(free.iter().cloned());
                 self.scrutinee(&node.cond, awaits);
                 self.finder.later = outer;
-                let cond = &node.cond;
-                let fresh = fresh_each_round(&node.body.stmts, &idents(&quote::quote!(#cond)));
                 let outer_scope = self.finder.in_scope.clone();
                 for (pat, _) in lets_of(&node.cond) {
                     self.finder.bind(pat);
                 }
                 self.finder.in_loop(node.label.as_ref(), |finder| {
-                    finder.repeated(tokens, &fresh, |finder| finder.stmts(&node.body.stmts, held))
+                    finder.repeated(free, |finder| finder.stmts(&node.body.stmts, held))
                 });
                 self.finder.in_scope = outer_scope;
             }
             syn::Expr::ForLoop(node) => {
                 let awaits = block_awaits(&node.body);
+                self.visit_expr(&node.expr);
                 if awaits {
                     self.finder.holding(&node.expr);
-                    place_root_into(&node.expr, &mut self.finder.found);
+                    self.finder.record_root(&node.expr);
                 }
-                self.visit_expr(&node.expr);
                 let held = self.held || awaits;
-                let body = &node.body;
-                let mut fresh = fresh_each_round(&node.body.stmts, &[]);
-                let mut bindings = Vec::new();
-                crate::classic::parse::bindings::pattern_bindings(&node.pat, &mut bindings);
-                fresh.extend(bindings.iter().map(|binding| binding.ident.to_string()));
+                let free = free_names::of_block(&node.body, &[&node.pat]);
                 let outer_scope = self.finder.in_scope.clone();
                 self.finder.bind(&node.pat);
                 self.finder.in_loop(node.label.as_ref(), |finder| {
-                    finder.repeated(quote::quote!(#body), &fresh, |finder| finder.stmts(&node.body.stmts, held))
+                    finder.repeated(free, |finder| finder.stmts(&node.body.stmts, held))
                 });
                 self.finder.in_scope = outer_scope;
             }
@@ -444,13 +490,15 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 let awaits = node.arms.iter().any(|arm| {
                     expr_awaits(&arm.body) || matches!(&arm.pat, syn::Pat::Guard(guard) if expr_awaits(&guard.guard))
                 });
+                // The scrutinee first: the awaits of the blocks in it find which receivers
+                // they take, each at its own statement, before `holding` looks at them.
+                self.visit_expr(&node.expr);
                 if awaits || self.held {
                     self.finder.holding(&node.expr);
                     if node.arms.iter().any(|arm| has_bindings(&arm.pat)) {
-                        place_root_into(&node.expr, &mut self.finder.found);
+                        self.finder.record_root(&node.expr);
                     }
                 }
-                self.visit_expr(&node.expr);
                 let in_arms: Vec<_> = node.arms.iter().map(|arm| counts(&quote::quote!(#arm))).collect();
                 for (index, arm) in node.arms.iter().enumerate() {
                     let mut others = HashMap::new();
@@ -471,12 +519,16 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
             }
             syn::Expr::Closure(node) => {
                 if self.held && node.capture.is_none() {
-                    free_idents(&node.body, &mut self.finder.found);
+                    let mut captured = HashSet::new();
+                    free_idents(&node.body, &mut captured);
+                    self.finder.record(captured);
                 }
             }
             syn::Expr::Async(node) => {
                 if self.held && node.capture.is_none() {
-                    free_idents_block(&node.block, &mut self.finder.found);
+                    let mut captured = HashSet::new();
+                    free_idents_block(&node.block, &mut captured);
+                    self.finder.record(captured);
                 }
                 let held = self.held;
                 // Its `return` leaves the block, and no `break` in it leaves a loop outside.
@@ -496,15 +548,15 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
 impl Exprs<'_, '_> {
     /// An `if`/`while` condition: the scrutinees of its `let`s are held over the branch.
     fn scrutinee(&mut self, cond: &syn::Expr, held: bool) {
+        self.visit_expr(cond);
         if held {
             for (pat, scrutinee) in lets_of(cond) {
                 self.finder.holding(scrutinee);
                 if has_bindings(pat) {
-                    place_root_into(scrutinee, &mut self.finder.found);
+                    self.finder.record_root(scrutinee);
                 }
             }
         }
-        self.visit_expr(cond);
     }
 }
 
@@ -561,31 +613,6 @@ fn holding_roots(expr: &syn::Expr, out: &mut HashSet<String>) {
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
     Roots(out).visit_expr(expr);
-}
-
-/// The names a loop body's own `let`s bind before anything in the round (the statements
-/// before that `let`, or the loop's `head`) names them: each round's mentions are of the
-/// round's own local.
-fn fresh_each_round(stmts: &[syn::Stmt], head: &[String]) -> HashSet<String> {
-    let mut named: HashSet<String> = head.iter().cloned().collect();
-    let mut fresh = HashSet::new();
-    for stmt in stmts {
-        if let syn::Stmt::Local(local) = stmt {
-            if let Some(init) = &local.init {
-                named.extend(idents(&quote::ToTokens::to_token_stream(&init.expr)));
-            }
-            let mut bindings = Vec::new();
-            crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
-            for binding in bindings {
-                let name = binding.ident.to_string();
-                if !named.contains(&name) {
-                    fresh.insert(name);
-                }
-            }
-        }
-        named.extend(idents(&quote::ToTokens::to_token_stream(stmt)));
-    }
-    fresh
 }
 
 /// The names bound more than once in the body (by `let`s, or by a `let` and a parameter).

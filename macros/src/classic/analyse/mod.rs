@@ -4,6 +4,7 @@
 //! save it), `loans` which locals an await may find borrowed (they live in place).
 
 pub(crate) mod assignments;
+pub(crate) mod free_names;
 pub(crate) mod jumps;
 pub(crate) mod liveness;
 pub(crate) mod loans;

@@ -23,11 +23,14 @@ pub(crate) struct Lower {
     hoisting: bool,
     /// The locals `hoist_if_temporary` made.
     hoisted: std::collections::HashSet<String>,
+    /// The runtime crate's path, for the support code some operands need (`hold_compared`).
+    krate: syn::Path,
 }
 
 /// Lower a function body. All errors are reported together.
-pub(crate) fn body(block: &syn::Block) -> syn::Result<Block> {
-    let mut lower = Lower { errors: Vec::new(), next_temp: 0, hoisting: false, hoisted: Default::default() };
+pub(crate) fn body(block: &syn::Block, krate: &syn::Path) -> syn::Result<Block> {
+    let mut lower =
+        Lower { errors: Vec::new(), next_temp: 0, hoisting: false, hoisted: Default::default(), krate: krate.clone() };
     let lowered = lower.block(block);
     let mut errors = lower.errors.into_iter();
     match errors.next() {
@@ -833,6 +836,11 @@ impl Lower {
                     node.op,
                     BinOp::Eq(_) | BinOp::Ne(_) | BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_)
                 );
+                if !by_value && compared_with_what_may_change_it(&node.left, &node.right) {
+                    *node.left = self.hold_compared(&node.left, pre);
+                    *node.right = self.anf(&node.right, pre);
+                    return syn::Expr::Binary(node);
+                }
                 let operands = vec![(*node.left).clone(), (*node.right).clone()];
                 let [left, right]: [syn::Expr; 2] = self
                     .operand_list_moving(operands, pre, |_| by_value)
@@ -1061,6 +1069,20 @@ impl Lower {
             .collect()
     }
 
+    /// `let held = (&ComparedProbe(&place)).hold();` before the right operand, and
+    /// `*Compared::get(&held)` as the operand (`lowering::__private::ComparedProbe`): a copy
+    /// of a `Copy` value, a borrow of any other.
+    fn hold_compared(&mut self, left: &syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
+        let krate = self.krate.clone();
+        let span = left.span();
+        let probe: syn::Expr = parse_quote_spanned!(span=> {
+            use #krate::__private::{HoldCopy as _, HoldRef as _};
+            (&#krate::__private::ComparedProbe(&#left)).hold()
+        });
+        let held = self.spill(probe, pre);
+        parse_quote_spanned!(span=> *#krate::__private::Compared::get(&#held))
+    }
+
     fn spill(&mut self, expr: syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
         let span = expr.span();
         self.spill_value(Expr::Plain(expr), pre, span)
@@ -1110,6 +1132,20 @@ fn assigns(expr: &syn::Expr, place: &syn::Expr) -> bool {
         let target = target.to_token_stream().to_string();
         within(&target, &place) || within(&place, &target)
     })
+}
+
+/// A comparison's left operand is a place that the right operand, which awaits, names
+/// (`c.count < c.bump(1).await`, `total == add(&mut total).await`): the right operand may
+/// change it. Rust reads a primitive operand before the right one runs and borrows any
+/// other for the whole comparison (so that nothing may change it), which the macro cannot
+/// tell apart without types: `Lower::hold_compared` lets the type decide, and the place
+/// lives in place (`analyse::loans`), as it may be borrowed across the awaits.
+pub(crate) fn compared_with_what_may_change_it(left: &syn::Expr, right: &syn::Expr) -> bool {
+    let Some(root) = read_root(left) else { return false };
+    !root.starts_with(char::is_uppercase)
+        && !has_await(left)
+        && has_await(right)
+        && mentions::of_expr(right).iter().any(|mention| mention.name == root)
 }
 
 /// The variable a place read by value starts from (`v` in `v`, `v.a`, `v[0]`, `*v`), as

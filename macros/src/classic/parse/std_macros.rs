@@ -16,6 +16,8 @@ pub(crate) struct Parsed {
     pub kind: Kind,
 }
 
+// A parse result that lives for one macro call: boxing its larger variants buys nothing.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Kind {
     /// `format!`, `print!`, `println!`, `eprint!`, `eprintln!`, `panic!`, `unreachable!`,
     /// `todo!`, `unimplemented!`, `format_args!`: arguments are taken by reference.

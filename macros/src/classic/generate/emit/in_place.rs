@@ -13,17 +13,20 @@ use crate::classic::generate::places::{InPlace, Places};
 use crate::classic::parse::bindings::pattern_bindings;
 
 impl Emitter<'_> {
-    /// Does a local of this name live in place? (Never one of the lowering's own.)
-    pub(super) fn wants_in_place(&self, name: &str) -> bool {
+    /// Does the local this binding declares live in place? The set names each such binding
+    /// by its key, or every binding of a name by the name (`loans::binding_key`).
+    pub(super) fn wants_in_place(&self, binding: &Ident) -> bool {
+        let name = binding.to_string();
         if name == mentions::SELF_LOCAL {
             return self.config.in_place.contains("self");
         }
-        if loans::is_hoisted_temporary(name) {
+        if loans::is_hoisted_temporary(&name) {
             return true;
         }
         // A hidden local of the lowering's own is in the set only when the walk put it there
         // (a pattern parameter partly moved, `Config::in_place`).
         self.config.in_place.contains(name.trim_start_matches("r#"))
+            || self.config.in_place.contains(&loans::binding_key(binding))
     }
 
     /// `let v = Place::of(..);` and its drop guard: how a state's code names a local that lives
@@ -49,7 +52,7 @@ impl Emitter<'_> {
         pattern_bindings(pat, &mut bindings);
         // All of them, if one lives in place: the locals are then declared one after the other,
         // in the pattern's order, so that they drop in the reverse of it, as Rust drops them.
-        if !bindings.iter().any(|binding| self.wants_in_place(&binding.ident.to_string())) {
+        if !bindings.iter().any(|binding| self.wants_in_place(&binding.ident)) {
             return (pat.clone(), Vec::new());
         }
         let temps: Vec<(String, Ident)> = bindings

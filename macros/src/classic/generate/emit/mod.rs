@@ -32,7 +32,7 @@ use super::places::Places;
 use super::rewrite::{FieldMove, Jump, JumpTarget, Rewriter, Sink};
 use crate::classic::analyse::jumps;
 use crate::classic::analyse::liveness::{Path, Rest};
-use crate::classic::analyse::loans::borrow_root;
+use crate::classic::analyse::loans::{self, borrow_root};
 use crate::classic::analyse::mentions::{self, Kind};
 use crate::classic::parse::bindings::{let_patterns, names_bound_in, pattern_bindings};
 use crate::classic::parse::ir::{self, Block, Expr, Stmt};
@@ -141,7 +141,7 @@ pub(crate) enum Param {
     /// `x: T`; `reference` is `Some(is_mut)` for a reference type.
     Plain { name: Ident, mutable: bool, reference: Option<bool> },
     /// A pattern, bound from the hidden parameter `hidden`.
-    Pattern { pat: syn::Pat, hidden: Ident },
+    Pattern { pat: Box<syn::Pat>, hidden: Ident },
 }
 
 pub(crate) struct Awaiter {
@@ -299,7 +299,7 @@ impl<'a> Emitter<'a> {
         let id = self.vars.len();
         let maybe = format_ident!("__maybe_{}", id, span = Span::mixed_site());
         let guard = format_ident!("__guard_{}", id, span = Span::mixed_site());
-        let in_place = self.wants_in_place(&name.to_string());
+        let in_place = self.wants_in_place(&name);
         self.vars.push(Var {
             in_place,
             guard,
@@ -497,9 +497,11 @@ impl<'a> Emitter<'a> {
     fn keep_in_place(&mut self, id: VarId) {
         let var = &self.vars[id];
         let name = var.name.to_string();
-        let name = if name == mentions::SELF_LOCAL { "self".to_owned() } else { name };
-        if !var.hidden && (!name.starts_with("__") || var.param) || name == "self" {
-            self.wants_in_place.insert(name);
+        if name == mentions::SELF_LOCAL {
+            self.wants_in_place.insert("self".to_owned());
+        } else if !var.hidden && (!name.starts_with("__") || var.param) {
+            // This binding (`loans::binding_key`), not every one of its name.
+            self.wants_in_place.insert(loans::binding_key(&var.name));
         }
     }
 
@@ -965,13 +967,9 @@ impl<'a> Emitter<'a> {
             self.rewrite_expr(&expr)
         });
         let diverge_code = diverge_block.as_ref().map(|block| quote!(else #block));
-        let mut found = if diverge.is_some() { mentions::of_expr(init) } else { mentions::of_let_init(pat, init) };
-        if let Some(block) = diverge {
-            found.extend(mentions::of_block(block).into_iter().map(|mut mention| {
-                mention.conditional = true;
-                mention
-            }));
-        }
+        // The `else` block always leaves (rustc checks): what it moves or assigns is not so
+        // where the code after the `let` goes on (its jumps save what is alive there).
+        let found = if diverge.is_some() { mentions::of_expr(init) } else { mentions::of_let_init(pat, init) };
         let mut replaced = self.apply(&found);
         self.drop_on_assignment(&mut rewritten, &mut replaced);
         // From here on, the statements after the `let` name its bindings.
@@ -1001,9 +999,14 @@ impl<'a> Emitter<'a> {
                 (Some((arm, tuple, _)), None) => {
                     self.emit(quote_spanned!(span=> let #value = match #rewritten { #arm => #tuple };))
                 }
-                (Some((arm, tuple, _)), Some(otherwise)) => self.emit(quote_spanned!(span=>
-                    let #value = match #rewritten { #arm => #tuple, _ => #otherwise };
-                )),
+                // The initializer's temporaries drop before the `else` block runs, as a
+                // `let .. else` drops them: it is computed by a `let` of its own.
+                (Some((arm, tuple, _)), Some(otherwise)) => {
+                    let scrutinee = self.hidden("scrutinee");
+                    self.emit(quote_spanned!(span=>
+                        let #value = match { let #scrutinee = #rewritten; #scrutinee } { #arm => #tuple, _ => #otherwise };
+                    ))
+                }
                 (None, _) => self.emit(quote_spanned!(span=> let #value = #rewritten;)),
             }
             let matched_here = by_parts.is_some();

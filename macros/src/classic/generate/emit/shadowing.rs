@@ -59,7 +59,7 @@ impl Emitter<'_> {
         // in place).
         bindings.retain(|binding| {
             self.lookup(&binding.ident.to_string()).is_some_and(|id| self.init[id] != Init::No)
-                || self.wants_in_place(&binding.ident.to_string())
+                || self.wants_in_place(&binding.ident)
         });
         let rebound: Vec<(Binding, Ident)> = bindings
             .into_iter()
