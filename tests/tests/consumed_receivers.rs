@@ -1,7 +1,8 @@
 //! A consuming method awaited on a local at its last use (`v.spend_later(1).await`) takes the
 //! local by value, wherever the local was bound: in a loop's body, by a tuple pattern, by a
-//! `let` that hides another of its name, or in a block that is an operand. Each shape under
-//! both lowerings, compared at every suspension.
+//! `let` that hides another of its name, in a block that is an operand, or in a block that
+//! leaves before another mention. Each shape under both lowerings, compared at every
+//! suspension.
 
 // The shapes keep the form the fuzzer found them in (a statement of an unused `&`, a `let`
 // returned next).
@@ -121,6 +122,21 @@ differential! {
         }
     }
 
+    /// Consumed in a `let .. else` block that panics, and used by value in a later one: the
+    /// first block leaves, so the second mention is not after the first.
+    pub async fn consumed_in_an_else_that_panics(c: u32) -> Result<u32, String> {
+        let (_, v) = now("pair", (1u32, Loud::new("v"))).await;
+        let Ok(w) = now("checked", check("c", c)).await else {
+            later("spent", v.spend_later(6u32).await).await;
+            panic!("no {}", c);
+        };
+        let Ok(_) = check("again", c + 1) else {
+            let kept = now("kept", (v, 3u32)).await;
+            return Ok(kept.1);
+        };
+        Ok(w)
+    }
+
     /// A tuple pattern's part hides a parameter and is consumed next.
     pub async fn a_tuple_part_hiding_a_parameter(p: u32) -> u32 {
         let (_, p) = now("pair", (p, Loud::new("p"))).await;
@@ -150,6 +166,16 @@ fn consumed_where_bound_by_a_tuple_pattern() {
         || classic::a_tuple_part_hiding_a_parameter(4),
         || runtime::a_tuple_part_hiding_a_parameter(4),
     );
+}
+
+#[test]
+fn consumed_in_a_block_that_leaves() {
+    for c in 0..4 {
+        same_at_every_suspension(
+            || classic::consumed_in_an_else_that_panics(c),
+            || runtime::consumed_in_an_else_that_panics(c),
+        );
+    }
 }
 
 #[test]

@@ -429,6 +429,23 @@ differential! {
         later("a", v).await;
     }
 
+    /// `v` moved (into the tuple a hiding `let` binds), then assigned in a `let .. else` block
+    /// that returns: the block overwrites the value before anything reads it, so the moved
+    /// value is not read there, and no state saves it.
+    pub async fn moved_then_assigned_in_a_let_else_that_returns(c: Result<u32, String>) -> u32 {
+        let mut v = later("v", Loud::new("v")).await;
+        let n = {
+            let (v, w) = now("pair", (v, Loud::new("w"))).await;
+            weigh(&w)
+        };
+        later("between", 1u32).await;
+        let Ok(value) = c else {
+            v = Loud::new("new");
+            return n;
+        };
+        value
+    }
+
     /// A `let .. else` that hides a live local (`v`, dropped at the end) drops its
     /// initializer's temporaries before its `else` block runs.
     pub async fn a_hiding_let_else_drops_its_temporaries_first(c: u32) -> Result<u32, String> {
@@ -444,6 +461,12 @@ differential! {
 
 #[test]
 fn let_else_blocks_leave() {
+    for c in [Ok(1), Err(String::from("e"))] {
+        same_at_every_suspension(
+            || classic::moved_then_assigned_in_a_let_else_that_returns(c.clone()),
+            || runtime::moved_then_assigned_in_a_let_else_that_returns(c.clone()),
+        );
+    }
     for c in 0..4 {
         same_at_every_suspension(
             || classic::assigned_to_itself_in_a_let_else(c, Loud::new("p")),

@@ -301,7 +301,9 @@ fn the_generic_function_follows_its_argument() {
     take_log();
 }
 
+/// Only its type is looked at: `Send`, not `Sync`.
 #[derive(Clone)]
+#[allow(dead_code)]
 struct NotSyncButSend(Cell<u32>);
 
 #[test]

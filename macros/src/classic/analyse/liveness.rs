@@ -319,8 +319,7 @@ fn stmt_use(stmt: &Stmt, name: &str) -> Use {
     match stmt {
         Stmt::Let(node) => {
             let init = node.init.as_ref().map_or(Use::Unused, |init| expr_use(init, name));
-            let diverge_reads =
-                node.diverge.as_ref().is_some_and(|block| mentions::of_block(block).iter().any(|m| m.name == name));
+            let diverge_reads = node.diverge.as_ref().is_some_and(|block| diverge_reads(block, name));
             if diverge_reads && init == Use::Unused { Use::Read } else { init }
         }
         Stmt::Expr(expr, _) => expr_use(expr, name),
@@ -355,6 +354,20 @@ fn expr_use(expr: &Expr, name: &str) -> Use {
 /// The mentions of `name` in plain code, in evaluation order: a read decides, and so does an
 /// assignment that surely runs (`x = value;` first: the value `x` held before is never
 /// read); an assignment that may not run (in a branch, in a loop) leaves it to what follows.
+/// Does the `else` block of a `let .. else` read the value `name` holds? It leaves: one that
+/// leaves the function (`return`, a panic) reads it only if it reads it before assigning it
+/// (`else { v = new(); return f(&v) }` does not); one that may `break` or `continue` goes on
+/// in code this walk does not see from the `let`, so any mention counts.
+fn diverge_reads(block: &syn::Block, name: &str) -> bool {
+    let found = mentions::of_block(block);
+    let as_expr = syn::Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: block.clone() });
+    if super::jumps::jumps_out_of(&as_expr) {
+        found.iter().any(|mention| mention.name == name)
+    } else {
+        first_use(&found, name) == Use::Read
+    }
+}
+
 fn first_use(found: &[Mention], name: &str) -> Use {
     for mention in found.iter().filter(|mention| mention.name == name) {
         match (mention.kind, mention.conditional) {

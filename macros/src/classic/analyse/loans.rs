@@ -113,7 +113,15 @@ impl Finder<'_> {
     /// locals live (later in an enclosing block, or in the next round of a loop).
     fn stmts(&mut self, stmts: &[syn::Stmt], follows: bool) {
         let mut later = follows;
-        let outer_later = self.later.clone();
+        let saved_later = self.later.clone();
+        // A block that ends in a jump (`..; return x`, `..; panic!(..)`, a `let .. else`
+        // block's) goes on where the jump leads, not after the block, unless a statement
+        // before it may break or continue out of it; a `return` or `?` in it leads where the
+        // function's (or async block's) `return` does.
+        let outer_later = match self.block_leads_to(stmts) {
+            Some(after) => after.union(&self.returned).cloned().collect(),
+            None => saved_later.clone(),
+        };
         // What this block's statements after the current one mention.
         let mut block_names = HashSet::new();
         // The bindings in scope at each statement: a `let`'s initializer still sees the
@@ -163,8 +171,24 @@ impl Finder<'_> {
             // nested block does not name the `v` of this one).
             block_names.extend(named);
         }
-        self.later = outer_later;
+        self.later = saved_later;
         self.in_scope = outer_scope;
+    }
+
+    /// Where a block that always leaves at its last statement goes on: `leads_to` of that
+    /// statement, when no statement before it may `break` or `continue` out of the block.
+    fn block_leads_to(&self, stmts: &[syn::Stmt]) -> Option<HashSet<String>> {
+        let (last, before) = stmts.split_last()?;
+        let after = match last {
+            syn::Stmt::Expr(expr, _) => self.leads_to(expr)?,
+            syn::Stmt::Macro(node) if jumps::panicking(&node.mac) => HashSet::new(),
+            _ => return None,
+        };
+        let may_jump = before.iter().any(|stmt| {
+            let block = syn::Block { brace_token: Default::default(), stmts: vec![stmt.clone()] };
+            jumps::jumps_out_of(&syn::Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block }))
+        });
+        (!may_jump).then_some(after)
     }
 
     /// What code after `expr` mentions, when it is a jump: nothing after a `return`, what
