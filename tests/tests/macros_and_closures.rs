@@ -97,6 +97,41 @@ differential! {
 
     /// An async block that assigns a local inside a standard macro's argument captures it by
     /// mutable reference, as any assignment does.
+    /// An `FnOnce` callee awaited at its last use, taken out of an `Option` (as async-lock's
+    /// `OnceCell::initialize_or_wait` writes it): the call takes it.
+    pub async fn once_callee_awaited<F: FnOnce() -> Fut, Fut: std::future::Future<Output = u32>>(
+        make: F,
+        fail: bool,
+    ) -> u32 {
+        let mut slot = Some(make);
+        let label = Loud::new("label");
+        let initializer = slot.take().unwrap();
+        let first = later("before", 1u32).await;
+        match (initializer)().await {
+            _ if fail => weigh(&label),
+            n => n + first,
+        }
+    }
+
+    /// A closure that moves what it captures, awaited at its last use: taken by the call,
+    /// its capture drops inside it.
+    pub async fn moving_closure_awaited() -> u32 {
+        let label = Loud::new("label");
+        let finish = move || later("finish", consume(label));
+        let first = later("before", 1u32).await;
+        first + finish().await
+    }
+
+    /// A closure that only borrows what it owns, awaited at its last use: the call borrows
+    /// it, and it drops at the end of its scope, after the next await.
+    pub async fn borrowing_closure_awaited() -> u32 {
+        let label = Loud::new("label");
+        let weigh_it = move || later("weigh", weigh(&label));
+        let first = later("before", 1u32).await;
+        let second = weigh_it().await;
+        later("after", first + second).await
+    }
+
     pub async fn async_block_assigns_inside_a_macro_argument(c: bool) -> u32 {
         let mut n = later("n", 3u32).await;
         async {
@@ -149,6 +184,20 @@ fn closures_called_before_an_await() {
         same_at_every_suspension(|| classic::fn_closure_called(times), || runtime::fn_closure_called(times));
     }
     let (_, log) = run(Stop::AtEnd, || classic::fn_closure_called(1));
+    assert_eq!(log.last().map(String::as_str), Some("drop label"));
+}
+
+#[test]
+fn closures_awaited_at_their_last_use() {
+    for fail in [false, true] {
+        same_at_every_suspension(
+            || classic::once_callee_awaited(|| later("made", 4u32), fail),
+            || runtime::once_callee_awaited(|| later("made", 4u32), fail),
+        );
+    }
+    same_at_every_suspension(classic::moving_closure_awaited, runtime::moving_closure_awaited);
+    same_at_every_suspension(classic::borrowing_closure_awaited, runtime::borrowing_closure_awaited);
+    let (_, log) = run(Stop::AtEnd, classic::borrowing_closure_awaited);
     assert_eq!(log.last().map(String::as_str), Some("drop label"));
 }
 

@@ -39,7 +39,9 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     check_signature(&function)?;
     let function = function.receiver_named_self();
     let (mut block, items) = parse::items::hoist(&function.block);
-    let errors = parse::awaiting_macros::rewrite(&mut block, &args.krate);
+    let mut errors = parse::awaiting_macros::rewrite(&mut block, &args.krate);
+    let param_names: Vec<String> = function.params().iter().map(|param| param.stub_name.to_string()).collect();
+    errors.extend(parse::macro_locals::check(&block, &param_names));
     parse::guards::rewrite(&mut block);
     if let Some(errors) = errors.into_iter().reduce(|mut all, error| {
         all.combine(error);
@@ -84,6 +86,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
                 .collect::<Vec<_>>(),
             &references(&function, false),
             &references(&function, true),
+            &async_callable_params(&function),
         )
         .into_iter()
         .chain(pattern_params_in_place(&params))
@@ -399,6 +402,49 @@ fn references(function: &Function, exclusive: bool) -> HashSet<String> {
         }
     }
     names
+}
+
+/// The parameters whose calls may return a future that borrows them: of a type that names
+/// `AsyncFn` or `AsyncFnMut` (`f: impl AsyncFn(u32) -> u32`), or a type parameter bounded by
+/// one (`f: F`, `F: AsyncFnMut()`). An awaited call keeps such a callee in place even at its
+/// last use; any other callee is taken there (`initializer().await`, `F: FnOnce() -> Fut`).
+fn async_callable_params(function: &Function) -> HashSet<String> {
+    fn names_async_fn(tokens: TokenStream, also: &HashSet<String>) -> bool {
+        tokens.into_iter().any(|token| match token {
+            proc_macro2::TokenTree::Ident(ident) => {
+                ident == "AsyncFn" || ident == "AsyncFnMut" || also.contains(&ident.to_string())
+            }
+            proc_macro2::TokenTree::Group(group) => names_async_fn(group.stream(), also),
+            _ => false,
+        })
+    }
+    let none = HashSet::new();
+    let generics = &function.sig.generics;
+    let mut bounded = HashSet::new();
+    for param in generics.type_params() {
+        if param.bounds.iter().any(|bound| names_async_fn(quote!(#bound), &none)) {
+            bounded.insert(param.ident.to_string());
+        }
+    }
+    for predicate in generics.where_clause.iter().flat_map(|clause| &clause.predicates) {
+        if let syn::WherePredicate::Type(typed) = predicate
+            && let syn::Type::Path(path) = &typed.bounded_ty
+            && let Some(ident) = path.path.get_ident()
+            && typed.bounds.iter().any(|bound| names_async_fn(quote!(#bound), &none))
+        {
+            bounded.insert(ident.to_string());
+        }
+    }
+    function
+        .params()
+        .into_iter()
+        .filter(|param| param.pattern.is_none())
+        .filter(|param| {
+            let ty = &param.ty;
+            names_async_fn(quote!(#ty), &bounded)
+        })
+        .map(|param| param.stub_name.to_string())
+        .collect()
 }
 
 /// `Arc<..>` or `Rc<..>`: a method awaited on it goes through `Deref` and borrows it, so it

@@ -36,13 +36,17 @@ pub(crate) fn in_place(
     params: &[(syn::Ident, bool)],
     shared_refs: &HashSet<String>,
     exclusive_refs: &HashSet<String>,
+    async_callable_params: &HashSet<String>,
 ) -> HashSet<String> {
+    let mut async_callables = async_closures(block);
+    async_callables.extend(async_callable_params.iter().cloned());
     let names: Vec<String> = params.iter().map(|(name, _)| name.to_string()).collect();
     let mut mutable = mutable_names(block);
     mutable.extend(params.iter().filter(|(_, mutable)| *mutable).map(|(name, _)| name.to_string()));
     let mut finder = Finder {
         found: HashSet::new(),
         exclusive_refs,
+        async_callables,
         rebound: rebound_names(block, &names),
         later: HashSet::new(),
         unit: HashMap::new(),
@@ -80,6 +84,9 @@ struct Finder<'r> {
     found: HashSet<String>,
     /// `&mut` parameters (and `&mut self`): passed along, they are reborrowed.
     exclusive_refs: &'r HashSet<String>,
+    /// The locals whose call may return a future that borrows them: parameters of an
+    /// `AsyncFn`/`AsyncFnMut` type, and `let`s of async closures (`taken_callee`).
+    async_callables: HashSet<String>,
     /// The names that more than one `let` (or a `let` and a parameter) binds: such a `let` may
     /// hide a live local, which begins a state of its own (`emit::shadowing`).
     rebound: HashSet<String>,
@@ -343,6 +350,22 @@ impl Finder<'_> {
         taken.then_some(name)
     }
 
+    /// The local an awaited call calls, taken for that call (`initializer().await`, of an
+    /// `F: FnOnce() -> Fut`): the callee is a local that this statement names only there and
+    /// nothing later names, and not one whose call may return a future that borrows it (an
+    /// async closure's, `async_callables`). Rust moves an `FnOnce` callee into the call, which
+    /// a local kept in place cannot do; an `Fn` one is borrowed by the call alone, as its
+    /// future cannot borrow it. (A callee that is an async closure the macro cannot see, one
+    /// a function returned, is then dropped while its future borrows it: rustc rejects the
+    /// expansion.)
+    fn taken_callee(&self, operand: &syn::Expr) -> Option<String> {
+        let syn::Expr::Call(call) = strip_parens(operand) else { return None };
+        let syn::Expr::Path(path) = strip_parens(&call.func) else { return None };
+        let name = path.path.get_ident()?.to_string();
+        let last_use = self.unit.get(&name) == Some(&1) && !self.later.contains(&name);
+        (last_use && !self.async_callables.contains(&name)).then_some(name)
+    }
+
     fn stmt(&mut self, stmt: &syn::Stmt, held: bool) {
         match stmt {
             syn::Stmt::Local(local) => {
@@ -435,6 +458,9 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 self.finder.holding(expr);
                 let mut borrowed = HashSet::new();
                 implicit_borrows(&node.base, self.finder.exclusive_refs, &mut borrowed);
+                if let Some(callee) = self.finder.taken_callee(&node.base) {
+                    borrowed.remove(&callee);
+                }
                 self.finder.record(borrowed);
             }
             // A comparison's left operand that the awaiting right one may change is held
@@ -637,6 +663,29 @@ fn holding_roots(expr: &syn::Expr, out: &mut HashSet<String>) {
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
     Roots(out).visit_expr(expr);
+}
+
+/// The names `let`s bind to async closures (`let f = async |x| ..;`): their calls' futures
+/// borrow them.
+fn async_closures(block: &syn::Block) -> HashSet<String> {
+    struct Lets(HashSet<String>);
+    impl<'ast> Visit<'ast> for Lets {
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            if let Some(init) = &local.init
+                && let syn::Expr::Closure(closure) = strip_parens(&init.expr)
+                && closure.asyncness.is_some()
+            {
+                let mut bindings = Vec::new();
+                crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
+                self.0.extend(bindings.into_iter().map(|binding| binding.ident.to_string()));
+            }
+            visit::visit_local(self, local);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut lets = Lets(HashSet::new());
+    lets.visit_block(block);
+    lets.0
 }
 
 /// The names bound more than once in the body (by `let`s, or by a `let` and a parameter).

@@ -82,7 +82,7 @@ fn merged_let(previous: &syn::Local, hold: &syn::Local) -> Option<syn::Local> {
     }
 }
 
-fn is_pinning(mac: &syn::Macro) -> bool {
+pub(crate) fn is_pinning(mac: &syn::Macro) -> bool {
     mac.path.segments.last().is_some_and(|segment| segment.ident == "pin" || segment.ident == "pin_mut")
 }
 

@@ -1,0 +1,235 @@
+//! Locals a macro declares (`event_listener::listener!(event => listener)` expands to
+//! `let`s of the name it is given): the lowering sees a macro's tokens, not its expansion, so
+//! it cannot save such a local across an await, and rustc would report the use after the
+//! await as an unknown name (E0425). This finds that shape and says what it is instead.
+//!
+//! A name counts when a macro the lowering does not know is handed it in a statement of a
+//! block, nothing in the function binds it, and a statement of the block after one that
+//! awaits uses it as a value that is not called (a function's name is called; a local's is
+//! read). (A use after an await in the awaiting statement itself is left to rustc.) A global with a lower-case name used that way is the one shape this
+//! would mistake, and it is not one Rust's naming conventions leave.
+
+use std::collections::HashSet;
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use syn::spanned::Spanned;
+use syn::visit::{self, Visit};
+
+use super::{awaits, pinning, std_macros, tracing_macros};
+use crate::classic::parse::bindings::pattern_bindings;
+
+/// The errors for the locals that macros of `block` declare and later code uses after an
+/// await; `params` are the parameters' names.
+pub(crate) fn check(block: &syn::Block, params: &[String]) -> Vec<syn::Error> {
+    let mut bound = Bound(params.iter().cloned().collect());
+    bound.visit_block(block);
+    let mut finder = Finder { bound: bound.0, errors: Vec::new(), reported: HashSet::new() };
+    finder.visit_block(block);
+    finder.errors
+}
+
+/// Every name a pattern of the function binds, anywhere.
+struct Bound(HashSet<String>);
+
+impl<'ast> Visit<'ast> for Bound {
+    fn visit_pat(&mut self, pat: &'ast syn::Pat) {
+        let mut bindings = Vec::new();
+        pattern_bindings(pat, &mut bindings);
+        self.0.extend(bindings.into_iter().map(|binding| binding.ident.to_string()));
+        visit::visit_pat(self, pat);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+struct Finder {
+    bound: HashSet<String>,
+    errors: Vec<syn::Error>,
+    reported: HashSet<String>,
+}
+
+/// A name a macro statement was handed: the macro's path, for the message.
+struct Candidate {
+    name: String,
+    macro_path: String,
+    awaited: bool,
+}
+
+impl<'ast> Visit<'ast> for Finder {
+    fn visit_block(&mut self, block: &'ast syn::Block) {
+        let mut candidates: Vec<Candidate> = Vec::new();
+        for stmt in &block.stmts {
+            for candidate in candidates.iter().filter(|candidate| candidate.awaited) {
+                if self.reported.contains(&candidate.name) {
+                    continue;
+                }
+                if let Some(span) = used_as_value(stmt, &candidate.name) {
+                    self.reported.insert(candidate.name.clone());
+                    let (name, path) = (&candidate.name, &candidate.macro_path);
+                    self.errors.push(syn::Error::new(
+                        span,
+                        format!(
+                            "classic lowering: `{name}` is a local that the macro `{path}!` declares, and it is \
+                             used after an await: the lowering sees the macro's tokens, not the `let`s it expands \
+                             to, so the state machine cannot keep `{name}` across the await; declare it with a \
+                             `let` of the function's own (the call the macro wraps), or use it before the await"
+                        ),
+                    ));
+                }
+            }
+            // Only a statement after the one that awaits counts: the awaiting statement may
+            // use the local before its await (`later("b", total).await`), in its state.
+            if awaits_in_stmt(stmt) {
+                for candidate in &mut candidates {
+                    candidate.awaited = true;
+                }
+            }
+            if let Some(mac) = statement_macro(stmt)
+                && is_unknown(mac)
+            {
+                let macro_path = path_text(&mac.path);
+                for name in handed_names(&mac.tokens) {
+                    if !self.bound.contains(&name) {
+                        candidates.push(Candidate { name, macro_path: macro_path.clone(), awaited: false });
+                    }
+                }
+            }
+            self.visit_stmt(stmt);
+        }
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+    // A closure's or async block's own code is plain Rust.
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+}
+
+fn statement_macro(stmt: &syn::Stmt) -> Option<&syn::Macro> {
+    match stmt {
+        syn::Stmt::Macro(node) => Some(&node.mac),
+        syn::Stmt::Expr(syn::Expr::Macro(node), Some(_)) => Some(&node.mac),
+        _ => None,
+    }
+}
+
+/// Not one whose grammar the lowering knows (the standard ones and tracing's, which declare
+/// nothing; the pinning ones, which it lowers or refuses itself).
+fn is_unknown(mac: &syn::Macro) -> bool {
+    let name = mac.path.segments.last().map(|segment| segment.ident.to_string()).unwrap_or_default();
+    std_macros::parse(mac).is_none() && !tracing_macros::is_tracing_name(&name) && !pinning::is_pinning(mac)
+}
+
+fn path_text(path: &syn::Path) -> String {
+    path.segments.iter().map(|segment| segment.ident.to_string()).collect::<Vec<_>>().join("::")
+}
+
+/// The identifiers a macro is handed that could name a local it declares: lower-case, not a
+/// field or method (after `.`), not a path's segment nor a macro's name (before `::` or `!`),
+/// not called (before `(`), not a keyword.
+fn handed_names(tokens: &TokenStream) -> Vec<String> {
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let mut names = Vec::new();
+    for (index, token) in tokens.iter().enumerate() {
+        match token {
+            TokenTree::Ident(ident) => {
+                let name = ident.to_string();
+                let previous = index.checked_sub(1).map(|before| &tokens[before]);
+                let after_dot_or_path =
+                    matches!(previous, Some(TokenTree::Punct(p)) if p.as_char() == '.' || p.as_char() == ':');
+                let before_path_or_bang = matches!(tokens.get(index + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!' || p.as_char() == ':');
+                let called = matches!(tokens.get(index + 1), Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis);
+                let lower = name.starts_with(|c: char| c.is_lowercase() || c == '_') && name != "_";
+                if lower && !after_dot_or_path && !before_path_or_bang && !called && !is_keyword(&name) {
+                    names.push(name);
+                }
+            }
+            TokenTree::Group(group) => names.extend(handed_names(&group.stream())),
+            _ => {}
+        }
+    }
+    names
+}
+
+fn is_keyword(name: &str) -> bool {
+    matches!(
+        name,
+        "as" | "async"
+            | "await"
+            | "break"
+            | "const"
+            | "continue"
+            | "crate"
+            | "dyn"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "fn"
+            | "for"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "pub"
+            | "ref"
+            | "return"
+            | "self"
+            | "static"
+            | "struct"
+            | "super"
+            | "trait"
+            | "true"
+            | "type"
+            | "unsafe"
+            | "use"
+            | "where"
+            | "while"
+    )
+}
+
+fn awaits_in_stmt(stmt: &syn::Stmt) -> bool {
+    match stmt {
+        syn::Stmt::Local(local) => local.init.as_ref().is_some_and(|init| {
+            awaits::in_expr(&init.expr) || init.diverge.as_ref().is_some_and(|(_, block)| awaits::in_expr(block))
+        }),
+        syn::Stmt::Expr(expr, _) => awaits::in_expr(expr),
+        syn::Stmt::Macro(node) => awaits::in_macro(&node.mac),
+        syn::Stmt::Item(_) => false,
+    }
+}
+
+/// Where `stmt` uses `name` as a value that is not called (outside closures and async
+/// blocks, whose code is plain Rust).
+fn used_as_value(stmt: &syn::Stmt, name: &str) -> Option<Span> {
+    struct Uses<'n> {
+        name: &'n str,
+        found: Option<Span>,
+    }
+    impl<'ast> Visit<'ast> for Uses<'_> {
+        fn visit_expr(&mut self, expr: &'ast syn::Expr) {
+            match expr {
+                // A call's callee: a function's name, or a closure's.
+                syn::Expr::Call(call) => {
+                    if !matches!(&*call.func, syn::Expr::Path(_)) {
+                        self.visit_expr(&call.func);
+                    }
+                    for arg in &call.args {
+                        self.visit_expr(arg);
+                    }
+                }
+                syn::Expr::Path(path) if path.qself.is_none() && path.path.is_ident(self.name) => {
+                    self.found.get_or_insert(path.span());
+                }
+                syn::Expr::Closure(_) | syn::Expr::Async(_) => {}
+                _ => visit::visit_expr(self, expr),
+            }
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut uses = Uses { name, found: None };
+    uses.visit_stmt(stmt);
+    uses.found
+}
