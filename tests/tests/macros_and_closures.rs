@@ -7,6 +7,11 @@ use std::fmt::Write as _;
 use lowering_tests::fuzz::{consume, weigh};
 use lowering_tests::*;
 
+/// An async closure that the macro cannot see to be one: a function made it.
+pub fn make_adder() -> impl AsyncFn(u32) -> u32 {
+    async |x| later("add", x + 1).await
+}
+
 differential! {
     pub async fn formatting(x: u32) -> String {
         let text = format!("{} {} {x}", ev("first", 1), later("second", 2).await);
@@ -132,6 +137,14 @@ differential! {
         later("after", first + second).await
     }
 
+    /// Such a closure awaited at its last use, through a reference: kept where it is, as its
+    /// future borrows it (`ui/async_callable_taken_at_last_use.rs` has it called by name).
+    pub async fn made_async_closure_awaited() -> u32 {
+        let add = make_adder();
+        let n = later("n", 1u32).await;
+        n + (&add)(2).await
+    }
+
     pub async fn async_block_assigns_inside_a_macro_argument(c: bool) -> u32 {
         let mut n = later("n", 3u32).await;
         async {
@@ -196,6 +209,7 @@ fn closures_awaited_at_their_last_use() {
         );
     }
     same_at_every_suspension(classic::moving_closure_awaited, runtime::moving_closure_awaited);
+    same_at_every_suspension(classic::made_async_closure_awaited, runtime::made_async_closure_awaited);
     same_at_every_suspension(classic::borrowing_closure_awaited, runtime::borrowing_closure_awaited);
     let (_, log) = run(Stop::AtEnd, classic::borrowing_closure_awaited);
     assert_eq!(log.last().map(String::as_str), Some("drop label"));
