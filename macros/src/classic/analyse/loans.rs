@@ -18,7 +18,7 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
 use super::{free_names, jumps, mentions};
-use crate::classic::parse::lower::{HOISTED_PREFIX, compared_with_what_may_change_it};
+use crate::classic::parse::lower::{HOISTED_PREFIX, compared_with_what_may_change_it, is_comparison};
 use crate::classic::parse::std_macros;
 
 /// A temporary the lowering hoisted out of a statement that awaits: it lives in place.
@@ -466,15 +466,7 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
             // A comparison's left operand that the awaiting right one may change is held
             // borrowed across its awaits (`lower::compared_with_what_may_change_it`).
             syn::Expr::Binary(node)
-                if matches!(
-                    node.op,
-                    syn::BinOp::Eq(_)
-                        | syn::BinOp::Ne(_)
-                        | syn::BinOp::Lt(_)
-                        | syn::BinOp::Le(_)
-                        | syn::BinOp::Gt(_)
-                        | syn::BinOp::Ge(_)
-                ) && compared_with_what_may_change_it(&node.left, &node.right) =>
+                if is_comparison(&node.op) && compared_with_what_may_change_it(&node.left, &node.right) =>
             {
                 self.finder.record_root(&node.left);
                 visit::visit_expr(self, expr);

@@ -832,10 +832,7 @@ impl Lower {
             syn::Expr::Binary(node) => {
                 let mut node = node.clone();
                 // Arithmetic takes its operands by value; a comparison borrows them.
-                let by_value = !matches!(
-                    node.op,
-                    BinOp::Eq(_) | BinOp::Ne(_) | BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_)
-                );
+                let by_value = !is_comparison(&node.op);
                 if !by_value && compared_with_what_may_change_it(&node.left, &node.right) {
                     *node.left = self.hold_compared(&node.left, pre);
                     *node.right = self.anf(&node.right, pre);
@@ -1132,6 +1129,11 @@ fn assigns(expr: &syn::Expr, place: &syn::Expr) -> bool {
         let target = target.to_token_stream().to_string();
         within(&target, &place) || within(&place, &target)
     })
+}
+
+/// `==`, `!=`, `<`, `<=`, `>`, `>=`: operators that borrow their operands.
+pub(crate) fn is_comparison(op: &BinOp) -> bool {
+    matches!(op, BinOp::Eq(_) | BinOp::Ne(_) | BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_))
 }
 
 /// A comparison's left operand is a place that the right operand, which awaits, names
