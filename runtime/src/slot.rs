@@ -17,39 +17,93 @@ use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
 
 /// One local of a pinned state machine, with its drop flag.
-pub struct Slot<T> {
+///
+/// `M` holds one bit per field that the function moves out of the local: a `u32` for up to 32
+/// such fields (the generated code names a wider mask, `[u32; N]`, for a local with more), so
+/// that a slot costs no more than its fields need.
+pub struct Slot<T, M: MovedFields = u32> {
     live: bool,
     /// The fields moved out of the value (`consume(pair.a)`), one bit each, as the generated
     /// code numbers them; `rest` drops the others.
-    moved: u32,
-    rest: Option<RestDropper<T>>,
+    moved: M,
+    rest: Option<RestDropper<T, M>>,
     value: MaybeUninit<T>,
 }
 
 /// Drops what is left of a partly moved value: every field but those whose bits are set.
-pub type RestDropper<T> = fn(*mut T, u32);
+pub type RestDropper<T, M = u32> = fn(*mut T, M);
 
-impl<T> Slot<T> {
+/// A set of field numbers: which fields of a local kept in place have moved out.
+pub trait MovedFields: Copy {
+    /// No field moved.
+    const NONE: Self;
+    fn insert(&mut self, field: u32);
+    fn remove(&mut self, field: u32);
+    fn contains(&self, field: u32) -> bool;
+    fn is_empty(&self) -> bool;
+}
+
+impl MovedFields for u32 {
+    const NONE: Self = 0;
+    #[inline(always)]
+    fn insert(&mut self, field: u32) {
+        *self |= 1 << field;
+    }
+    #[inline(always)]
+    fn remove(&mut self, field: u32) {
+        *self &= !(1 << field);
+    }
+    #[inline(always)]
+    fn contains(&self, field: u32) -> bool {
+        *self & (1 << field) != 0
+    }
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        *self == 0
+    }
+}
+
+impl<const N: usize> MovedFields for [u32; N] {
+    const NONE: Self = [0; N];
+    #[inline(always)]
+    fn insert(&mut self, field: u32) {
+        self[field as usize / 32].insert(field % 32);
+    }
+    #[inline(always)]
+    fn remove(&mut self, field: u32) {
+        self[field as usize / 32].remove(field % 32);
+    }
+    #[inline(always)]
+    fn contains(&self, field: u32) -> bool {
+        self[field as usize / 32].contains(field % 32)
+    }
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        self.iter().all(|word| *word == 0)
+    }
+}
+
+impl<T, M: MovedFields> Slot<T, M> {
     /// A local not assigned yet.
     #[inline]
     pub const fn empty() -> Self {
-        Slot { live: false, moved: 0, rest: None, value: MaybeUninit::uninit() }
+        Slot { live: false, moved: M::NONE, rest: None, value: MaybeUninit::uninit() }
     }
 
     /// A parameter: assigned by the stub.
     #[inline]
     pub const fn holding(value: T) -> Self {
-        Slot { live: true, moved: 0, rest: None, value: MaybeUninit::new(value) }
+        Slot { live: true, moved: M::NONE, rest: None, value: MaybeUninit::new(value) }
     }
 }
 
-impl<T> Slot<T> {
+impl<T, M: MovedFields> Slot<T, M> {
     /// Drops the value if there is one (what is left of it, if fields were moved out).
     ///
     /// # Safety
     ///
     /// `slot` points to a slot that no one else uses during the call.
-    unsafe fn drop_value(slot: *mut Slot<T>) {
+    unsafe fn drop_value(slot: *mut Slot<T, M>) {
         // SAFETY: the caller's promise; `live` and `moved` are cleared before any destructor
         // runs, so a panicking one cannot make the value drop twice.
         unsafe {
@@ -57,17 +111,17 @@ impl<T> Slot<T> {
                 return;
             }
             (*slot).live = false;
-            let moved = std::mem::replace(&mut (*slot).moved, 0);
+            let moved = std::mem::replace(&mut (*slot).moved, M::NONE);
             let value = (&raw mut (*slot).value).cast::<T>();
             match (*slot).rest {
-                Some(rest) if moved != 0 => rest(value, moved),
+                Some(rest) if !moved.is_empty() => rest(value, moved),
                 _ => std::ptr::drop_in_place(value),
             }
         }
     }
 }
 
-impl<T> Drop for Slot<T> {
+impl<T, M: MovedFields> Drop for Slot<T, M> {
     fn drop(&mut self) {
         // SAFETY: `&mut self`.
         unsafe { Slot::drop_value(self) }
@@ -76,28 +130,28 @@ impl<T> Drop for Slot<T> {
 
 /// Where a [`Slot`] is: what the generated code names a local by while that local lives in
 /// place. Copied freely; valid as long as the pinned state machine that holds the slot.
-pub struct Place<T> {
-    slot: *mut Slot<T>,
+pub struct Place<T, M: MovedFields = u32> {
+    slot: *mut Slot<T, M>,
 }
 
-impl<T> Clone for Place<T> {
+impl<T, M: MovedFields> Clone for Place<T, M> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T> Copy for Place<T> {}
+impl<T, M: MovedFields> Copy for Place<T, M> {}
 
 // SAFETY: a place is a path to a value of type `T` inside a state machine; sending or sharing
 // it is sending or sharing access to that `T` (it is only ever used by the state machine's own
 // code, which runs on one thread at a time).
-unsafe impl<T: Send> Send for Place<T> {}
-unsafe impl<T: Sync> Sync for Place<T> {}
+unsafe impl<T: Send, M: MovedFields> Send for Place<T, M> {}
+unsafe impl<T: Sync, M: MovedFields> Sync for Place<T, M> {}
 
-impl<T> Place<T> {
+impl<T, M: MovedFields> Place<T, M> {
     /// The place of the slot at `slot`, a field of a state machine that will not move again.
     #[inline(always)]
-    pub fn of(slot: *mut Slot<T>) -> Self {
+    pub fn of(slot: *mut Slot<T, M>) -> Self {
         Place { slot }
     }
 
@@ -129,7 +183,7 @@ impl<T> Place<T> {
         }
     }
 
-    /// Move a field out (`consume(pair.a)`): `field` points into this local's value, `bit`
+    /// Move a field out (`consume(pair.a)`): `field` points into this local's value, `index`
     /// numbers the field among those the function moves out of it, and `rest` drops the
     /// others when the local drops (as Rust drops a partly moved value). A `Copy` field is
     /// moved the same way: its bits stay, and dropping it is nothing.
@@ -137,7 +191,7 @@ impl<T> Place<T> {
     // Called by generated code only, with a pointer into this local's value (the module
     // docs and `lowering-macros`' `generate::places` give the argument).
     #[allow(clippy::not_unsafe_ptr_arg_deref)]
-    pub fn take_field<F>(self, bit: u32, field: *mut F, rest: RestDropper<T>) -> F {
+    pub fn take_field<F>(self, index: u32, field: *mut F, rest: RestDropper<T, M>) -> F {
         // SAFETY: as in `get`; `field` is a field of the live value (generated code), read
         // once: the bit makes `rest` forget it.
         unsafe {
@@ -145,7 +199,7 @@ impl<T> Place<T> {
             if !slot.live {
                 dead_local();
             }
-            slot.moved |= bit;
+            slot.moved.insert(index);
             slot.rest = Some(rest);
             std::ptr::read(field)
         }
@@ -157,13 +211,13 @@ impl<T> Place<T> {
     // Called by generated code only, with a pointer into this local's value (the module
     // docs and `lowering-macros`' `generate::places` give the argument).
     #[allow(clippy::not_unsafe_ptr_arg_deref)]
-    pub fn assign_field<F>(self, bit: u32, field: *mut F, value: F) {
+    pub fn assign_field<F>(self, index: u32, field: *mut F, value: F) {
         // SAFETY: as in `take_field`.
         unsafe {
             let slot = &mut *self.slot;
-            if slot.moved & bit != 0 {
+            if slot.moved.contains(index) {
                 std::ptr::write(field, value);
-                slot.moved &= !bit;
+                slot.moved.remove(index);
             } else {
                 *field = value;
             }
@@ -187,18 +241,18 @@ impl<T> Place<T> {
     /// Drops the local where its scope ends (the guard is forgotten where a state ends inside
     /// the scope: the local lives on in its slot).
     #[inline(always)]
-    pub fn guard(self) -> SlotGuard<T> {
+    pub fn guard(self) -> SlotGuard<T, M> {
         SlotGuard { place: self }
     }
 }
 
 /// Drops a slot's value at the end of the scope that declares the local, in the order Rust
 /// drops locals (the guard is declared with the local).
-pub struct SlotGuard<T> {
-    place: Place<T>,
+pub struct SlotGuard<T, M: MovedFields = u32> {
+    place: Place<T, M>,
 }
 
-impl<T> Drop for SlotGuard<T> {
+impl<T, M: MovedFields> Drop for SlotGuard<T, M> {
     #[inline]
     fn drop(&mut self) {
         // SAFETY: as in `Place::get`.
@@ -218,13 +272,13 @@ fn dead_local() -> ! {
 /// (`Place::take`) otherwise, as Rust decides. Picked by autoref-specialization at the use:
 /// `(&ByValue(v)).by_value()` resolves to [`CopyOut`] or [`ReborrowOut`] when they apply (a
 /// type parameter without a `Copy` bound is not `Copy`), to [`MoveOut`] otherwise.
-pub struct ByValue<T>(pub Place<T>);
+pub struct ByValue<T, M: MovedFields = u32>(pub Place<T, M>);
 
 pub trait CopyOut<T> {
     fn by_value(&self) -> T;
 }
 
-impl<T: Copy> CopyOut<T> for ByValue<T> {
+impl<T: Copy, M: MovedFields> CopyOut<T> for ByValue<T, M> {
     #[inline(always)]
     fn by_value(&self) -> T {
         // SAFETY: as in `Place::get`.
@@ -236,7 +290,7 @@ pub trait ReborrowOut<'a, T: ?Sized> {
     fn by_value(&self) -> &'a mut T;
 }
 
-impl<'a, T: ?Sized> ReborrowOut<'a, T> for ByValue<&'a mut T> {
+impl<'a, T: ?Sized, M: MovedFields> ReborrowOut<'a, T> for ByValue<&'a mut T, M> {
     #[inline(always)]
     fn by_value(&self) -> &'a mut T {
         // SAFETY: as in `Place::get`; a reborrow of the reference the local holds, which
@@ -249,7 +303,7 @@ pub trait MoveOut<T> {
     fn by_value(&self) -> T;
 }
 
-impl<T> MoveOut<T> for &ByValue<T> {
+impl<T, M: MovedFields> MoveOut<T> for &ByValue<T, M> {
     #[inline(always)]
     fn by_value(&self) -> T {
         self.0.take()
@@ -263,17 +317,17 @@ impl<T> MoveOut<T> for &ByValue<T> {
 /// or a reborrow needs no bit and no mutable access, so a field reached through a `&` or an
 /// `Arc` (`node.v`, `self.n`) is read where it is; a move is only ever of a field the local
 /// owns, since rustc rejects any other in the borrow-check twin.
-pub struct FieldByValue<T, F> {
-    place: Place<T>,
-    bit: u32,
+pub struct FieldByValue<T, F, M: MovedFields = u32> {
+    place: Place<T, M>,
+    index: u32,
     field: *const F,
-    rest: RestDropper<T>,
+    rest: RestDropper<T, M>,
 }
 
-impl<T, F> FieldByValue<T, F> {
+impl<T, F, M: MovedFields> FieldByValue<T, F, M> {
     #[inline(always)]
-    pub fn new(place: Place<T>, bit: u32, field: *const F, rest: RestDropper<T>) -> Self {
-        FieldByValue { place, bit, field, rest }
+    pub fn new(place: Place<T, M>, index: u32, field: *const F, rest: RestDropper<T, M>) -> Self {
+        FieldByValue { place, index, field, rest }
     }
 }
 
@@ -281,7 +335,7 @@ pub trait CopyFieldOut<F> {
     fn field_by_value(&self) -> F;
 }
 
-impl<T, F: Copy> CopyFieldOut<F> for FieldByValue<T, F> {
+impl<T, F: Copy, M: MovedFields> CopyFieldOut<F> for FieldByValue<T, F, M> {
     #[inline(always)]
     fn field_by_value(&self) -> F {
         // SAFETY: `field` points into the live value of the local (generated code, `Place::get`
@@ -294,7 +348,7 @@ pub trait ReborrowFieldOut<'a, F: ?Sized> {
     fn field_by_value(&self) -> &'a mut F;
 }
 
-impl<'a, T, F: ?Sized> ReborrowFieldOut<'a, F> for FieldByValue<T, &'a mut F> {
+impl<'a, T, F: ?Sized, M: MovedFields> ReborrowFieldOut<'a, F> for FieldByValue<T, &'a mut F, M> {
     #[inline(always)]
     fn field_by_value(&self) -> &'a mut F {
         // SAFETY: as in `CopyFieldOut`; a reborrow of the reference the field holds (read
@@ -308,12 +362,12 @@ pub trait MoveFieldOut<F> {
     fn field_by_value(&self) -> F;
 }
 
-impl<T, F> MoveFieldOut<F> for &FieldByValue<T, F> {
+impl<T, F, M: MovedFields> MoveFieldOut<F> for &FieldByValue<T, F, M> {
     #[inline(always)]
     fn field_by_value(&self) -> F {
         // A move of a field the local owns (the twin rejects any other): the pointer came from
         // the local's own place, which the state machine owns mutably.
-        self.place.take_field(self.bit, self.field.cast_mut(), self.rest)
+        self.place.take_field(self.index, self.field.cast_mut(), self.rest)
     }
 }
 
@@ -323,22 +377,22 @@ impl<T, F> MoveFieldOut<F> for &FieldByValue<T, F> {
 /// otherwise, dropping it with the closure. `(&Capture(v)).capture()` picks the same by
 /// autoref-specialization, when the code is made: [`CaptureCopy`], [`CaptureReborrow`] or
 /// [`CaptureByValue`].
-pub struct Capture<T>(pub Place<T>);
+pub struct Capture<T, M: MovedFields = u32>(pub Place<T, M>);
 
 /// What a closure or async block captured of a [`Capture`]d local: the outer local's place,
 /// or the value in a slot of its own, which drops with the closure or block.
-pub enum Captured<T> {
-    Outer(Place<T>),
+pub enum Captured<T, M: MovedFields = u32> {
+    Outer(Place<T, M>),
     /// In a cell, so that a closure reaching it through `&self` stays callable as the plain
     /// one is (`Fn` or `FnOnce`, never needing a `mut` binding that the user did not write).
-    Own(UnsafeCell<Slot<T>>),
+    Own(UnsafeCell<Slot<T, M>>),
 }
 
-impl<T> Captured<T> {
+impl<T, M: MovedFields> Captured<T, M> {
     /// Where the code reaches the local: called at the start of each run of the closure, or
     /// of the async block's first poll, when the code no longer moves.
     #[inline(always)]
-    pub fn place(&self) -> Place<T> {
+    pub fn place(&self) -> Place<T, M> {
         match self {
             Captured::Outer(place) => *place,
             Captured::Own(slot) => Place::of(slot.get()),
@@ -346,35 +400,35 @@ impl<T> Captured<T> {
     }
 }
 
-pub trait CaptureCopy<T> {
-    fn capture(&self) -> Captured<T>;
+pub trait CaptureCopy<T, M: MovedFields> {
+    fn capture(&self) -> Captured<T, M>;
 }
 
-impl<T: Copy> CaptureCopy<T> for Capture<T> {
+impl<T: Copy, M: MovedFields> CaptureCopy<T, M> for Capture<T, M> {
     #[inline(always)]
-    fn capture(&self) -> Captured<T> {
+    fn capture(&self) -> Captured<T, M> {
         Captured::Outer(self.0)
     }
 }
 
-pub trait CaptureReborrow<'a, T: ?Sized> {
-    fn capture(&self) -> Captured<&'a mut T>;
+pub trait CaptureReborrow<'a, T: ?Sized, M: MovedFields> {
+    fn capture(&self) -> Captured<&'a mut T, M>;
 }
 
-impl<'a, T: ?Sized> CaptureReborrow<'a, T> for Capture<&'a mut T> {
+impl<'a, T: ?Sized, M: MovedFields> CaptureReborrow<'a, T, M> for Capture<&'a mut T, M> {
     #[inline(always)]
-    fn capture(&self) -> Captured<&'a mut T> {
+    fn capture(&self) -> Captured<&'a mut T, M> {
         Captured::Outer(self.0)
     }
 }
 
-pub trait CaptureByValue<T> {
-    fn capture(&self) -> Captured<T>;
+pub trait CaptureByValue<T, M: MovedFields> {
+    fn capture(&self) -> Captured<T, M>;
 }
 
-impl<T> CaptureByValue<T> for &Capture<T> {
+impl<T, M: MovedFields> CaptureByValue<T, M> for &Capture<T, M> {
     #[inline(always)]
-    fn capture(&self) -> Captured<T> {
+    fn capture(&self) -> Captured<T, M> {
         Captured::Own(UnsafeCell::new(Slot::holding(self.0.take())))
     }
 }

@@ -147,8 +147,18 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
     let field_types: Vec<TokenStream> = fields
         .iter()
         .zip(&generics)
-        .map(|((_, _, in_place), generic)| {
-            if *in_place { quote!(#krate::__private::Slot<#generic>) } else { quote!(::core::option::Option<#generic>) }
+        .map(|((_, field, in_place), generic)| {
+            if !*in_place {
+                return quote!(::core::option::Option<#generic>);
+            }
+            // One bit per field the function moves out of the local: a word covers 32.
+            let moved_fields = walked.parts.get(&field.to_string()).map_or(0, Vec::len);
+            if moved_fields <= 32 {
+                quote!(#krate::__private::Slot<#generic>)
+            } else {
+                let words = moved_fields.div_ceil(32);
+                quote!(#krate::__private::Slot<#generic, [u32; #words]>)
+            }
         })
         .collect();
     let field_names: Vec<&Ident> = fields.iter().map(|(_, field, _)| field).collect();

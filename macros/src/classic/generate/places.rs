@@ -13,7 +13,8 @@
 //! - `(&FieldByValue::new(v, ..)).field_by_value()` for a field used by value
 //!   (`consume(pair.a)`): a copy of a `Copy` field, a reborrow of a `&mut` one, and otherwise a
 //!   move (`Place::take_field`): the field's bit in the slot says it moved, and the rest of
-//!   the value drops without it;
+//!   the value drops without it (a slot has a bit for each field the function moves out of
+//!   its local, however many: `Slot<T, [u32; N]>` past 32);
 //! - `v.assign(x)` for `v = x` (the old value, if any, drops first, as in Rust), and
 //!   `v.assign_field(..)` for a field that may have moved.
 //!
@@ -124,8 +125,9 @@ impl<'a> Places<'a> {
         Some((self.lookup(&root)?, members))
     }
 
-    /// The bit of a moved field (`path`) of `local`, recording the field if it is new.
-    fn part_bit(&mut self, local: &InPlace, path: &str, record: bool) -> Option<u32> {
+    /// The number of a moved field (`path`) of `local` among the fields the function moves out
+    /// of it (its bit in the local's `Slot`), recording the field if it is new.
+    fn part_index(&mut self, local: &InPlace, path: &str, record: bool) -> Option<u32> {
         let known = self.parts.get(&local.field).map(Vec::as_slice).unwrap_or_default();
         let index = match known.iter().position(|known| known == path) {
             Some(index) => index,
@@ -146,7 +148,7 @@ impl<'a> Places<'a> {
                 }
             }
         };
-        Some(1u32 << index.min(31))
+        Some(u32::try_from(index).expect("fewer than 2^32 fields"))
     }
 
     /// What drops the rest of `local` when fields were moved out of it: every field but
@@ -157,17 +159,18 @@ impl<'a> Places<'a> {
         paths.extend(self.found_parts.iter().filter(|(field, _)| *field == local.field).map(|(_, path)| path));
         let whole = Ident::new("__whole", Span::mixed_site());
         let moved = Ident::new("__moved", Span::mixed_site());
+        let krate = self.krate;
         let forgets = paths.iter().enumerate().map(|(index, path)| {
-            let bit = 1u32 << index.min(31);
+            let index = u32::try_from(index).expect("fewer than 2^32 fields");
             let members = path.split('.').map(|member| syn::parse_str::<syn::Member>(member).expect("a field name"));
             quote! {
-                if #moved & #bit != 0 {
+                if #krate::__private::MovedFields::contains(&#moved, #index) {
                     ::core::mem::forget(#whole #(.#members)*);
                 }
             }
         });
         quote! {
-            |#whole, #moved: u32| {
+            |#whole, #moved| {
                 #[allow(unused_unsafe)]
                 let #whole = unsafe { ::core::ptr::read(#whole) };
                 #(#forgets)*
@@ -253,13 +256,13 @@ impl<'a> Places<'a> {
                 self.fields_by_value.push((name, members.clone()));
             }
             let path = members_text(&members);
-            let bit = self.part_bit(local, &path, true).expect("recorded");
+            let index = self.part_index(local, &path, true).expect("recorded");
             let rest = self.rest_dropper(local);
             let span = expr.span();
             let ident = with_span(&local.ident, span);
             let krate = self.krate;
             *expr = syn::parse_quote_spanned!(span=>
-                (&#krate::__private::FieldByValue::new(#ident, #bit, &raw const (*#ident.get()) #(.#members)*, #rest)).field_by_value()
+                (&#krate::__private::FieldByValue::new(#ident, #index, &raw const (*#ident.get()) #(.#members)*, #rest)).field_by_value()
             );
             return;
         }
@@ -300,12 +303,12 @@ impl<'a> Places<'a> {
             syn::Expr::Assign(node) => {
                 self.value(&mut node.right);
                 if let Some((local, members)) = self.field_path(&node.left)
-                    && let Some(bit) = self.part_bit(local, &members_text(&members), false)
+                    && let Some(index) = self.part_index(local, &members_text(&members), false)
                 {
                     let span = node.left.span();
                     let ident = with_span(&local.ident, span);
                     let right = &node.right;
-                    *expr = syn::parse_quote_spanned!(span=> #ident.assign_field(#bit, &raw mut (*#ident.get()) #(.#members)*, #right));
+                    *expr = syn::parse_quote_spanned!(span=> #ident.assign_field(#index, &raw mut (*#ident.get()) #(.#members)*, #right));
                     return;
                 }
                 if let Some(name) = Self::path_name(&node.left)
