@@ -55,6 +55,7 @@ use syn::visit_mut::{self, VisitMut};
 use super::captures;
 use crate::classic::analyse::{assignments, mentions};
 use crate::classic::parse::bindings::pattern_bindings;
+use crate::classic::parse::lower::is_comparison;
 use crate::classic::parse::macro_bindings;
 use crate::classic::parse::std_macros;
 use crate::classic::parse::tracing_macros::{has_tracing_fields, is_single_eq};
@@ -325,6 +326,12 @@ impl<'a> Places<'a> {
             syn::Expr::Binary(node) if assignments::is_compound(&node.op) => {
                 self.rewrite(&mut node.left, Use::Place);
                 self.value(&mut node.right);
+            }
+            // `a == b` is `PartialEq::eq(&a, &b)`: both operands are borrowed, never moved (a
+            // closure comparing with a kept local borrows it, as `mentions` reads it too).
+            syn::Expr::Binary(node) if is_comparison(&node.op) => {
+                self.rewrite(&mut node.left, Use::Place);
+                self.rewrite(&mut node.right, Use::Place);
             }
             syn::Expr::Call(node) => {
                 // A local called (a closure, an `impl AsyncFn`) is borrowed by the call.
