@@ -260,6 +260,26 @@ impl<T, M: MovedFields> Drop for SlotGuard<T, M> {
     }
 }
 
+/// A local kept in place, lent to code the classic lowering cannot see into (a user's macro,
+/// which may expand to a `move` closure or an `async move` block that it stores): a reference
+/// whose lifetime is that of `run`, a borrow of a local of the current run of `move_next`.
+/// Whatever captures it cannot outlive that run, so a macro that keeps a borrow of the local
+/// longer (past the call, or across one of the function's awaits) is rustc's compile error at
+/// the user's line, never a pointer into a state machine that may have been freed.
+///
+/// # Safety
+///
+/// `place` is the place of a local of the pinned state machine whose `move_next` is running,
+/// and `run` borrows a local of that run. Several lent references to one local may be alive
+/// at once (one per mention in the macro's tokens); rustc checked in the borrow-check twin that
+/// the user's code uses them as it may use the local itself.
+#[inline(always)]
+pub unsafe fn lend<'run, T, M: MovedFields>(place: Place<T, M>, run: &'run ()) -> &'run mut T {
+    let _ = run;
+    // SAFETY: the caller's promise; `get` checks that the local holds a value.
+    unsafe { &mut *place.get() }
+}
+
 #[cold]
 #[inline(never)]
 fn dead_local() -> ! {

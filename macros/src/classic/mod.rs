@@ -267,7 +267,22 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
             }
         }
     };
-    let dispatch = if pinned { quote!(#[allow(unused_unsafe)] unsafe { #dispatch }) } else { dispatch };
+    // A pinned state machine lends its locals to macros it cannot see into as references
+    // bounded by a local of this run of `move_next` (`generate::places`, invariant 6).
+    let lent_run = Ident::new(generate::places::LENT_RUN, Span::mixed_site());
+    let this_run = Ident::new("this_run_of_move_next", Span::mixed_site());
+    let dispatch = if pinned {
+        quote! {
+            #[allow(unused_variables)]
+            let #this_run = ();
+            #[allow(unused_variables)]
+            let #lent_run = &#this_run;
+            #[allow(unused_unsafe)]
+            unsafe { #dispatch }
+        }
+    } else {
+        dispatch
+    };
 
     let body = quote! {
             #(#items)*

@@ -409,8 +409,9 @@ impl Finder<'_> {
     /// that an awaited consuming method there takes its receiver as anywhere else
     /// (`panic!("{}", v.finish().await)`).
     fn macro_call(&mut self, mac: &syn::Macro, held: bool) {
-        if let Some(Ok(parsed)) = std_macros::parse(mac)
-            && tokens_await(&mac.tokens)
+        let parsed = std_macros::parse(mac);
+        if let Some(Ok(parsed)) = &parsed
+            && macro_awaits(mac)
             && !matches!(parsed.kind, std_macros::Kind::Matches { .. })
         {
             let args = parsed.exprs_with_use();
@@ -428,15 +429,14 @@ impl Finder<'_> {
             }
             return;
         }
-        self.tokens(&mac.tokens, held);
-    }
-
-    fn tokens(&mut self, tokens: &TokenStream, _held: bool) {
-        // A macro that awaits (`select!`, `join!`, `format!` with an await): what it borrows is
-        // borrowed across its awaits. (One that does not keeps nothing past its statement,
-        // unless its value is: `holding_roots`.)
-        if tokens_await(tokens) {
-            self.record(idents(tokens).into_iter().collect());
+        // A standard macro that awaits otherwise (`matches!` with an await): what it borrows
+        // is borrowed across its awaits. A macro the lowering does not know is left as written
+        // (`parse::awaiting_macros` has already rewritten `join!` and `select!`): the awaits
+        // among its tokens are its own (`stream! { .. }` expands to an async block of its
+        // own), and `macro_awaits` says so. (One that does not await keeps nothing past its
+        // statement, unless its value is: `holding_roots`.)
+        if macro_awaits(mac) {
+            self.record(idents(&mac.tokens).into_iter().collect());
         }
     }
 }
@@ -947,45 +947,11 @@ fn mutable_names(block: &syn::Block) -> HashSet<String> {
     mutable.0
 }
 
-fn tokens_await(tokens: &TokenStream) -> bool {
-    tokens.clone().into_iter().any(|token| match token {
-        TokenTree::Ident(ident) => ident == "await",
-        TokenTree::Group(group) => tokens_await(&group.stream()),
-        _ => false,
-    })
-}
-
-struct Awaits(bool);
-
-impl<'ast> Visit<'ast> for Awaits {
-    fn visit_expr_await(&mut self, _: &'ast syn::ExprAwait) {
-        self.0 = true;
-    }
-    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-    fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
-    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        self.0 |= tokens_await(&mac.tokens);
-    }
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
-}
-
-fn expr_awaits(expr: &syn::Expr) -> bool {
-    let mut awaits = Awaits(false);
-    awaits.visit_expr(expr);
-    awaits.0
-}
-
-fn block_awaits(block: &syn::Block) -> bool {
-    let mut awaits = Awaits(false);
-    awaits.visit_block(block);
-    awaits.0
-}
-
-fn stmt_awaits(stmt: &syn::Stmt) -> bool {
-    let mut awaits = Awaits(false);
-    awaits.visit_stmt(stmt);
-    awaits.0
-}
+// Whether code awaits is the parser's answer (`parse::awaits`): an await among the tokens of
+// a macro the lowering leaves as written is that macro's own, never the function's.
+use crate::classic::parse::awaits::{
+    in_block as block_awaits, in_expr as expr_awaits, in_macro as macro_awaits, in_stmt as stmt_awaits,
+};
 
 /// The local that a `let`'s initializer borrows directly (its binding then holds a borrow,
 /// nothing to drop): (`&v`, `&mut v.f[i]`, `v.iter()`, `v.as_str()`, ...),

@@ -84,12 +84,14 @@ pub(crate) fn of_block(block: &syn::Block) -> Vec<Mention> {
 
 /// Every identifier in macro tokens (a macro's arguments are opaque: assume it reads them).
 pub(crate) fn of_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditional: bool) {
-    of_macro_tokens(tokens, out, conditional, false);
+    of_macro_tokens(tokens, out, conditional, false, Kind::Read);
 }
 
 /// `of_tokens`, for the tokens of a macro; `fields`: tracing's, whose keys (`key = ..`) name no
-/// local.
-fn of_macro_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditional: bool, fields: bool) {
+/// local. `kind` is what a mention is: a read for a macro whose grammar is known to borrow, a
+/// use by value for one the lowering cannot see into (which may move what it is handed, into
+/// a `move` closure say: `generate::places` lends it the value where it is the last use).
+fn of_macro_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditional: bool, fields: bool, kind: Kind) {
     let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
     for (index, token) in tokens.iter().enumerate() {
         let previous = index.checked_sub(1).map(|before| &tokens[before]);
@@ -100,10 +102,10 @@ fn of_macro_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditional: bo
                 let key = fields && tracing_macros::is_field_key(&tokens, index);
                 if !after_dot && !before_path_or_bang && !key {
                     let name = if ident == "self" { SELF_LOCAL.to_owned() } else { ident.to_string() };
-                    out.push(Mention { name, kind: Kind::Read, conditional, field: None, called: false });
+                    out.push(Mention { name, kind, conditional, field: None, called: false });
                 }
             }
-            TokenTree::Group(group) => of_tokens(&group.stream(), out, conditional),
+            TokenTree::Group(group) => of_macro_tokens(&group.stream(), out, conditional, false, kind),
             // A string the macro may format: `"{v}"` reads `v` (tracing's message, say).
             TokenTree::Literal(literal) => {
                 for name in std_macros::token_captures(literal) {
@@ -280,9 +282,9 @@ impl Collector {
 
     /// The identifiers of macro tokens (`of_macro_tokens`), but not those a binding of the
     /// code being scanned hides (`let v = ..; info!(?v)`).
-    fn tokens(&mut self, tokens: &TokenStream, fields: bool) {
+    fn tokens(&mut self, tokens: &TokenStream, fields: bool, kind: Kind) {
         let mut found = Vec::new();
-        of_macro_tokens(tokens, &mut found, self.conditional > 0, fields);
+        of_macro_tokens(tokens, &mut found, self.conditional > 0, fields, kind);
         found.retain(|mention| !self.bound.contains(&mention.name));
         self.found.extend(found);
     }
@@ -506,10 +508,12 @@ impl<'ast> Visit<'ast> for Collector {
                     }
                 }
                 if let std_macros::Kind::Matches { rest, .. } = &parsed.kind {
-                    self.tokens(rest, false);
+                    self.tokens(rest, false, Kind::Read);
                 }
             }
-            _ => self.tokens(&mac.tokens, tracing_macros::has_tracing_fields(mac)),
+            Some(Err(_)) => self.tokens(&mac.tokens, false, Kind::Read),
+            None if tracing_macros::has_tracing_fields(mac) => self.tokens(&mac.tokens, true, Kind::Read),
+            None => self.tokens(&mac.tokens, false, Kind::Move),
         }
     }
 

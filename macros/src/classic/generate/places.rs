@@ -60,6 +60,10 @@ use crate::classic::parse::macro_bindings;
 use crate::classic::parse::std_macros;
 use crate::classic::parse::tracing_macros::{has_tracing_fields, is_single_eq};
 
+/// The name of the reference that bounds what `move_next` lends to macros it cannot see into
+/// (`Places::lend`): a borrow of a local of the closure, declared where it begins.
+pub(crate) const LENT_RUN: &str = "__lent_run";
+
 /// A local living in place, as user code names it here.
 pub(crate) struct InPlace {
     /// The identifier its place is bound to (the user's, or the hidden one for `self`).
@@ -91,6 +95,19 @@ pub(crate) struct Places<'a> {
     /// The fields the closure or async block being rewritten took first (`captures::plan`):
     /// a mention of one, where its local is not hidden, names the binding it was taken into.
     taken_fields: Vec<(Ident, String, Vec<syn::Member>)>,
+    /// The visible locals that no code after the statement being rewritten names: a macro
+    /// the lowering cannot see into, which names one of them and nothing else in the
+    /// statement does, gets its value (`lent_values`).
+    last_uses: HashSet<String>,
+    /// How many times each name is mentioned in the statement being rewritten (as
+    /// `mentions` counts): a local all of whose mentions are in one macro is lent by value.
+    mentions_here: HashMap<String, usize>,
+    /// How deep the rewrite is inside code that may run more than once or later than the
+    /// statement (a loop body, a closure, an async block): no value is lent there.
+    deferred: usize,
+    /// `let v = <v by value>;` for a statement that is a macro lent values (`stmt`): what
+    /// the caller writes before it.
+    pub preludes: Vec<TokenStream>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -117,6 +134,24 @@ impl<'a> Places<'a> {
             fields_by_value: Vec::new(),
             hidden_captures: 0,
             taken_fields: Vec::new(),
+            last_uses: HashSet::new(),
+            mentions_here: HashMap::new(),
+            deferred: 0,
+            preludes: Vec::new(),
+        }
+    }
+
+    /// The visible locals that code after the statement to rewrite does not name.
+    pub(crate) fn with_last_uses(mut self, last_uses: HashSet<String>) -> Self {
+        self.last_uses = last_uses;
+        self
+    }
+
+    fn count_mentions(&mut self, found: Vec<mentions::Mention>) {
+        self.mentions_here.clear();
+        for mention in found {
+            let name = if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name };
+            *self.mentions_here.entry(name).or_default() += 1;
         }
     }
 
@@ -182,6 +217,7 @@ impl<'a> Places<'a> {
     pub(crate) fn expr(&mut self, expr: &syn::Expr) -> syn::Expr {
         let mut expr = expr.clone();
         if !self.visible.is_empty() {
+            self.count_mentions(mentions::of_expr(&expr));
             self.value(&mut expr);
         }
         expr
@@ -193,6 +229,7 @@ impl<'a> Places<'a> {
     pub(crate) fn matched(&mut self, expr: &syn::Expr, patterns: &[&syn::Pat]) -> syn::Expr {
         let mut expr = expr.clone();
         if !self.visible.is_empty() {
+            self.count_mentions(mentions::of_expr(&expr));
             self.rewrite(&mut expr, matched_use(patterns));
         }
         expr
@@ -201,14 +238,24 @@ impl<'a> Places<'a> {
     /// A match arm's guard, where the names `pat` binds hide the locals of those names.
     pub(crate) fn guard(&mut self, pat: &syn::Pat, guard: &syn::Expr) -> syn::Expr {
         let mut guard = guard.clone();
+        // (A guard may run for each arm it is tried on: nothing is lent by value there.)
+        self.mentions_here.clear();
         self.with_bound(binding_names(pat), |this| this.value(&mut guard));
         guard
     }
 
+    /// A statement; a macro statement lent values leaves `preludes` to write before it.
     pub(crate) fn stmt(&mut self, stmt: &syn::Stmt) -> syn::Stmt {
         let mut stmt = stmt.clone();
         if !self.visible.is_empty() {
-            self.visit_stmt_mut(&mut stmt);
+            self.count_mentions(mentions::of_stmt(&stmt));
+            match &mut stmt {
+                syn::Stmt::Macro(node) => {
+                    let lent = self.lent_macro(&mut node.mac);
+                    self.preludes.push(lent);
+                }
+                _ => self.visit_stmt_mut(&mut stmt),
+            }
         }
         stmt
     }
@@ -370,16 +417,18 @@ impl<'a> Places<'a> {
             }
             syn::Expr::While(node) => {
                 let names = let_names(&node.cond);
-                self.value(&mut node.cond);
-                self.with_bound(names, |this| this.block(&mut node.body));
+                self.deferred(|this| {
+                    this.value(&mut node.cond);
+                    this.with_bound(names, |this| this.block(&mut node.body));
+                });
             }
             syn::Expr::Loop(node) => {
-                self.block(&mut node.body);
+                self.deferred(|this| this.block(&mut node.body));
             }
             syn::Expr::ForLoop(node) => {
                 self.value(&mut node.expr);
                 let names = binding_names(&node.pat);
-                self.with_bound(names, |this| this.block(&mut node.body));
+                self.deferred(|this| this.with_bound(names, |this| this.block(&mut node.body)));
             }
             syn::Expr::Block(node) => self.block(&mut node.block),
             syn::Expr::Unsafe(node) => self.block(&mut node.block),
@@ -441,7 +490,15 @@ impl<'a> Places<'a> {
                     }
                 }
             }
-            syn::Expr::Macro(node) => self.visit_macro_mut(&mut node.mac),
+            syn::Expr::Macro(node) => {
+                let lent = self.lent_macro(&mut node.mac);
+                if !lent.is_empty() {
+                    // The values are taken where the macro is evaluated; the braces are the
+                    // user's (the macro's path), so the block's tail follows the user's edition.
+                    let span = node.mac.path.span();
+                    *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #lent #expr }));
+                }
+            }
             _ => self.visit_children(expr),
         }
     }
@@ -467,10 +524,28 @@ impl<'a> Places<'a> {
 
     fn block(&mut self, block: &mut syn::Block) {
         let mark = self.bound.len();
-        for stmt in block.stmts.iter_mut() {
-            self.visit_stmt_mut(stmt);
+        let mut stmts = Vec::with_capacity(block.stmts.len());
+        for mut stmt in std::mem::take(&mut block.stmts) {
+            if let syn::Stmt::Macro(node) = &mut stmt {
+                // A macro statement lent values: they are taken by a `let` before it, so that
+                // the locals the macro declares stay in scope after it.
+                let lent = self.lent_macro(&mut node.mac);
+                if !lent.is_empty() {
+                    stmts.push(syn::Stmt::Item(syn::Item::Verbatim(lent)));
+                }
+            } else {
+                self.visit_stmt_mut(&mut stmt);
+            }
+            stmts.push(stmt);
         }
+        block.stmts = stmts;
         self.bound.truncate(mark);
+    }
+
+    fn deferred(&mut self, f: impl FnOnce(&mut Self)) {
+        self.deferred += 1;
+        f(self);
+        self.deferred -= 1;
     }
 
     /// `expr` as the code that took fields first names it: `__captured0.c` for `v.b.c` when
@@ -635,7 +710,7 @@ impl<'a> Places<'a> {
 
     fn closure(&mut self, node: &mut syn::ExprClosure, others: bool) {
         let names: Vec<String> = node.inputs.iter().flat_map(binding_names).collect();
-        self.with_bound(names, |this| this.value(&mut node.body));
+        self.deferred(|this| this.with_bound(names, |this| this.value(&mut node.body)));
         if !others {
             // It captures places only, which are `Copy`: by value, so that it does not borrow
             // the code of the state that made it (it may be kept across an await).
@@ -644,7 +719,7 @@ impl<'a> Places<'a> {
     }
 
     fn async_block(&mut self, node: &mut syn::ExprAsync, others: bool) {
-        self.block(&mut node.block);
+        self.deferred(|this| this.block(&mut node.block));
         if !others {
             node.capture = Some(Default::default());
         }
@@ -687,6 +762,27 @@ impl VisitMut for Places<'_> {
     }
 
     fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        // (A macro in no place of its own to take values before: places only.)
+        let mark = std::mem::take(&mut self.mentions_here);
+        let lent = self.lent_macro(mac);
+        debug_assert!(lent.is_empty(), "nothing is lent by value without a count of mentions");
+        self.mentions_here = mark;
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+impl Places<'_> {
+    /// A macro call, its mentions of visible locals rewritten. A standard one's arguments are
+    /// expressions the lowering sees, rewritten as any other. Any other macro is code the
+    /// lowering cannot see into, which may keep what it is handed past the call (a `move`
+    /// closure it expands to, stored somewhere): it never receives a raw place. A visible
+    /// local that only this macro names in the statement, and no code after it, is lent by
+    /// value, as the plain function's macro gets the local itself: the `let`s that take those
+    /// values are returned, for the caller to write before the macro. Any other mention is a
+    /// place whose lifetime is bounded by this run of `move_next` (`lend`), so that a borrow
+    /// the macro keeps longer is rustc's error at the user's line.
+    fn lent_macro(&mut self, mac: &mut syn::Macro) -> TokenStream {
         if let Some(Ok(mut parsed)) = std_macros::parse(mac) {
             let uses: Vec<std_macros::Use> = parsed.exprs_with_use().into_iter().map(|(_, usage)| usage).collect();
             for (expr, usage) in parsed.exprs_mut().into_iter().zip(uses) {
@@ -711,33 +807,88 @@ impl VisitMut for Places<'_> {
                 }
             }
             mac.tokens = parsed.arguments();
-            return;
+            return TokenStream::new();
         }
         if has_tracing_fields(mac) {
             let captured = self.message_captures(&mac.tokens);
-            let mut tokens = self.tokens(mac.tokens.clone(), Fields::Named);
+            let mut tokens = self.tokens(mac.tokens.clone(), Fields::Named, &HashSet::new());
             // `"{req:?}"` in the message captures `req` by name, which names its place here:
             // the value is passed as the named argument the capture reads instead.
             for (name, place) in captured {
                 let trailing_comma = matches!(tokens.clone().into_iter().last(), Some(TokenTree::Punct(punct)) if punct.as_char() == ',');
                 let comma = if trailing_comma { quote!() } else { quote!(,) };
                 let arg_name = Ident::new(&name, place.span());
-                tokens.extend(quote_spanned!(place.span()=> #comma #arg_name = (*#place.get())));
+                let lent = self.lend(&place, place.span());
+                tokens.extend(quote_spanned!(place.span()=> #comma #arg_name = #lent));
             }
             mac.tokens = tokens;
-            return;
+            return TokenStream::new();
         }
-        mac.tokens = self.tokens(mac.tokens.clone(), Fields::Sigils);
+        let by_value = self.lent_by_value(mac);
+        mac.tokens = self.tokens(mac.tokens.clone(), Fields::Sigils, &by_value);
+        let krate = self.krate;
+        by_value
+            .iter()
+            .map(|name| {
+                let place = &self.visible[name].ident;
+                // The user's own identifier: the macro's tokens (and a `"{v}"` among them)
+                // name the value, as in the plain function.
+                let value = Ident::new(name, place.span());
+                let span = place.span();
+                quote_spanned!(span=>
+                    #[allow(unused_variables, unused_mut)]
+                    let mut #value = (&#krate::__private::ByValue(#place)).by_value();
+                )
+            })
+            .collect()
     }
 
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
-}
+    /// The visible locals a macro the lowering cannot see into is lent by value: those that
+    /// no code after the statement names, that the statement names nowhere else, and only
+    /// where the macro runs once, as part of the statement (not in a loop, closure or async
+    /// block, which may run again or later).
+    fn lent_by_value(&self, mac: &syn::Macro) -> HashSet<String> {
+        if self.deferred > 0 || std_macros::parse(mac).is_some() || has_tracing_fields(mac) {
+            return HashSet::new();
+        }
+        let mut found = Vec::new();
+        mentions::of_tokens(&mac.tokens, &mut found, false);
+        let mut here: HashMap<String, usize> = HashMap::new();
+        for mention in found {
+            let name = if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name };
+            *here.entry(name).or_default() += 1;
+        }
+        here.into_iter()
+            .filter(|(name, count)| {
+                // (`self` stays a place: a macro that takes the receiver by value is rare, and
+                // its value has no name of the user's to bind.)
+                name != "self"
+                    && self.last_uses.contains(name)
+                    && self.lookup(name).is_some()
+                    && self.mentions_here.get(name) == Some(count)
+            })
+            .map(|(name, _)| name)
+            .collect()
+    }
 
-impl Places<'_> {
+
+    /// The place of the local whose place is `place`, lent to a macro: a reference bounded by
+    /// this run of `move_next` (`lowering::__private::lend`). A `move` closure or async block
+    /// the macro expands to captures the run's anchor with it, so that keeping it past the run
+    /// is a compile error, never a pointer into a state machine that may be gone.
+    fn lend(&self, place: &Ident, span: Span) -> TokenStream {
+        let krate = self.krate;
+        let run = Ident::new(LENT_RUN, Span::mixed_site().located_at(span));
+        quote_spanned!(span=> (*#krate::__private::lend(#place, #run)))
+    }
+
     /// Any other macro: its tokens, with each mention of a visible local (an identifier not
-    /// after `.` or `::` and not before `!`, `::` or `(`) made its place.
-    fn tokens(&self, tokens: TokenStream, fields: Fields) -> TokenStream {
-        self.tokens_within(tokens, fields, &HashSet::new(), false)
+    /// after `.` or `::` and not before `!`, `::` or `(`) made its lent place, except those
+    /// `by_value` names, which name the values taken before the macro.
+    fn tokens(&self, tokens: TokenStream, fields: Fields, by_value: &HashSet<String>) -> TokenStream {
+        let mut shadowed = HashSet::new();
+        shadowed.extend(by_value.iter().cloned());
+        self.tokens_within(tokens, fields, &shadowed, false)
     }
 
     /// One level of a macro's tokens: `shadowed` names the function's locals that the
@@ -791,7 +942,7 @@ impl Places<'_> {
                     match self.lookup(&name) {
                         Some(local) if !is_path_part && !is_key && !hidden(index, &name) => {
                             let place = with_span(&local.ident, ident.span());
-                            out.extend(quote_spanned!(ident.span()=> (*#place.get())));
+                            out.extend(self.lend(&place, ident.span()));
                         }
                         _ => out.push(token.clone()),
                     }
@@ -897,7 +1048,8 @@ impl Places<'_> {
         let key_members = members.iter().map(|(dot, member)| quote!(#dot #member));
         let value_members = members.iter().map(|(dot, member)| quote!(#dot #member));
         let place = with_span(&local.ident, name.span());
-        let field = quote_spanned!(name.span()=> #name #(#key_members)* = #sigil (*#place.get()) #(#value_members)*);
+        let lent = self.lend(&place, name.span());
+        let field = quote_spanned!(name.span()=> #name #(#key_members)* = #sigil #lent #(#value_members)*);
         Some((field, end))
     }
 }

@@ -12,6 +12,18 @@ pub(crate) fn in_expr(expr: &syn::Expr) -> bool {
     finder.found.is_some()
 }
 
+pub(crate) fn in_block(block: &syn::Block) -> bool {
+    let mut finder = Finder { found: None };
+    finder.visit_block(block);
+    finder.found.is_some()
+}
+
+pub(crate) fn in_stmt(stmt: &syn::Stmt) -> bool {
+    let mut finder = Finder { found: None };
+    finder.visit_stmt(stmt);
+    finder.found.is_some()
+}
+
 /// This function's first await among a macro's arguments: only a standard macro's are
 /// (see `Finder::visit_macro`).
 pub(crate) fn in_macro(mac: &syn::Macro) -> bool {

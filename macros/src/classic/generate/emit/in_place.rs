@@ -156,10 +156,25 @@ impl Emitter<'_> {
         (visible, others)
     }
 
+    /// The locals living in place (of `visible`) that no code after the current statement
+    /// names: a macro the lowering cannot see into may be lent their values
+    /// (`Places::lent_macro`).
+    pub(super) fn last_uses(&self, visible: &HashMap<String, InPlace>) -> HashSet<String> {
+        visible
+            .keys()
+            .filter(|name| {
+                let local = if *name == "self" { mentions::SELF_LOCAL } else { name.as_str() };
+                self.lookup(local).is_some_and(|id| !self.var_named_later(id))
+            })
+            .cloned()
+            .collect()
+    }
+
     /// `places_expr` for an expression matched against patterns (`Places::matched`).
     pub(super) fn places_matched(&mut self, expr: &syn::Expr, patterns: Option<&[&syn::Pat]>) -> syn::Expr {
         let (visible, others) = self.visible_places();
-        let mut places = Places::new(&visible, &others, &self.parts, self.config.krate);
+        let last_uses = self.last_uses(&visible);
+        let mut places = Places::new(&visible, &others, &self.parts, self.config.krate).with_last_uses(last_uses);
         let rewritten = match patterns {
             Some(patterns) => places.matched(expr, patterns),
             None => places.expr(expr),
@@ -167,6 +182,22 @@ impl Emitter<'_> {
         let found = std::mem::take(&mut places.found_parts);
         self.add_parts(found);
         rewritten
+    }
+
+    /// `Places::stmt`, with the `let`s that take what a macro statement is lent by value
+    /// written before it.
+    pub(super) fn places_stmt(&mut self, stmt: &syn::Stmt) -> syn::Stmt {
+        let (visible, others) = self.visible_places();
+        let last_uses = self.last_uses(&visible);
+        let mut places = Places::new(&visible, &others, &self.parts, self.config.krate).with_last_uses(last_uses);
+        let stmt = places.stmt(stmt);
+        let found = std::mem::take(&mut places.found_parts);
+        let preludes = std::mem::take(&mut places.preludes);
+        self.add_parts(found);
+        for prelude in preludes {
+            self.emit(prelude);
+        }
+        stmt
     }
 
     /// A match arm's pattern with its guard's mentions of locals kept in place rewritten

@@ -28,7 +28,6 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::places::Places;
 use super::rewrite::{FieldMove, Jump, JumpTarget, Rewriter, Sink};
 use crate::classic::analyse::jumps;
 use crate::classic::analyse::liveness::{Path, Rest};
@@ -853,11 +852,7 @@ impl<'a> Emitter<'a> {
             Stmt::Let(node) => self.let_stmt(node),
             Stmt::Expr(expr, _) => self.expr(expr, Sink::Discard),
             Stmt::Verbatim(stmt) => {
-                let (visible, others) = self.visible_places();
-                let mut places = Places::new(&visible, &others, &self.parts, self.config.krate);
-                let stmt = &places.stmt(stmt);
-                let found = std::mem::take(&mut places.found_parts);
-                self.add_parts(found);
+                let stmt = &self.places_stmt(stmt);
                 let jumps = self.rewriter().scan_stmt(stmt);
                 let jumps = self.jumps_for(jumps);
                 let mut rewriter = self.rewriter();
