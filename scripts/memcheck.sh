@@ -22,7 +22,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(borrows_across_awaits everyday drops_and_patterns scopes_and_assignments fuzz_regressions
         select_and_pin match_guards real_code captures tasks send leaving_paths macros_and_closures
-        consumed_receivers operands)
+        consumed_receivers operands escaping_captures)
 fi
 
 args=()

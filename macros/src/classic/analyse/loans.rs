@@ -638,13 +638,11 @@ fn holding_roots(expr: &syn::Expr, out: &mut HashSet<String>) {
                 }
                 syn::Expr::Closure(node) if node.capture.is_none() => free_idents(&node.body, self.0),
                 syn::Expr::Async(node) if node.capture.is_none() => free_idents_block(&node.block, self.0),
-                // A standard macro's value (`format!`, `vec!`) owns what it holds; another one's
-                // may borrow anything it names.
-                syn::Expr::Macro(node) if crate::classic::parse::std_macros::parse(&node.mac).is_none() => {
-                    for ident in idents(&node.mac.tokens) {
-                        self.0.insert(ident);
-                    }
-                }
+                // A macro's value holds no borrow of a local kept in place: a standard macro's
+                // (`format!`, `vec!`) owns what it holds, and any other macro is lent references
+                // bounded by the run of `move_next` (`generate::places`), which no value held
+                // across an await may keep. Keeping what it names in place would only turn a
+                // macro that takes or copies a local (`async move { .. }`) into a refusal.
                 _ => {}
             }
             match expr {

@@ -108,6 +108,13 @@ pub(crate) struct Places<'a> {
     /// `let v = <v by value>;` for a statement that is a macro lent values (`stmt`): what
     /// the caller writes before it.
     pub preludes: Vec<TokenStream>,
+    /// Rewriting the tokens of one of tracing's or log's macros, whose grammar borrows every
+    /// local it names and whose value holds none: they get places as visible code does.
+    tracing_tokens: bool,
+    /// The closure or async block about to be rewritten runs where it is made (awaited or
+    /// called there): it cannot outlive the statement, so what it lends to macros is
+    /// bounded by its own run rather than by `move_next`'s.
+    runs_where_made: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -138,6 +145,8 @@ impl<'a> Places<'a> {
             mentions_here: HashMap::new(),
             deferred: 0,
             preludes: Vec::new(),
+            tracing_tokens: false,
+            runs_where_made: false,
         }
     }
 
@@ -219,6 +228,18 @@ impl<'a> Places<'a> {
         if !self.visible.is_empty() {
             self.count_mentions(mentions::of_expr(&expr));
             self.value(&mut expr);
+        }
+        expr
+    }
+
+    /// An await's operand: a closure or async block written there runs where it is made.
+    pub(crate) fn awaited(&mut self, expr: &syn::Expr) -> syn::Expr {
+        let mut expr = expr.clone();
+        if !self.visible.is_empty() {
+            self.count_mentions(mentions::of_expr(&expr));
+            self.runs_where_made = is_code_literal(&expr);
+            self.value(&mut expr);
+            self.runs_where_made = false;
         }
         expr
     }
@@ -380,6 +401,19 @@ impl<'a> Places<'a> {
                 self.rewrite(&mut node.left, Use::Place);
                 self.rewrite(&mut node.right, Use::Place);
             }
+            syn::Expr::Await(node) if is_code_literal(&node.base) => {
+                self.runs_where_made = true;
+                self.value(&mut node.base);
+                self.runs_where_made = false;
+            }
+            syn::Expr::Call(node) if is_code_literal(&node.func) => {
+                self.runs_where_made = true;
+                self.rewrite(&mut node.func, Use::Place);
+                self.runs_where_made = false;
+                for arg in node.args.iter_mut() {
+                    self.value(arg);
+                }
+            }
             syn::Expr::Call(node) => {
                 // A local called (a closure, an `impl AsyncFn`) is borrowed by the call.
                 self.rewrite(&mut node.func, Use::Place);
@@ -434,11 +468,13 @@ impl<'a> Places<'a> {
             syn::Expr::Unsafe(node) => self.block(&mut node.block),
             syn::Expr::Const(_) => {}
             syn::Expr::Closure(node) => {
+                let own_run = std::mem::take(&mut self.runs_where_made);
                 if let Some((captured, others)) = self.capturing(&syn::Expr::Closure(node.clone())) {
                     if node.capture.is_some() {
                         self.moved_into(expr, &captured);
                     } else {
                         let original = node.clone();
+                        self.runs_where_made = own_run;
                         let (moved, fields) = self.moves_inside(|this| this.closure(node, others));
                         // One it also assigns (`v = ..`, `v += ..`), Rust's closure borrows
                         // mutably if it is `Copy` and takes otherwise: rustc picks (`chosen`).
@@ -452,6 +488,7 @@ impl<'a> Places<'a> {
                             // captures it; the rest it reaches through places.
                             let syn::Expr::Closure(original) = original else { unreachable!() };
                             *node = original;
+                            self.runs_where_made = own_run;
                             self.with_taken_fields(&captures, |this| {
                                 this.with_bound(moved.clone(), |this| this.closure(node, false))
                             });
@@ -465,11 +502,13 @@ impl<'a> Places<'a> {
                 }
             }
             syn::Expr::Async(node) => {
+                let own_run = std::mem::take(&mut self.runs_where_made);
                 if let Some((captured, others)) = self.capturing(&syn::Expr::Async(node.clone())) {
                     if node.capture.is_some() {
                         self.moved_into(expr, &captured);
                     } else {
                         let original = node.clone();
+                        self.runs_where_made = own_run;
                         let (moved, fields) = self.moves_inside(|this| this.async_block(node, others));
                         let original = syn::Expr::Async(original);
                         let assigned = assigned_in(&original);
@@ -479,6 +518,7 @@ impl<'a> Places<'a> {
                         if (!moved.is_empty() || !captures.is_empty() || !chosen.is_empty()) && !others {
                             let syn::Expr::Async(original) = original else { unreachable!() };
                             *node = original;
+                            self.runs_where_made = own_run;
                             self.with_taken_fields(&captures, |this| {
                                 this.with_bound(moved.clone(), |this| this.async_block(node, false))
                             });
@@ -710,7 +750,13 @@ impl<'a> Places<'a> {
 
     fn closure(&mut self, node: &mut syn::ExprClosure, others: bool) {
         let names: Vec<String> = node.inputs.iter().flat_map(binding_names).collect();
+        let own_run = std::mem::take(&mut self.runs_where_made);
         self.deferred(|this| this.with_bound(names, |this| this.value(&mut node.body)));
+        if own_run {
+            let run = own_run_anchor();
+            let body = &node.body;
+            *node.body = syn::Expr::Verbatim(quote!({ #run #body }));
+        }
         if !others {
             // It captures places only, which are `Copy`: by value, so that it does not borrow
             // the code of the state that made it (it may be kept across an await).
@@ -719,7 +765,11 @@ impl<'a> Places<'a> {
     }
 
     fn async_block(&mut self, node: &mut syn::ExprAsync, others: bool) {
+        let own_run = std::mem::take(&mut self.runs_where_made);
         self.deferred(|this| this.block(&mut node.block));
+        if own_run {
+            node.block.stmts.insert(0, syn::Stmt::Item(syn::Item::Verbatim(own_run_anchor())));
+        }
         if !others {
             node.capture = Some(Default::default());
         }
@@ -811,6 +861,7 @@ impl Places<'_> {
         }
         if has_tracing_fields(mac) {
             let captured = self.message_captures(&mac.tokens);
+            self.tracing_tokens = true;
             let mut tokens = self.tokens(mac.tokens.clone(), Fields::Named, &HashSet::new());
             // `"{req:?}"` in the message captures `req` by name, which names its place here:
             // the value is passed as the named argument the capture reads instead.
@@ -821,6 +872,7 @@ impl Places<'_> {
                 let lent = self.lend(&place, place.span());
                 tokens.extend(quote_spanned!(place.span()=> #comma #arg_name = #lent));
             }
+            self.tracing_tokens = false;
             mac.tokens = tokens;
             return TokenStream::new();
         }
@@ -873,10 +925,15 @@ impl Places<'_> {
 
 
     /// The place of the local whose place is `place`, lent to a macro: a reference bounded by
-    /// this run of `move_next` (`lowering::__private::lend`). A `move` closure or async block
-    /// the macro expands to captures the run's anchor with it, so that keeping it past the run
-    /// is a compile error, never a pointer into a state machine that may be gone.
+    /// this run of `move_next` (`lowering::__private::lend`), or by the run of the closure or
+    /// async block around it that runs where it is made (`own_run`). A `move` closure or async
+    /// block the macro expands to captures the run's anchor with it, so that keeping it past
+    /// the run is a compile error, never a pointer into a state machine that may be gone.
+    /// (One of tracing's macros gets the place itself: `tracing_tokens`.)
     fn lend(&self, place: &Ident, span: Span) -> TokenStream {
+        if self.tracing_tokens {
+            return quote_spanned!(span=> (*#place.get()));
+        }
         let krate = self.krate;
         let run = Ident::new(LENT_RUN, Span::mixed_site().located_at(span));
         quote_spanned!(span=> (*#krate::__private::lend(#place, #run)))
@@ -1067,6 +1124,30 @@ enum Fields {
 /// blocks included.
 fn assigned_in(expr: &syn::Expr) -> Vec<String> {
     assignments::assigned_places(expr, assignments::Reach::Nested).iter().filter_map(Places::path_name).collect()
+}
+
+/// A closure or async block written where it is (in parentheses or not): awaited or called
+/// there, it runs and is gone before the statement ends.
+fn is_code_literal(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::Paren(node) => is_code_literal(&node.expr),
+        syn::Expr::Group(node) => is_code_literal(&node.expr),
+        syn::Expr::Async(_) | syn::Expr::Closure(_) => true,
+        _ => false,
+    }
+}
+
+/// The anchor of a closure or async block's own run (`Places::lend`): a local of its body,
+/// under the name the lent places bound to `move_next`'s run use, which it hides there.
+fn own_run_anchor() -> TokenStream {
+    let owner = Ident::new("this_run_of_the_block", Span::mixed_site());
+    let run = Ident::new(LENT_RUN, Span::mixed_site());
+    quote! {
+        #[allow(unused_variables)]
+        let #owner = ();
+        #[allow(unused_variables)]
+        let #run = &#owner;
+    }
 }
 
 fn members_text(members: &[syn::Member]) -> String {

@@ -172,13 +172,22 @@ impl Emitter<'_> {
 
     /// `places_expr` for an expression matched against patterns (`Places::matched`).
     pub(super) fn places_matched(&mut self, expr: &syn::Expr, patterns: Option<&[&syn::Pat]>) -> syn::Expr {
+        self.places_in(expr, |places, expr| match patterns {
+            Some(patterns) => places.matched(expr, patterns),
+            None => places.expr(expr),
+        })
+    }
+
+    /// `places_matched` for an await's operand (`Places::awaited`).
+    pub(super) fn places_awaited(&mut self, expr: &syn::Expr) -> syn::Expr {
+        self.places_in(expr, |places, expr| places.awaited(expr))
+    }
+
+    fn places_in(&mut self, expr: &syn::Expr, rewrite: impl FnOnce(&mut Places, &syn::Expr) -> syn::Expr) -> syn::Expr {
         let (visible, others) = self.visible_places();
         let last_uses = self.last_uses(&visible);
         let mut places = Places::new(&visible, &others, &self.parts, self.config.krate).with_last_uses(last_uses);
-        let rewritten = match patterns {
-            Some(patterns) => places.matched(expr, patterns),
-            None => places.expr(expr),
-        };
+        let rewritten = rewrite(&mut places, expr);
         let found = std::mem::take(&mut places.found_parts);
         self.add_parts(found);
         rewritten

@@ -1200,7 +1200,14 @@ impl<'a> Emitter<'a> {
         // `Box::pin(f(..)).await` (which the plain `async fn` needs to recurse) awaits the task
         // directly: each classic call is its own heap task already.
         let operand = recursive_call(&node.operand, self.config.function).unwrap_or(&node.operand);
-        let mut operand = self.rewrite_expr(operand);
+        let mut operand = {
+            let operand = &self.places_awaited(operand);
+            let jumps = self.rewriter().scan_expr(operand);
+            let jumps = self.jumps_for(jumps);
+            let mut rewriter = self.rewriter();
+            rewriter.jumps = jumps;
+            rewriter.expr(operand)
+        };
         let mut replaced = self.apply(&mentions::of_awaited(&node.operand));
         self.drop_on_assignment(&mut operand, &mut replaced);
         self.drop_replaced(replaced);
