@@ -19,6 +19,7 @@ use crate::func::{Function, Param};
 pub(crate) fn emit(
     krate: &syn::Path,
     function: &Function,
+    bare_name_recursion: bool,
     output: &syn::Type,
     params: &[Param],
     witness: &proc_macro2::Ident,
@@ -37,7 +38,7 @@ pub(crate) fn emit(
         }
     });
     let mut block = function.block.clone();
-    Recursion { function: &function.sig.ident, output }.visit_block_mut(&mut block);
+    Recursion { function: &function.sig.ident, bare_name: bare_name_recursion, output }.visit_block_mut(&mut block);
     // The body's statements, not its block: a block as the async block's tail would draw
     // `unused_braces` at the user's braces.
     let stmts = &block.stmts;
@@ -71,13 +72,14 @@ pub(crate) fn emit(
 /// future of the same output instead, after using the arguments as the call would.
 struct Recursion<'a> {
     function: &'a syn::Ident,
+    bare_name: bool,
     output: &'a syn::Type,
 }
 
 impl VisitMut for Recursion<'_> {
     fn visit_expr_await_mut(&mut self, node: &mut syn::ExprAwait) {
         visit_mut::visit_expr_await_mut(self, node);
-        let Some(call) = recursive_call(&node.base, self.function) else { return };
+        let Some(call) = recursive_call(&node.base, self.function, self.bare_name) else { return };
         let args: Vec<&syn::Expr> = match call {
             syn::Expr::Call(call) => call.args.iter().collect(),
             syn::Expr::MethodCall(call) => call.args.iter().collect(),

@@ -300,6 +300,11 @@ impl Finder<'_> {
     /// `holding_roots` of `expr`, but for the receivers its awaits take by value
     /// (`taken_receiver`): a consuming method's result holds no borrow of what it consumed.
     fn holding(&mut self, expr: &syn::Expr) {
+        self.holding_except(expr, None);
+    }
+
+    /// `holding`, but for `consumed`, a local the value took (not borrowed).
+    fn holding_except(&mut self, expr: &syn::Expr, consumed: Option<&str>) {
         struct Taken<'f, 'r> {
             finder: &'f Finder<'r>,
             names: Vec<String>,
@@ -328,8 +333,8 @@ impl Finder<'_> {
         let mut taken = Taken { finder: self, names: Vec::new(), awaits: Vec::new() };
         taken.visit_expr(expr);
         let Taken { names, awaits, .. } = taken;
-        for name in names {
-            roots.remove(&name);
+        for name in names.iter().map(String::as_str).chain(consumed) {
+            roots.remove(name);
         }
         self.taken.extend(awaits);
         self.record(roots);
@@ -381,7 +386,14 @@ impl Finder<'_> {
                     // The initializer's own statements first: what their awaits take.
                     self.expr(&init.expr, held);
                     if held && !bindings.is_empty() {
-                        self.holding(&init.expr);
+                        // A method called on a local at its last use, which is not `mut`, is
+                        // taken to consume it (`let limited = conn.limit(2);`), as an awaited
+                        // one is (`taken_receiver`): its value holds no borrow of the local.
+                        let consumed = self.taken_receiver(&init.expr).filter(|_| {
+                            matches!(strip_parens(&init.expr), syn::Expr::MethodCall(call)
+                                if let_takes_receiver(&call.method.to_string()))
+                        });
+                        self.holding_except(&init.expr, consumed.as_deref());
                         if binds_by_ref(&local.pat) {
                             self.record_root(&init.expr);
                         }
@@ -986,6 +998,19 @@ fn is_into_iter_call(func: &syn::Expr) -> bool {
 }
 
 /// Methods of the standard collections that return a borrow of their receiver.
+/// A method that a `let` calls on a local at its last use, taken to consume it
+/// (`let limited = conn.limit(2);`, a builder's `build`), unless it is one of the standard
+/// borrowing methods or reads like a getter (`len`, `is_empty`, `get`, `as_..`, `to_..`,
+/// `clone`): whether `m` takes `self` is rustc's to know, and a getter's receiver, wrongly
+/// taken, would drop early.
+pub(crate) fn let_takes_receiver(method: &str) -> bool {
+    let getter = matches!(method, "len" | "clone" | "capacity" | "name" | "borrow" | "deref" | "peek" | "contains")
+        || ["is_", "get", "as_", "to_", "has_", "starts_with", "ends_with", "contains_", "peek_", "iter"]
+            .iter()
+            .any(|prefix| method.starts_with(prefix));
+    !getter && !is_borrowing_method(method)
+}
+
 fn is_borrowing_method(method: &str) -> bool {
     matches!(
         method,

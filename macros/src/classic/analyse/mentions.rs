@@ -163,6 +163,33 @@ pub(crate) fn consumes_receiver(method: &str) -> bool {
                 | "flatten"
                 | "into"
                 | "await"
+                // More of `Option`'s, `Result`'s and `Iterator`'s adapters that take `self`
+                // (`take`, `find`, `any`, `position`, `nth` borrow an iterator: not here).
+                | "transpose"
+                | "cloned"
+                | "copied"
+                | "map_or"
+                | "map_or_else"
+                | "and"
+                | "or"
+                | "xor"
+                | "is_some_and"
+                | "is_none_or"
+                | "is_ok_and"
+                | "is_err_and"
+                | "step_by"
+                | "cycle"
+                | "last"
+                | "max"
+                | "min"
+                | "max_by"
+                | "min_by"
+                | "max_by_key"
+                | "min_by_key"
+                | "reduce"
+                | "partition"
+                | "unzip"
+                | "map_while"
                 // The stream and future combinators of `futures` (and their `try_` forms):
                 // each takes its receiver by value.
                 | "then"
@@ -215,6 +242,18 @@ impl Collector {
         if matches!(pat, syn::Pat::Wild(_)) {
             // `let _ = place;` neither moves nor drops the place.
             return self.expr(init, Kind::Read);
+        }
+        // A method called on a local at its last use, taken to consume it there (as
+        // `loans` does): `let limited = conn.limit(2);`.
+        if let syn::Expr::MethodCall(call) = init
+            && matches!(&*call.receiver, syn::Expr::Path(_))
+            && super::loans::let_takes_receiver(&call.method.to_string())
+        {
+            self.expr(&call.receiver, Kind::Move);
+            for arg in &call.args {
+                self.expr(arg, Kind::Move);
+            }
+            return;
         }
         if !self.parts_of_place(init, &[pat], Patterns::Irrefutable) {
             self.expr(init, Kind::Move);

@@ -21,6 +21,22 @@
 //! Closures and async blocks that capture only such locals capture their places (`move`);
 //! a `move` closure gets the values (by value, as above) before it is made.
 //!
+//! A macro is code the lowering sees only as tokens. A standard one (`format!`, `vec!`,
+//! `assert!`, ..) has a known grammar: its arguments are expressions, rewritten as above. So
+//! are the fields of tracing's and log's macros, which borrow what they name and whose values
+//! hold no borrow. Any other macro may keep what it is handed past the call (it may expand to
+//! a `move` closure or an `async move` block that it stores): it is *lent* the local
+//! (`Places::lent_macro`):
+//!
+//! - by value, where the macro is the local's last use (no code after the statement names it,
+//!   nothing else in the statement does, and the macro runs once, as part of the statement):
+//!   `let v = <v by value>;` before the macro, whose tokens then name the value, as the plain
+//!   function's macro names the local itself;
+//! - otherwise as `(*lend(v, __lent_run))`: a `&'run mut` reference whose lifetime is that of
+//!   a borrow of a local of the current run of `move_next` (or of the closure or async block
+//!   around the macro, where that code runs where it is made: awaited or called there).
+//!
+//!
 //! # Soundness
 //!
 //! The generated code dereferences raw pointers into the state machine. It relies on:
@@ -44,6 +60,24 @@
 //! 5. **User code gets no `unsafe` it did not write.** `move_next` of a pinned state machine
 //!    runs in an `unsafe` block (for the place dereferences), which would also accept the
 //!    user's own unsafe operations; the twin, which is not in an `unsafe` block, rejects those.
+//! 6. **No place outlives its state machine.** A place (`Place`, a raw pointer) is only ever
+//!    captured by code the lowering sees and the twin checks: a closure or async block that
+//!    the plain body lets borrow the local cannot outlive the local's scope, which ends before
+//!    the state machine is freed. Code the lowering cannot see into (a macro of the user's)
+//!    never receives a raw place: it is lent the value, or a reference bounded by a run that
+//!    ends before the state machine can be freed (a run of `move_next`, or of a closure or
+//!    async block that is gone before its statement ends), so that keeping the borrow longer
+//!    (storing the macro's closure past the call, or holding it across one of the function's
+//!    awaits) is rustc's error, not a pointer into freed memory. An await among a macro's
+//!    tokens is the macro's own (`parse::awaits`): it never makes a local live in place.
+//!    Checked by `tests/tests/escaping_captures.rs` (the macro's closure and async block run
+//!    after the task is gone, under valgrind too), and by the ui tests
+//!    `macro_capture_used_after` and `macro_borrow_held_across_an_await`.
+//!
+//! Lending by value is exact for a macro that moves the local (what the plain function's
+//! macro does with it) and for a `Copy` one; a macro that only borrows it leaves the value to
+//! drop where its statement ends instead of where the local's scope ends (README, "Where the
+//! lowerings differ"; `escaping_captures::a_borrowing_macro_at_a_last_use_drops_the_value_early`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -495,7 +529,7 @@ impl<'a> Places<'a> {
                             let chosen = self.chosen_captures(&chosen);
                             let places = Self::chosen_places(&chosen);
                             let body = &node.body;
-                            *node.body = syn::Expr::Verbatim(quote!({ #places #body }));
+                            *node.body = syn::parse2(quote!({ #places #body })).expect("a block");
                             self.taken_first(expr, &moved, &captures, &chosen);
                         }
                     }
@@ -536,7 +570,7 @@ impl<'a> Places<'a> {
                     // The values are taken where the macro is evaluated; the braces are the
                     // user's (the macro's path), so the block's tail follows the user's edition.
                     let span = node.mac.path.span();
-                    *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #lent #expr }));
+                    *expr = syn::parse2(quote_spanned!(span=> { #lent #expr })).expect("a block");
                 }
             }
             _ => self.visit_children(expr),
@@ -556,6 +590,14 @@ impl<'a> Places<'a> {
             }
             fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
                 self.0.visit_macro_mut(mac);
+            }
+            fn visit_field_value_mut(&mut self, field: &mut syn::FieldValue) {
+                // `Out { entry }` names the local `entry`: written out (`entry: entry`), so that
+                // the value a local kept in place gives has a place to go.
+                if field.colon_token.is_none() {
+                    field.colon_token = Some(Default::default());
+                }
+                visit_mut::visit_field_value_mut(self, field);
             }
             fn visit_item_mut(&mut self, _: &mut syn::Item) {}
         }
@@ -658,7 +700,9 @@ impl<'a> Places<'a> {
     fn moved_into(&self, expr: &mut syn::Expr, captured: &[String]) {
         let prelude = self.capture_values(captured);
         let span = expr.span();
-        *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #prelude #expr }));
+        // A block the rewriters after this one see into (`self` inside it becomes the local
+        // that holds it there).
+        *expr = syn::parse2(quote_spanned!(span=> { #prelude #expr })).expect("a block");
     }
 
     /// The visible locals that code rewritten by `f` uses by value (whole), and the fields of
@@ -725,7 +769,7 @@ impl<'a> Places<'a> {
             })
             .collect();
         let span = expr.span();
-        *expr = syn::Expr::Verbatim(quote_spanned!(span=> { #prelude #(#fields)* #(#chosen)* #expr }));
+        *expr = syn::parse2(quote_spanned!(span=> { #prelude #(#fields)* #(#chosen)* #expr })).expect("a block");
     }
 
     /// For each local in `chosen` (one a closure or async block both assigns and uses by
@@ -755,7 +799,7 @@ impl<'a> Places<'a> {
         if own_run {
             let run = own_run_anchor();
             let body = &node.body;
-            *node.body = syn::Expr::Verbatim(quote!({ #run #body }));
+            *node.body = syn::parse2(quote!({ #run #body })).expect("a block");
         }
         if !others {
             // It captures places only, which are `Copy`: by value, so that it does not borrow
@@ -782,7 +826,9 @@ impl<'a> Places<'a> {
             .map(|name| {
                 let ident = &self.visible[name].ident;
                 let value = self.by_value(ident, ident.span());
-                quote!(let #ident = #value;)
+                // Mutable as the local may be: the code that takes it mutates it where the user's
+                // binding is `mut` (the twin rejects it anywhere else).
+                quote!(#[allow(unused_mut)] let mut #ident = #value;)
             })
             .collect()
     }

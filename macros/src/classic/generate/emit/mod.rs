@@ -152,6 +152,10 @@ pub(crate) struct Config<'a> {
     pub krate: &'a syn::Path,
     /// The function's name, to recognize recursive awaits.
     pub function: &'a Ident,
+    /// A bare call of that name is the function itself (`recursive_call`).
+    pub bare_name_recursion: bool,
+    /// The function's result type, where the body can name it (not an `impl Trait`).
+    pub result_type: Option<syn::Type>,
     pub option_return: bool,
     /// The span of the user's body block: what the body's tail is the tail of has it, so that
     /// rustc reads the user's edition there.
@@ -383,8 +387,11 @@ impl<'a> Emitter<'a> {
             Sink::Assign(var, _) => self.sink_code(var, block, span),
             Sink::Return => {
                 let value = Ident::new("__lowering_value", Span::mixed_site());
+                // Of the result type, so that the value is coerced to it as the plain function's
+                // tail is (`Ok(Box::new(upload))` to `Result<Box<dyn Debug>, _>`).
+                let ty = self.config.result_type.as_ref().map(|ty| quote!(: #ty));
                 quote! {
-                    let #value = #block;
+                    let #value #ty = #block;
                     return ::core::task::Poll::Ready(#value);
                 }
             }
@@ -1199,7 +1206,8 @@ impl<'a> Emitter<'a> {
     fn await_expr(&mut self, node: &'a ir::Await) {
         // `Box::pin(f(..)).await` (which the plain `async fn` needs to recurse) awaits the task
         // directly: each classic call is its own heap task already.
-        let operand = recursive_call(&node.operand, self.config.function).unwrap_or(&node.operand);
+        let operand =
+            recursive_call(&node.operand, self.config.function, self.config.bare_name_recursion).unwrap_or(&node.operand);
         let mut operand = {
             let operand = &self.places_awaited(operand);
             let jumps = self.rewriter().scan_expr(operand);
@@ -1469,14 +1477,18 @@ fn as_value(hidden: &Ident) -> syn::Expr {
 
 /// `f(..)`, `Self::f(..)`, `self.f(..)`, or one of them in `Box::pin(..)`, where `f` is
 /// `function`: the call to await.
-pub(crate) fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident) -> Option<&'e syn::Expr> {
+///
+/// `bare_name` says whether a bare `name(..)` can call the function: in a free function it
+/// does; in a method, or any function of an `impl` or trait, a bare name is a free function's
+/// (an associated function is `Self::name(..)`), even one of the method's own name.
+pub(crate) fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident, bare_name: bool) -> Option<&'e syn::Expr> {
     let is_self_call = |expr: &syn::Expr| match expr {
         syn::Expr::Call(call) => match &*call.func {
             syn::Expr::Path(path) => {
                 let segments: Vec<String> =
                     path.path.segments.iter().map(|segment| segment.ident.to_string()).collect();
                 match segments.as_slice() {
-                    [name] => function == name,
+                    [name] => bare_name && function == name,
                     [owner, name] => owner == "Self" && function == name,
                     _ => false,
                 }

@@ -1,0 +1,306 @@
+//! Reductions of what published crates showed the classic lowering getting wrong, each the
+//! exact program of the issue that reported it (the crates' shapes, our own code), run under
+//! both lowerings, with neighbours of the same shape.
+
+#![allow(clippy::needless_return)]
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::ops::Range;
+use std::pin::Pin;
+use std::rc::Rc;
+
+use lowering_tests::*;
+
+/// Completes at once.
+pub async fn tick() {}
+
+pub struct Entry(pub Loud);
+
+pub async fn write(entry: &mut Entry) -> usize {
+    later("write", entry.0.name().len()).await
+}
+
+pub struct Out<'a> {
+    pub entry: Entry,
+    pub n: &'a mut usize,
+}
+
+#[derive(Debug)]
+pub struct Upload(pub u32);
+
+
+pub async fn next_len(buf: &mut Vec<u8>) -> Option<usize> {
+    later("next_len", Some(buf.len())).await
+}
+
+pub struct Handler {
+    pub n: u32,
+}
+
+impl Handler {
+    pub async fn run(&mut self) -> u32 {
+        self.n += later("run", 10).await;
+        self.n
+    }
+}
+
+pub struct Allocator(pub std::cell::Cell<u32>);
+
+pub struct Ptr(pub u32);
+
+impl Drop for Ptr {
+    fn drop(&mut self) {
+        log(format!("drop ptr {}", self.0));
+    }
+}
+
+impl Allocator {
+    pub async fn alloc(&self) -> Ptr {
+        let n = self.0.get();
+        self.0.set(n + 1);
+        later("alloc", Ptr(n)).await
+    }
+}
+
+pub async fn push(out: &mut String, s: &str) {
+    later("push", ()).await;
+    out.push_str(s);
+}
+
+pub async fn read() -> Result<(), String> {
+    later("read", Ok(())).await
+}
+
+pub async fn load(n: u32) -> String {
+    later("load", n.to_string()).await
+}
+
+
+pub struct Conn(pub Loud);
+
+pub struct Limited(pub Loud, pub usize);
+
+impl Conn {
+    pub fn limit(self, n: usize) -> Limited {
+        Limited(self.0, n)
+    }
+}
+
+impl Limited {
+    pub async fn read_into(&mut self, out: &mut Vec<u8>) {
+        out.extend(std::iter::repeat_n(7, self.1));
+        later("read_into", ()).await
+    }
+}
+
+pub async fn next() -> Option<Result<u8, String>> {
+    later("next", Some(Ok(3))).await
+}
+
+pub async fn total(items: impl Iterator<Item = u32>) -> u32 {
+    let sum = items.sum();
+    later("total", sum).await
+}
+
+
+pub async fn log_line(s: &str) {
+    later(s, ()).await
+}
+
+differential! {
+    // 1. A struct literal's field shorthand naming a kept local.
+    pub async fn from_raw(n: &mut usize, mut entry: Entry) -> Out<'_> {
+        *n += write(&mut entry).await;      // `entry` borrowed across an await: kept in place
+        Out { entry, n }
+    }
+
+    // 2. A result coerced to the declared trait object.
+    pub async fn start(n: u32) -> Result<Box<dyn std::fmt::Debug>, String> {
+        tick().await;
+        Ok(Box::new(Upload(n)))
+    }
+
+    pub struct Reader<S>(pub S);
+    pub struct Ready<R>(pub R);
+    pub struct Reading<'a, R>(pub R, pub PhantomData<&'a ()>);
+
+    // 3. An impl's lifetime that appears only in a bound and in the result.
+    impl<'a, R> Reader<Ready<R>> where R: AsRef<[u8]> + 'a {
+        pub async fn next(mut self) -> Option<(usize, Reader<Reading<'a, R>>)> {
+            let n = next_len(&mut vec![1, 2]).await?;
+            Some((n, Reader(Reading(self.0 .0, PhantomData))))
+        }
+    }
+
+    // 4. An `async move` block that calls a `&mut self` method on a `mut` local it takes.
+    pub async fn listen(out: &mut Vec<Pin<Box<dyn Future<Output = u32>>>>) {
+        for i in 0..2 {
+            tick().await;
+            let mut handler = Handler { n: i };          // `async fn run(&mut self) -> u32`
+            out.push(Box::pin(async move { handler.run().await }));
+        }
+    }
+
+    // 5. A statement whose value is discarded, after an await.
+    pub async fn dynamic_drop(a: Rc<Allocator>, c: bool) {
+        let x = a.alloc().await;
+        if c { Some(x) } else { None };
+    }
+
+    // 6. A temporary later in a method chain, borrowed by an awaited call.
+    pub async fn push_upper(out: &mut String, name: &str) {
+        push(out, &name.trim().to_uppercase()).await;       // async fn push(out: &mut String, s: &str)
+    }
+
+    // 7. A `match` on a kept local, with a `ref` binding, and with a by-value binding beside `Err(_)`.
+    pub async fn check(r: Result<String, String>) -> Result<(), String> {
+        match r {
+            Ok(ref s) => match s.as_str() { "" => return Err("empty".into()), _ => {} },
+            Err(e) => return Err(e),
+        }
+        read().await?;
+        Ok(())
+    }
+
+    pub async fn len(r: Result<String, String>) -> usize {
+        match r {
+            Ok(s) => { tick().await; s.len() }
+            Err(_) => 0,
+        }
+    }
+
+    pub struct Cache {
+        pub text: Cow<'static, str>,
+    }
+
+    // 8. A free function with the method's name, called inside the method.
+    impl Cache {
+        pub async fn load(&mut self) {
+            let text = load(7).await;
+            self.text = Cow::Owned(text);
+        }
+    }
+
+    // 9. A consuming method whose result a later await uses, in a `let`.
+    pub async fn read_let(conn: Conn, out: &mut Vec<u8>) {        // fn limit(self, n: usize) -> Limited
+        let mut limited = conn.limit(2);
+        limited.read_into(out).await;
+    }
+
+    // 10. Standard consuming adapters.
+    pub async fn first() -> Result<Option<u8>, String> {
+        match next().await.transpose() {                        // next() -> Option<Result<u8, String>>
+            x => { tick().await; x }
+        }
+    }
+
+    pub async fn sum_all(v: Vec<u32>) -> u32 {
+        total(v.iter().cloned()).await
+    }
+
+    pub struct Got {
+        pub name: String,
+        pub range: Range<u64>,
+    }
+
+    // 11. `self` inside a `move` closure of a method whose `self` is kept in place.
+    impl Got {
+        pub async fn range(self) -> Range<u64> {
+            log_line(&self.name).await;
+            let f = move || self.range;
+            f()
+        }
+    }
+}
+
+#[test]
+fn a_struct_literal_shorthand_names_a_kept_local() {
+    let (mut a, mut b) = (1, 1);
+    let (classic_out, classic_log) = run(Stop::AtEnd, || async { classic::from_raw(&mut a, Entry(Loud::new("e"))).await.entry.0.name().len() });
+    let (runtime_out, runtime_log) = run(Stop::AtEnd, || async { runtime::from_raw(&mut b, Entry(Loud::new("e"))).await.entry.0.name().len() });
+    assert_eq!((classic_out, classic_log, a), (runtime_out, runtime_log, b));
+}
+
+#[test]
+fn a_result_coerced_to_a_trait_object() {
+    let (classic_out, classic_log) = run(Stop::AtEnd, || async { format!("{:?}", classic::start(4).await) });
+    let (runtime_out, runtime_log) = run(Stop::AtEnd, || async { format!("{:?}", runtime::start(4).await) });
+    assert_eq!((classic_out, classic_log), (runtime_out, runtime_log));
+}
+
+#[test]
+fn an_impl_lifetime_only_in_a_bound_and_the_result() {
+    let (classic_out, classic_log) = run(Stop::AtEnd, || async {
+        classic::Reader(classic::Ready(vec![1u8])).next().await.map(|(n, reader)| (n, reader.0 .0))
+    });
+    let (runtime_out, runtime_log) = run(Stop::AtEnd, || async {
+        runtime::Reader(runtime::Ready(vec![1u8])).next().await.map(|(n, reader)| (n, reader.0 .0))
+    });
+    assert_eq!((classic_out, classic_log), (runtime_out, runtime_log));
+}
+
+#[test]
+fn an_async_move_block_calls_a_mut_method_on_a_local_it_takes() {
+    let mut classic_out = Vec::new();
+    let mut runtime_out = Vec::new();
+    same(|| classic::listen(&mut classic_out), || runtime::listen(&mut runtime_out));
+    let classic_values: Vec<_> = classic_out.into_iter().map(|f| run(Stop::AtEnd, || f)).collect();
+    let runtime_values: Vec<_> = runtime_out.into_iter().map(|f| run(Stop::AtEnd, || f)).collect();
+    assert_eq!(classic_values, runtime_values);
+}
+
+#[test]
+fn a_discarded_statement_value_after_an_await() {
+    for c in [true, false] {
+        same_at_every_suspension(
+            || classic::dynamic_drop(Rc::new(Allocator(std::cell::Cell::new(0))), c),
+            || runtime::dynamic_drop(Rc::new(Allocator(std::cell::Cell::new(0))), c),
+        );
+    }
+}
+
+#[test]
+fn a_temporary_later_in_a_chain_borrowed_by_an_awaited_call() {
+    let (mut a, mut b) = (String::new(), String::new());
+    same(|| classic::push_upper(&mut a, " ab "), || runtime::push_upper(&mut b, " ab "));
+    assert_eq!((a.as_str(), b.as_str()), ("AB", "AB"));
+}
+
+#[test]
+fn a_match_on_a_kept_local() {
+    for r in [Ok(String::new()), Ok("x".to_string()), Err("e".to_string())] {
+        same_at_every_suspension(|| classic::check(r.clone()), || runtime::check(r.clone()));
+        same_at_every_suspension(|| classic::len(r.clone()), || runtime::len(r.clone()));
+    }
+}
+
+#[test]
+fn a_free_function_with_the_methods_name() {
+    let mut classic_cache = classic::Cache { text: Cow::Borrowed("") };
+    let mut runtime_cache = runtime::Cache { text: Cow::Borrowed("") };
+    same(|| classic_cache.load(), || runtime_cache.load());
+    assert_eq!((classic_cache.text, runtime_cache.text), (Cow::Borrowed("7"), Cow::Borrowed("7")));
+}
+
+#[test]
+fn a_consuming_method_in_a_let_before_an_await() {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    same(|| classic::read_let(Conn(Loud::new("c")), &mut a), || runtime::read_let(Conn(Loud::new("c")), &mut b));
+    assert_eq!(a, b);
+}
+
+#[test]
+fn standard_consuming_adapters() {
+    same_at_every_suspension(classic::first, runtime::first);
+    same_at_every_suspension(|| classic::sum_all(vec![1, 2, 3]), || runtime::sum_all(vec![1, 2, 3]));
+}
+
+#[test]
+fn self_in_a_move_closure_of_a_method_keeping_self() {
+    same_at_every_suspension(
+        || classic::Got { name: "g".into(), range: 1..4 }.range(),
+        || runtime::Got { name: "g".into(), range: 1..4 }.range(),
+    );
+}
