@@ -2,7 +2,7 @@
 //! exact program of the issue that reported it (the crates' shapes, our own code), run under
 //! both lowerings, with neighbours of the same shape.
 
-#![allow(clippy::needless_return)]
+#![allow(clippy::needless_return, unused_mut, elided_named_lifetimes, mismatched_lifetime_syntaxes)]
 
 use std::borrow::Cow;
 use std::future::Future;
@@ -303,4 +303,24 @@ fn self_in_a_move_closure_of_a_method_keeping_self() {
         || classic::Got { name: "g".into(), range: 1..4 }.range(),
         || runtime::Got { name: "g".into(), range: 1..4 }.range(),
     );
+}
+
+mod assigned {
+use lowering_tests::*;
+
+differential! {
+    /// A borrow assigned by an expression statement, held across a later await.
+    pub async fn borrow_assigned_then_held(n: usize) -> usize {
+        let v = vec![1u8; n];
+        let r;
+        r = &v;
+        later("between", ()).await;
+        r.len()
+    }
+}
+
+#[test]
+fn a_borrow_assigned_by_a_statement_is_held() {
+    same_at_every_suspension(|| classic::borrow_assigned_then_held(2), || runtime::borrow_assigned_then_held(2));
+}
 }

@@ -147,7 +147,11 @@ impl Finder<'_> {
                 bound.extend(let_bound_names(stmt));
             }
         }
-        for ((stmt, scope), bound) in stmts.iter().zip(scopes).zip(bound_before).rev() {
+        let tail = match stmts.last() {
+            Some(syn::Stmt::Expr(_, None)) => Some(stmts.len() - 1),
+            _ => None,
+        };
+        for (index, ((stmt, scope), bound)) in stmts.iter().zip(scopes).zip(bound_before).enumerate().rev() {
             self.in_scope = scope;
             // After a `let`, its names mean its new locals (`let r = r.send().await?;`).
             for name in let_bound_names(stmt) {
@@ -171,7 +175,15 @@ impl Finder<'_> {
                     counts
                 }),
             );
-            self.stmt(stmt, later);
+            // An expression statement's value is dropped where it ends, and the bindings of
+            // its arms with it: nothing of it is held across a later await (a block's tail
+            // is, where the block's value is).
+            // (An assignment's value lives on in the local it is assigned to.)
+            let held = later
+                && (!matches!(stmt, syn::Stmt::Expr(..))
+                    || Some(index) == tail
+                    || matches!(stmt, syn::Stmt::Expr(syn::Expr::Assign(_), _)));
+            self.stmt(stmt, held);
             self.unit = outer_unit;
             later |= stmt_awaits(stmt);
             // What it names, not counting the names its own bindings hide (a `let v` in a
@@ -483,6 +495,12 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 self.finder.record_root(&node.left);
                 visit::visit_expr(self, expr);
             }
+            // `r = &v;` (or any value that may borrow): what it borrows is held as long as the
+            // local it is assigned to, as a `let`'s initializer is.
+            syn::Expr::Assign(node) if self.held => {
+                visit::visit_expr(self, expr);
+                self.finder.holding(&node.right);
+            }
             syn::Expr::Block(node) => self.finder.stmts(&node.block.stmts, self.held),
             syn::Expr::Unsafe(node) => self.finder.stmts(&node.block.stmts, self.held),
             syn::Expr::Loop(node) => {
@@ -549,7 +567,13 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 self.visit_expr(&node.expr);
                 if awaits || self.held {
                     self.finder.holding(&node.expr);
-                    if node.arms.iter().any(|arm| has_bindings(&arm.pat)) {
+                    // A binding borrows the scrutinee if it is `ref`, or if the scrutinee may
+                    // be a reference (match ergonomics bind through it). A local that owns its
+                    // value, matched by value (`Ok(s) => .., Err(_) => ..`), gives up the
+                    // parts the arm moves out, and nothing borrows it across the arm's awaits.
+                    let owned = matches!(strip_parens(&node.expr), syn::Expr::Path(path)
+                        if path.path.get_ident().is_some_and(|ident| !self.finder.exclusive_refs.contains(&ident.to_string()) && ident != "self"));
+                    if node.arms.iter().any(|arm| binds_by_ref(&arm.pat) || (!owned && has_bindings(&arm.pat))) {
                         self.finder.record_root(&node.expr);
                     }
                 }

@@ -907,8 +907,13 @@ impl Lower {
                     // `&mut ()`: rustc promotes no constant behind `&mut` (but `&mut []`), so it
                     // is a temporary of the statement like any other.
                     self.hoist(referent, pre)
+                } else if self.hoisting && is_temporary(&referent) {
+                    // What `&` borrows is the temporary itself, even at the end of a chain that
+                    // starts at a hoisted one (`&name.trim().to_uppercase()`: the owned
+                    // `String` the awaiter holds a borrow of).
+                    self.hoist(referent, pre)
                 } else {
-                    self.hoist_if_temporary(referent, pre)
+                    referent
                 };
                 syn::Expr::Reference(node)
             }

@@ -857,6 +857,9 @@ impl<'a> Emitter<'a> {
     fn stmt(&mut self, stmt: &'a Stmt) {
         match stmt {
             Stmt::Let(node) => self.let_stmt(node),
+            Stmt::Expr(expr, _) if valued_branches(expr) >= 2 && (expr.source().is_none() || self.must_split(expr)) => {
+                self.discarded_construct(expr)
+            }
             Stmt::Expr(expr, _) => self.expr(expr, Sink::Discard),
             Stmt::Verbatim(stmt) => {
                 let stmt = &self.places_stmt(stmt);
@@ -869,6 +872,27 @@ impl<'a> Emitter<'a> {
                 self.emit(rewritten.into_token_stream());
                 self.drop_replaced(replaced);
             }
+        }
+    }
+
+    /// An `if` or `match` statement whose branches give values (`if c { Some(x) } else { None
+    /// };`), taken apart: each branch's value goes to one hidden local, as in a `let`, so that
+    /// rustc infers one type from all of them (a branch's value alone, `None;`, has none), and
+    /// it drops where the statement ends, as the plain statement's value does.
+    fn discarded_construct(&mut self, expr: &'a Expr) {
+        let hidden = self.hidden("v");
+        let var = self.declare(hidden.clone(), false, Init::No);
+        self.vars[var].sink = true;
+        let field = self.vars[var].field.clone();
+        self.expr(expr, Sink::Assign(var, field));
+        if self.reachable {
+            if self.init[var] == Init::InSlot {
+                let sm = sm();
+                let field = &self.vars[var].field;
+                self.emit(quote!(let #hidden = ::core::option::Option::take(&mut #sm.#field).unwrap_or_else(|| ::core::unreachable!());));
+            }
+            self.init[var] = Init::No;
+            self.emit(quote!(::core::mem::drop(#hidden);));
         }
     }
 
@@ -1514,6 +1538,23 @@ pub(crate) fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident, bare_
         }
     }
     None
+}
+
+/// How many branches of an `if` (with its `else if`s) or `match` end in a value (a tail).
+fn valued_branches(expr: &Expr) -> usize {
+    let valued = |block: &Block| usize::from(matches!(block.stmts.last(), Some(Stmt::Expr(_, false))));
+    match expr {
+        Expr::If(node) => {
+            valued(&node.then_branch)
+                + match &node.else_branch {
+                    Some(Expr::Block(block)) => valued(block),
+                    Some(other) => valued_branches(other),
+                    None => 0,
+                }
+        }
+        Expr::Match(node) => node.arms.iter().map(|arm| valued(&arm.body)).sum(),
+        _ => 0,
+    }
 }
 
 /// Is a value computed by `init` one without a destructor of its own, that holds nothing
