@@ -2,7 +2,7 @@
 //! exact program of the issue that reported it (the crates' shapes, our own code), run under
 //! both lowerings, with neighbours of the same shape.
 
-#![allow(clippy::needless_return, unused_mut, elided_named_lifetimes, mismatched_lifetime_syntaxes)]
+#![allow(clippy::needless_return, unused_mut, dead_code, mismatched_lifetime_syntaxes)]
 
 use std::borrow::Cow;
 use std::future::Future;

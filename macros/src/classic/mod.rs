@@ -98,7 +98,6 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
         .collect(),
         parts: HashMap::new(),
     };
-    if std::env::var("LOWERING_DEBUG_IN_PLACE").is_ok() { eprintln!("in_place initial: {:?}", config.in_place); }
     let mut rounds = 0;
     let walked = loop {
         let walked = walk(&config, &body, &function, &params);
@@ -122,7 +121,6 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
             config.fields_used = walked.fields_used;
         }
         config.parts = walked.parts;
-        if std::env::var("LOWERING_DEBUG_IN_PLACE").is_ok() { eprintln!("wants in place: {:?}", walked.wants_in_place); }
         config.in_place.extend(walked.wants_in_place);
     };
     if let Some(errors) = walked.errors.into_iter().reduce(|mut all, error| {

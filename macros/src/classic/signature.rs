@@ -41,14 +41,55 @@ pub(crate) fn name_elided_lifetimes(sig: &mut syn::Signature) -> Vec<syn::Lifeti
     for (offset, lifetime) in named.new.iter().enumerate() {
         sig.generics.params.insert(position + offset, syn::parse_quote!(#lifetime));
     }
-    sig.generics
+    let mut lifetimes: Vec<syn::Lifetime> = sig
+        .generics
         .params
         .iter()
         .filter_map(|param| match param {
             syn::GenericParam::Lifetime(lifetime) => Some(lifetime.lifetime.clone()),
             _ => None,
         })
-        .collect()
+        .collect();
+    // The lifetimes of the `impl` around a method, which the signature names without declaring
+    // them (`Reader<Reading<'a, R>>` in `impl<'a, R> Reader<Ready<R>>`): the body's type
+    // mentions them too.
+    let mut named = NamedLifetimes(Vec::new());
+    syn::visit::Visit::visit_signature(&mut named, sig);
+    for lifetime in named.0 {
+        if !lifetimes.contains(&lifetime) {
+            lifetimes.push(lifetime);
+        }
+    }
+    lifetimes
+}
+
+/// The lifetimes a signature names, but `'static`, `'_` and those a `for<..>` binds.
+struct NamedLifetimes(Vec<syn::Lifetime>);
+
+impl<'ast> syn::visit::Visit<'ast> for NamedLifetimes {
+    fn visit_lifetime(&mut self, lifetime: &'ast syn::Lifetime) {
+        if lifetime.ident != "static" && lifetime.ident != "_" && !self.0.contains(lifetime) {
+            self.0.push(lifetime.clone());
+        }
+    }
+    // Declared by the function itself (counted with its generics) or bound by `for<..>`.
+    fn visit_generics(&mut self, generics: &'ast syn::Generics) {
+        if let Some(clause) = &generics.where_clause {
+            self.visit_where_clause(clause);
+        }
+    }
+    fn visit_bound_lifetimes(&mut self, _: &'ast syn::BoundLifetimes) {}
+    fn visit_predicate_type(&mut self, predicate: &'ast syn::PredicateType) {
+        if predicate.lifetimes.is_none() {
+            syn::visit::visit_predicate_type(self, predicate);
+        }
+    }
+    fn visit_type_fn_ptr(&mut self, _: &'ast syn::TypeFnPtr) {}
+    fn visit_trait_bound(&mut self, bound: &'ast syn::TraitBound) {
+        if bound.lifetimes.is_none() {
+            syn::visit::visit_trait_bound(self, bound);
+        }
+    }
 }
 
 /// `+ Captures<'a> + ...` for the returned task's `impl Witness`: edition 2021 captures
