@@ -1,11 +1,13 @@
 //! The copy's builds and test runs, each bounded: `cargo test --no-run` (library, binaries,
 //! unit and integration tests, in one target directory for every phase, so dependencies build
 //! once), rustc's errors read from `--message-format=json`; each test binary run alone under a
-//! timeout; the doc tests through `cargo test --doc`.
+//! timeout; the doc tests through `cargo test --doc`; a test binary under another program
+//! (`memcheck`: valgrind) as it is run here.
 
+use std::ffi::OsStr;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::Duration;
 
 use cargo_metadata::Message;
@@ -96,6 +98,12 @@ impl Package {
 
     /// Run one test binary as cargo would (from the package directory), at most `timeout`.
     pub fn run_binary(&self, binary: &Path, timeout: Duration) -> Result<Outcome> {
+        let expected = self.listed(binary)?;
+        self.run(self.test_command(binary), timeout, &expected, &binary.display().to_string())
+    }
+
+    /// The tests a test binary would run (`--list`, without the ignored ones).
+    pub fn listed(&self, binary: &Path) -> Result<Vec<String>> {
         let list = |args: &[&str]| -> Result<String> {
             let output = Command::new(binary)
                 .args(args)
@@ -105,11 +113,16 @@ impl Package {
                 .context(|| format!("listing the tests of {}", binary.display()))?;
             Ok(String::from_utf8_lossy(&output.stdout).into_owned())
         };
-        let expected = libtest::listed(&list(&["--list"])?, &list(&["--list", "--ignored"])?);
-        let mut command = Command::new(binary);
+        Ok(libtest::listed(&list(&["--list"])?, &list(&["--list", "--ignored"])?))
+    }
+
+    /// `program` run as cargo runs a test binary: from the package directory, with
+    /// `CARGO_MANIFEST_DIR`, its output piped.
+    pub fn test_command(&self, program: impl AsRef<OsStr>) -> Command {
+        let mut command = Command::new(program);
         command.current_dir(&self.dir).env("CARGO_MANIFEST_DIR", &self.dir);
         command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        self.run(command, timeout, &expected, &binary.display().to_string())
+        command
     }
 
     /// `cargo test --doc`: the doc tests are listed first (rustdoc lists them without building
@@ -136,15 +149,8 @@ impl Package {
         self.run(command, build_timeout + test_timeout, &expected, "the doc tests").map(Some)
     }
 
-    fn run(&self, mut command: Command, timeout: Duration, expected: &[String], what: &str) -> Result<Outcome> {
-        let mut child = command.spawn().context(|| format!("running {what}"))?;
-        let stdout = child.stdout.take().context(|| "the tests' stdout")?;
-        let stderr = child.stderr.take().context(|| "the tests' stderr")?;
-        let stdout = std::thread::spawn(move || read_all(stdout));
-        let stderr = std::thread::spawn(move || read_tail(stderr, 4096));
-        let status = wait_bounded(&mut child, timeout, |_| {})?;
-        let output = stdout.join().unwrap_or_default();
-        let stderr = stderr.join().unwrap_or_default();
+    fn run(&self, command: Command, timeout: Duration, expected: &[String], what: &str) -> Result<Outcome> {
+        let Ran { status, stdout: output, stderr } = self.run_bounded(command, timeout, what, |_| {})?;
         let crashed = match status {
             Some(status) if !status.success() && !output.contains("test result: FAILED") => {
                 let last = stderr.lines().rev().find(|line| !line.trim().is_empty()).unwrap_or_default();
@@ -159,6 +165,34 @@ impl Package {
         }
         Ok(outcome)
     }
+
+    /// Run `command` (its output piped) for at most `timeout`, `tick` every 10 s meanwhile:
+    /// its exit status (`None`: stopped at the timeout, with every process it started), its
+    /// output, the tail of its error output.
+    pub fn run_bounded(
+        &self,
+        mut command: Command,
+        timeout: Duration,
+        what: &str,
+        tick: impl FnMut(Duration),
+    ) -> Result<Ran> {
+        let mut child = command.spawn().context(|| format!("running {what}"))?;
+        let stdout = child.stdout.take().context(|| "the tests' stdout")?;
+        let stderr = child.stderr.take().context(|| "the tests' stderr")?;
+        let stdout = std::thread::spawn(move || read_all(stdout));
+        let stderr = std::thread::spawn(move || read_tail(stderr, 4096));
+        let status = wait_bounded(&mut child, timeout, tick)?;
+        Ok(Ran { status, stdout: stdout.join().unwrap_or_default(), stderr: stderr.join().unwrap_or_default() })
+    }
+}
+
+/// How a bounded run ended, and what it printed.
+pub struct Ran {
+    /// `None`: stopped at the timeout.
+    pub status: Option<ExitStatus>,
+    pub stdout: String,
+    /// The last 4 KiB or so.
+    pub stderr: String,
 }
 
 fn read_all(stream: impl Read) -> String {

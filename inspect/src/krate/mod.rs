@@ -8,7 +8,8 @@
 //! `classic`; where that fails, the functions rustc's errors fall in are set aside until the
 //! rest builds, each set-aside function is tried alone (the rest `runtime`), and the accepted
 //! set is built together (a function failing only in company is refused with that error); last,
-//! the tests with every accepted function classic.
+//! the tests with every accepted function classic; with `--memcheck`, those test binaries again
+//! under valgrind's memcheck (`memcheck`).
 
 mod annotate;
 mod cargo;
@@ -16,6 +17,7 @@ mod cfg;
 pub mod figures;
 mod functions;
 mod libtest;
+pub mod memcheck;
 pub mod page;
 mod report;
 pub mod results;
@@ -29,6 +31,7 @@ use std::time::{Duration, Instant};
 use cargo::{Built, CompileError, Package};
 use figures::Figures;
 use functions::{Function, Placement};
+use memcheck::Memcheck;
 use regex::Regex;
 use results::{Phase, Refusal, Results, Tests, Verdict};
 
@@ -39,6 +42,7 @@ pub const USAGE: &str = "\
 usage: inspect crate SOURCE [--only REGEX] [--features LIST] [--no-default-features]
                      [--placement outer|inner] [--build-timeout SECS] [--test-timeout SECS]
                      [--dir DIR] [--keep] [--no-figures] [--list] [--json]
+                     [--memcheck] [--memcheck-timeout SECS]
 
 SOURCE is a crate's directory or Cargo.toml (a package, or a member of a workspace), or
 NAME@VERSION from crates.io. On a copy, never the original, puts #[::lowering::lowering(MODE)]
@@ -50,7 +54,8 @@ the classic lowering refuses and why (rustc's first error); last, runs the crate
 build twice (the accepted fns classic, then every fn runtime) for each accepted fn's figures
 side by side. The last line is
 `crate NAME: A/N async fns lowered classic; tests P/T pass with them (runtime baseline P0/T0)`;
-the exit status is 0 only when A == N and P == T.
+the exit status is 0 only when A == N and P == T (and, with --memcheck, every test binary
+ran clean under memcheck).
 
   --only REGEX          only the fns whose `path::name file:line` matches
   --features LIST       features of the crate to enable, as cargo takes them
@@ -64,6 +69,11 @@ the exit status is 0 only when A == N and P == T.
                         (default <target>/lowering-crate, which `inspect --html` reads)
   --keep                leave the annotated copy (accepted fns classic, the rest runtime)
   --no-figures          skip the figures (two release builds of the library)
+  --memcheck            run the classic build's test binaries (unit, integration; not the
+                        doc tests) again under valgrind's memcheck, one test thread each,
+                        and report the errors per binary (valgrind is installed with apt-get
+                        as root when missing; without it, memcheck is `not run`)
+  --memcheck-timeout SECS  per test binary under memcheck (default 1800)
   --list                list the fns that would be lowered, and stop
   --json                print the results as JSON (as written to results.json)";
 
@@ -80,6 +90,8 @@ struct Options {
     figures: bool,
     list: bool,
     json: bool,
+    memcheck: bool,
+    memcheck_timeout: Duration,
     help: bool,
 }
 
@@ -97,6 +109,8 @@ impl Default for Options {
             figures: true,
             list: false,
             json: false,
+            memcheck: false,
+            memcheck_timeout: Duration::from_secs(1800),
             help: false,
         }
     }
@@ -140,6 +154,8 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
             "--no-figures" => options.figures = false,
             "--list" => options.list = true,
             "--json" => options.json = true,
+            "--memcheck" => options.memcheck = true,
+            "--memcheck-timeout" => options.memcheck_timeout = seconds(value()?, "--memcheck-timeout")?,
             "-h" | "--help" => options.help = true,
             other if other.starts_with('-') => {
                 return Err(Error::new(format!("unknown option {other} for inspect crate\n\n{USAGE}")));
@@ -193,15 +209,23 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     eprintln!("crate: {} {}: {} async fns, work in {}", original.name, original.version, found.len(), work.display());
+    // Before the builds: a memcheck that cannot run is said at once, not after them.
+    let valgrind = options.memcheck.then(memcheck::valgrind);
+    if let Some(Err(why)) = &valgrind {
+        eprintln!("crate: [memcheck] {}: {why}", memcheck::VALGRIND_MISSING);
+    }
     let mut run = Run {
         options: &options,
         package: &package,
         pristine: pristine_package,
         functions: &found,
         figures_dir: work.join("figures").join(format!("{}-{}", original.name, original.version)),
+        memcheck_dir: work.join("memcheck").join(format!("{}-{}", original.name, original.version)),
+        valgrind,
         phases: Vec::new(),
         tests: Vec::new(),
         figures: Figures::default(),
+        memcheck: None,
     };
     let verdicts = run.phases()?;
     source::keep_lock(&original, &copy, &work)?;
@@ -216,6 +240,7 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
         tests: run.tests,
         phases: run.phases,
         figures: run.figures,
+        memcheck: run.memcheck,
     };
     results.write(&work.join("results").join(format!("{}-{}.json", original.name, original.version)))?;
     results.write(&work.join("results.json"))?;
@@ -272,9 +297,14 @@ struct Run<'a> {
     functions: &'a [Function],
     /// Where the figures' release builds go (their dependencies built once per crate).
     figures_dir: PathBuf,
+    /// Where valgrind's XML output goes, a file per test binary.
+    memcheck_dir: PathBuf,
+    /// `--memcheck`: valgrind's version, or why there is none.
+    valgrind: Option<std::result::Result<String, String>>,
     phases: Vec<Phase>,
     tests: Vec<Tests>,
     figures: Figures,
+    memcheck: Option<Memcheck>,
 }
 
 impl Run<'_> {
@@ -303,8 +333,8 @@ impl Run<'_> {
         self.tests.push(reference);
 
         let started = Instant::now();
-        let binaries = self.build_or_fail(Some(&BTreeSet::new()), "runtime")?;
-        let runtime = self.test(&binaries, "runtime")?;
+        let runtime_binaries = self.build_or_fail(Some(&BTreeSet::new()), "runtime")?;
+        let runtime = self.test(&runtime_binaries, "runtime")?;
         self.phase("runtime", started, 1);
         let same = runtime.passed() == self.tests[0].passed() && runtime.total() == self.tests[0].total();
         if !same {
@@ -316,12 +346,31 @@ impl Run<'_> {
         let (verdicts, binaries, builds) = self.classic(&everyone)?;
         self.phase("classic", started, builds);
         let started = Instant::now();
-        let classic = match binaries {
-            Some(binaries) => self.test(&binaries, "classic")?,
+        let classic = match &binaries {
+            Some(binaries) => self.test(binaries, "classic")?,
             None => Tests { configuration: "classic".to_owned(), ..runtime },
         };
         self.phase("tests", started, 0);
         self.tests.push(classic);
+        if let Some(valgrind) = self.valgrind.clone() {
+            // The binaries the classic tests ran; with no fn to lower, the runtime build's
+            // (the last one built: the target directory still holds them).
+            let (binaries, configuration) = match binaries {
+                Some(binaries) => (binaries, "classic"),
+                None => (runtime_binaries, "runtime"),
+            };
+            let started = Instant::now();
+            let timeout = self.options.memcheck_timeout;
+            let memcheck = match valgrind {
+                Ok(version) => {
+                    memcheck::run(self.package, &binaries, &self.memcheck_dir, timeout, version, configuration)?
+                }
+                Err(why) => Memcheck::not_run(why, timeout),
+            };
+            eprintln!("crate: [memcheck] {}", memcheck.line());
+            self.memcheck = Some(memcheck);
+            self.phase("memcheck", started, 0);
+        }
         let accepted: BTreeSet<usize> =
             verdicts.iter().enumerate().filter(|(_, v)| v.refused.is_none()).map(|(i, _)| i).collect();
         if self.options.figures {
@@ -536,8 +585,20 @@ mod tests {
         assert_eq!(options.only.as_deref(), Some("^net::"));
         assert_eq!(options.feature_args, ["--features", "a,b", "--no-default-features"]);
         assert_eq!(options.placement, Placement::Inner);
-        assert!(options.keep && !options.list);
-        for bad in ["", "a --bogus", "a b", "a --placement sideways", "a --build-timeout 0", "a --only"] {
+        assert!(options.keep && !options.list && !options.memcheck);
+        assert_eq!(options.memcheck_timeout, Duration::from_secs(1800));
+        let options = args("a --memcheck --memcheck-timeout=60").unwrap();
+        assert!(options.memcheck);
+        assert_eq!(options.memcheck_timeout, Duration::from_secs(60));
+        for bad in [
+            "",
+            "a --bogus",
+            "a b",
+            "a --placement sideways",
+            "a --build-timeout 0",
+            "a --only",
+            "a --memcheck-timeout 0",
+        ] {
             assert!(args(bad).is_err(), "{bad:?} parsed");
         }
     }

@@ -1,10 +1,11 @@
 //! The page's section for the last `inspect crate` run (`inspect --html`): the last line, the
-//! refusals by code, tests per configuration, phase times, every function's verdict and the
-//! accepted fns' figures; or why there are none.
+//! refusals by code, tests per configuration, memcheck's per test binary (`--memcheck`), phase
+//! times, every function's verdict and the accepted fns' figures; or why there are none.
 
 use std::fmt::Write as _;
 
 use super::figures::{Figures, shown};
+use super::memcheck::Memcheck;
 use super::results::Results;
 use crate::html::escape;
 
@@ -57,7 +58,11 @@ pub fn section(out: &mut String, loaded: &std::result::Result<Results, String>) 
             tests.total()
         );
     }
-    out.push_str("</tbody></table><table><thead><tr><th>phase</th><th>seconds</th><th>builds</th></tr></thead><tbody>");
+    out.push_str("</tbody></table>");
+    if let Some(run) = &results.memcheck {
+        memcheck(out, run);
+    }
+    out.push_str("<table><thead><tr><th>phase</th><th>seconds</th><th>builds</th></tr></thead><tbody>");
     for phase in &results.phases {
         let _ = write!(
             out,
@@ -142,4 +147,97 @@ fn figures(out: &mut String, figures: &Figures) {
         }
     }
     out.push_str("</tbody></table>");
+}
+
+/// Each test binary of the classic build under memcheck, and the total; or why it was not run.
+fn memcheck(out: &mut String, memcheck: &Memcheck) {
+    let _ =
+        write!(out, "<p class=\"status\" id=\"crate-memcheck-status\"><code>{}</code></p>", escape(&memcheck.line()));
+    if !memcheck.ran() {
+        if let Some(why) = &memcheck.detail {
+            let _ = write!(out, "<p class=\"status missing\">{}</p>", escape(why));
+        }
+        return;
+    }
+    let _ = write!(
+        out,
+        "<p>The {} build's test binaries under valgrind's memcheck (<code>{} {}</code>, each with \
+         <code>--test-threads=1</code>, at most {} s); the doc tests are {}.</p><table id=\"crate-memcheck\"><thead>\
+         <tr><th>binary</th><th>tests run</th><th>failed</th><th>errors</th><th>verdict</th><th>detail</th></tr>\
+         </thead><tbody>",
+        escape(&memcheck.configuration),
+        escape(memcheck.valgrind.as_deref().unwrap_or("valgrind")),
+        escape(&memcheck.flags.join(" ")),
+        memcheck.timeout_s,
+        escape(&memcheck.doc_tests)
+    );
+    for binary in &memcheck.binaries {
+        let detail: Vec<&str> = binary.detail.iter().chain(&binary.first_error).map(String::as_str).collect();
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&binary.name),
+            binary.tests_run,
+            binary.tests_failed,
+            binary.errors,
+            binary.verdict.as_str(),
+            escape(&detail.join("; "))
+        );
+    }
+    out.push_str("</tbody></table>");
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    use super::super::libtest::Outcome;
+    use super::super::memcheck::{Binary, Verdict};
+    use super::*;
+
+    fn results(memcheck: Option<Memcheck>) -> Results {
+        let mut results: Results = serde_json::from_value(serde_json::json!({
+            "schema": 1, "name": "c", "version": "0.1.0", "edition": "2021", "source": "c@0.1.0",
+            "feature_args": [], "functions": [], "tests": [], "phases": []
+        }))
+        .unwrap();
+        results.memcheck = memcheck;
+        results
+    }
+
+    #[test]
+    fn memcheck_shows_each_binary_or_why_it_did_not_run() {
+        let mut page = String::new();
+        section(&mut page, &Ok(results(None)));
+        assert!(!page.contains("crate-memcheck"), "{page}");
+
+        let missing = Memcheck::not_run("valgrind is not installed".to_owned(), Duration::from_secs(1800));
+        let mut page = String::new();
+        section(&mut page, &Ok(results(Some(missing.clone()))));
+        assert!(page.contains("<code>memcheck: not run: valgrind missing</code>"), "{page}");
+        assert!(page.contains("valgrind is not installed") && !page.contains("id=\"crate-memcheck\""), "{page}");
+
+        let mut run = Memcheck { status: "run".to_owned(), detail: None, errors: Some(2), ..missing };
+        run.binaries.push(Binary {
+            name: "test <io>".to_owned(),
+            tests_run: 3,
+            tests_failed: 1,
+            errors: 2,
+            verdict: Verdict::Errors,
+            detail: None,
+            first_error: Some("InvalidRead: Invalid read of size 8 in f (src/lib.rs:3)".to_owned()),
+            seconds: 1.0,
+            xml: PathBuf::new(),
+            tests: Outcome::default(),
+        });
+        let mut page = String::new();
+        section(&mut page, &Ok(results(Some(run))));
+        assert!(page.contains("<code>memcheck: 1 test binary, 2 errors; 1 test(s) did not pass under memcheck</code>"));
+        assert!(page.contains(
+            "<tr><td>test &lt;io&gt;</td><td>3</td><td>1</td><td>2</td><td>errors</td><td>InvalidRead: Invalid read \
+             of size 8 in f (src/lib.rs:3)</td></tr>"
+        ));
+        assert!(page.contains("the doc tests are not run under memcheck"), "{page}");
+    }
 }

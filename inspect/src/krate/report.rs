@@ -1,9 +1,11 @@
 //! The terminal report of `inspect crate`: functions, refusals by code, tests per
-//! configuration, the accepted fns' figures, phase times, and the last line.
+//! configuration, memcheck's per test binary (`--memcheck`), the accepted fns' figures, phase
+//! times, and the last line.
 
 use std::fmt::Write as _;
 
 use super::figures::{Figures, Lowered, shown};
+use super::memcheck::Memcheck;
 use super::results::Results;
 
 pub fn terminal(results: &Results) -> String {
@@ -59,6 +61,9 @@ pub fn terminal(results: &Results) -> String {
                 let _ = writeln!(out, "    {binary}: {}", problems.join("; "));
             }
         }
+    }
+    if let Some(run) = &results.memcheck {
+        memcheck(&mut out, run);
     }
     figures(&mut out, &results.figures);
     let _ = writeln!(out, "\nphases:");
@@ -119,4 +124,57 @@ fn figures(out: &mut String, figures: &Figures) {
             }
         }
     }
+}
+
+/// Each test binary under memcheck: tests run, failed, valgrind's errors, the verdict; what
+/// went wrong beneath; the total line last.
+fn memcheck(out: &mut String, memcheck: &Memcheck) {
+    if !memcheck.ran() {
+        let _ = writeln!(out, "\nmemcheck:");
+        if let Some(why) = &memcheck.detail {
+            let _ = writeln!(out, "  {why}");
+        }
+        let _ = writeln!(out, "{}", memcheck.line());
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nmemcheck ({} {}; the {} build's test binaries, each with --test-threads=1, at most {} s):",
+        memcheck.valgrind.as_deref().unwrap_or("valgrind"),
+        memcheck.flags.join(" "),
+        memcheck.configuration,
+        memcheck.timeout_s
+    );
+    let _ = writeln!(out, "  {:<32} {:>9} {:>6} {:>6}  verdict", "binary", "tests run", "failed", "errors");
+    for binary in &memcheck.binaries {
+        let _ = writeln!(
+            out,
+            "  {:<32} {:>9} {:>6} {:>6}  {}",
+            binary.name,
+            binary.tests_run,
+            binary.tests_failed,
+            binary.errors,
+            binary.verdict.as_str()
+        );
+        let tests = &binary.tests;
+        let mut notes: Vec<String> = Vec::new();
+        notes.extend(binary.detail.clone());
+        notes.extend(binary.first_error.as_ref().map(|error| format!("first error: {error}")));
+        notes.extend(tests.failed.iter().map(|name| match tests.reasons.get(name) {
+            Some(reason) => format!("FAILED {name} ({reason})"),
+            None => format!("FAILED {name}"),
+        }));
+        notes.extend(tests.hung.iter().map(|name| format!("HUNG {name}")));
+        if !tests.not_run.is_empty() {
+            notes.push(format!("{} not run", tests.not_run.len()));
+        }
+        if binary.errors > 0 || !notes.is_empty() {
+            notes.push(format!("valgrind's report: {}", binary.xml.display()));
+        }
+        for note in notes {
+            let _ = writeln!(out, "    {note}");
+        }
+    }
+    let _ = writeln!(out, "  doc tests: {}", memcheck.doc_tests);
+    let _ = writeln!(out, "{}", memcheck.line());
 }

@@ -1,4 +1,5 @@
-//! What `inspect crate` found (`--json`, and `<dir>/results.json` for the page, schema 1).
+//! What `inspect crate` found (`--json`, and `<dir>/results.json` for the page, schema 1;
+//! fields are added within a schema, as `figures` and `memcheck` were, and read as absent).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -9,6 +10,7 @@ use super::cargo::CompileError;
 use super::figures::Figures;
 use super::functions::Function;
 use super::libtest::Outcome;
+use super::memcheck::Memcheck;
 use crate::error::{Context, Result};
 
 pub const SCHEMA: u64 = 1;
@@ -35,6 +37,9 @@ pub struct Results {
     /// What `inspect` reports of each accepted library fn, in both lowerings.
     #[serde(default)]
     pub figures: Figures,
+    /// `--memcheck`: the classic build's test binaries under valgrind (`null` without it).
+    #[serde(default)]
+    pub memcheck: Option<Memcheck>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -109,10 +114,14 @@ impl Results {
         )
     }
 
-    /// Exit 0 only when every function was accepted and every test passes with them.
+    /// Exit 0 only when every function was accepted and every test passes with them, and
+    /// (`--memcheck`) every test binary ran clean under memcheck: no error, none that did not
+    /// finish, and not left unrun for want of valgrind.
     pub fn success(&self) -> bool {
         let classic = self.configuration("classic");
-        self.accepted() == self.functions.len() && classic.is_some_and(|tests| tests.passed() == tests.total())
+        self.accepted() == self.functions.len()
+            && classic.is_some_and(|tests| tests.passed() == tests.total())
+            && self.memcheck.as_ref().is_none_or(|memcheck| memcheck.clean)
     }
 
     pub fn write(&self, path: &Path) -> Result<()> {
