@@ -195,7 +195,7 @@ impl Function {
         }
     }
 
-    /// A copy of the function, to be changed (`crate::cfg_params`).
+    /// A copy of the function, to be changed (`crate::cfg_variants`).
     pub(crate) fn clone_parts(&self) -> Function {
         Function {
             attrs: self.attrs.clone(),

@@ -13,7 +13,7 @@
 //! Errors are gathered with the user's spans and reported together.
 
 mod args;
-mod cfg_params;
+mod cfg_variants;
 mod classic;
 mod func;
 mod module;
@@ -79,7 +79,7 @@ fn expand_function(args: &args::Args, function: func::Function) -> syn::Result<T
         // `const async fn` is not Rust: left as written, it gets rustc's own error, once, as
         // the plain function does.
         args::Mode::Classic if function.sig.constness.is_some() => runtime::expand(args, function),
-        args::Mode::Classic => match cfg_params::variants(&function)? {
+        args::Mode::Classic => match cfg_variants::variants(&function)? {
             None => classic::expand(args, function),
             Some(copies) => {
                 let mut tokens = TokenStream2::new();

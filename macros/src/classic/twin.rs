@@ -6,7 +6,10 @@
 //! there for the code after it. A body that the plain `async fn` could not have (a borrow
 //! rustc rejects, an unsafe operation outside `unsafe`) is rejected here, with rustc's own
 //! error at the user's line; the classic code, which keeps borrowed locals in place, relies on
-//! that (`generate::places`, "Soundness").
+//! that (`generate::places`, "Soundness"). It differs from the body in one way only: where the
+//! classic code lends a local to a macro by value (`Lent`), the twin takes it there too.
+
+use std::collections::HashSet;
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -14,16 +17,18 @@ use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
 use crate::classic::generate::emit::recursive_call;
+use crate::classic::generate::places::lent_key;
 use crate::func::{Function, Param};
 
 pub(crate) fn emit(
     krate: &syn::Path,
     function: &Function,
     bare_name_recursion: bool,
+    lent_by_value: &HashSet<String>,
     output: &syn::Type,
     params: &[Param],
     witness: &proc_macro2::Ident,
-) -> TokenStream {
+) -> syn::Result<TokenStream> {
     let bindings = params.iter().map(|param| {
         let stub_name = &param.stub_name;
         match (&param.pattern, param.mutable) {
@@ -33,12 +38,22 @@ pub(crate) fn emit(
                 let mut #stub_name = #stub_name;
                 let #pattern = #stub_name;
             },
-            (None, true) => quote!(let mut #stub_name = #stub_name;),
+            (None, true) => quote!(#[allow(unused_mut)] let mut #stub_name = #stub_name;),
             (None, false) => quote!(let #stub_name = #stub_name;),
         }
     });
     let mut block = function.block.clone();
     Recursion { function: &function.sig.ident, bare_name: bare_name_recursion, output }.visit_block_mut(&mut block);
+    let mut lent = Lent { keys: lent_by_value, mirrored: HashSet::new() };
+    lent.visit_block_mut(&mut block);
+    if let Some(missed) = lent_by_value.iter().find(|key| !lent.mirrored.contains(*key)) {
+        // Every move the classic code makes must be one rustc checked: without its twin, a
+        // lending is refused rather than run unchecked.
+        return Err(syn::Error::new(
+            function.sig.ident.span(),
+            format!("classic lowering: a macro lent `{missed}` by value where the borrow-check twin cannot mirror it"),
+        ));
+    }
     // The body's statements, not its block: a block as the async block's tail would draw
     // `unused_braces` at the user's braces.
     let stmts = &block.stmts;
@@ -53,7 +68,7 @@ pub(crate) fn emit(
             }
         },
     };
-    quote! {
+    Ok(quote! {
         let mut #witness = #krate::__private::BodyWitness::new();
         #[allow(unreachable_code, clippy::diverging_sub_expression)]
         if false {
@@ -64,7 +79,85 @@ pub(crate) fn emit(
             });
             loop {}
         }
+    })
+}
+
+/// The macros the classic code lends a local by value (`generate::places`, `lent_key`): the
+/// twin takes the same value at the same macro (`let v = v;` before it), so that rustc checks
+/// the move the classic code makes where the plain macro may only borrow. A borrow of the local
+/// still alive after it is then rustc's error at the user's macro (E0505, E0597), not a read of
+/// a value the classic code dropped.
+struct Lent<'k> {
+    keys: &'k HashSet<String>,
+    mirrored: HashSet<String>,
+}
+
+impl Lent<'_> {
+    /// `let mut v = v;` for each local the classic code lends `mac` by value.
+    fn takes(&mut self, mac: &syn::Macro) -> TokenStream {
+        let mut names: Vec<String> = self
+            .keys
+            .iter()
+            .filter(|key| {
+                let name = key.split('@').next().unwrap_or_default();
+                lent_key(mac, name).as_ref() == Some(*key)
+            })
+            .cloned()
+            .collect();
+        names.sort();
+        let mut takes = TokenStream::new();
+        for key in names {
+            let name = key.split('@').next().unwrap_or_default().to_owned();
+            self.mirrored.insert(key);
+            let span = mac.path.span();
+            let ident = syn::Ident::new(&name, span);
+            takes.extend(quote_spanned!(span=> #[allow(unused_mut, unused_variables)] let mut #ident = #ident;));
+        }
+        takes
     }
+}
+
+impl VisitMut for Lent<'_> {
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        let mut stmts = Vec::with_capacity(block.stmts.len());
+        for mut stmt in std::mem::take(&mut block.stmts) {
+            if let syn::Stmt::Macro(node) = &stmt {
+                let takes = self.takes(&node.mac);
+                if !takes.is_empty() {
+                    stmts.push(syn::Stmt::Item(syn::Item::Verbatim(takes)));
+                }
+            } else {
+                self.visit_stmt_mut(&mut stmt);
+            }
+            stmts.push(stmt);
+        }
+        block.stmts = stmts;
+    }
+
+    fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
+        if let syn::Expr::Macro(node) = expr {
+            let takes = self.takes(&node.mac);
+            if !takes.is_empty() {
+                let span = node.mac.path.span();
+                *expr = syn::parse_quote_spanned!(span=> { #takes #expr });
+            }
+            return;
+        }
+        visit_mut::visit_expr_mut(self, expr);
+    }
+
+    fn visit_local_mut(&mut self, local: &mut syn::Local) {
+        // The `mut` of a local the twin takes again (`let mut v = v;`) is the new binding's
+        // now: the user's would read as unused.
+        let mut bindings = Vec::new();
+        crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
+        if bindings.iter().any(|binding| self.keys.iter().any(|key| key.split('@').next() == Some(&binding.ident.to_string()))) {
+            local.attrs.push(syn::parse_quote!(#[allow(unused_mut)]));
+        }
+        visit_mut::visit_local_mut(self, local);
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
 /// An await of the function itself (`Box::pin(f(n - 1)).await`) would make the twin, inside the

@@ -401,10 +401,7 @@ impl Finder<'_> {
                         // A method called on a local at its last use, which is not `mut`, is
                         // taken to consume it (`let limited = conn.limit(2);`), as an awaited
                         // one is (`taken_receiver`): its value holds no borrow of the local.
-                        let consumed = self.taken_receiver(&init.expr).filter(|_| {
-                            matches!(strip_parens(&init.expr), syn::Expr::MethodCall(call)
-                                if let_takes_receiver(&call.method.to_string()))
-                        });
+                        let consumed = self.taken_receiver(&init.expr).filter(|_| let_consumes(&local.pat, &init.expr).is_some());
                         self.holding_except(&init.expr, consumed.as_deref());
                         if binds_by_ref(&local.pat) {
                             self.record_root(&init.expr);
@@ -1029,10 +1026,27 @@ fn is_into_iter_call(func: &syn::Expr) -> bool {
 /// taken, would drop early.
 pub(crate) fn let_takes_receiver(method: &str) -> bool {
     let getter = matches!(method, "len" | "clone" | "capacity" | "name" | "borrow" | "deref" | "peek" | "contains")
-        || ["is_", "get", "as_", "to_", "has_", "starts_with", "ends_with", "contains_", "peek_", "iter"]
-            .iter()
-            .any(|prefix| method.starts_with(prefix));
+        || [
+            "is_", "get", "as_", "to_", "has_", "starts_with", "ends_with", "contains_", "peek_", "iter", "trim",
+            "split", "strip_", "char", "byte", "line", "find", "rfind", "match", "parse", "entry", "lock", "read",
+            "write", "send", "recv", "try_", "poll",
+        ]
+        .iter()
+        .any(|prefix| method.starts_with(prefix));
     !getter && !is_borrowing_method(method)
+}
+
+/// `let new = local.method(..)` that `let_takes_receiver` takes `local` for: a method not
+/// known to borrow, on a local the pattern does not bind again (`let line = line.trim();`
+/// keeps reading the old `line` through the new one's borrow, as such lets usually do).
+pub(crate) fn let_consumes(pat: &syn::Pat, init: &syn::Expr) -> Option<String> {
+    let syn::Expr::MethodCall(call) = strip_parens(init) else { return None };
+    let syn::Expr::Path(path) = strip_parens(&call.receiver) else { return None };
+    let receiver = path.path.get_ident()?.to_string();
+    let mut bindings = Vec::new();
+    crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
+    let rebinds = bindings.iter().any(|binding| binding.ident == receiver);
+    (!rebinds && let_takes_receiver(&call.method.to_string())).then_some(receiver)
 }
 
 fn is_borrowing_method(method: &str) -> bool {

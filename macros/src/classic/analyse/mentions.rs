@@ -246,8 +246,7 @@ impl Collector {
         // A method called on a local at its last use, taken to consume it there (as
         // `loans` does): `let limited = conn.limit(2);`.
         if let syn::Expr::MethodCall(call) = init
-            && matches!(&*call.receiver, syn::Expr::Path(_))
-            && super::loans::let_takes_receiver(&call.method.to_string())
+            && super::loans::let_consumes(pat, init).is_some()
         {
             self.expr(&call.receiver, Kind::Move);
             for arg in &call.args {

@@ -142,6 +142,9 @@ pub(crate) struct Places<'a> {
     /// `let v = <v by value>;` for a statement that is a macro lent values (`stmt`): what
     /// the caller writes before it.
     pub preludes: Vec<TokenStream>,
+    /// Each lending by value, by `lent_key`: the twin takes the same values at the same
+    /// macros, so that rustc checks the move it makes (`classic::twin`).
+    pub lent_by_value: Vec<String>,
     /// Rewriting the tokens of one of tracing's or log's macros, whose grammar borrows every
     /// local it names and whose value holds none: they get places as visible code does.
     tracing_tokens: bool,
@@ -179,6 +182,7 @@ impl<'a> Places<'a> {
             mentions_here: HashMap::new(),
             deferred: 0,
             preludes: Vec::new(),
+            lent_by_value: Vec::new(),
             tracing_tokens: false,
             runs_where_made: false,
         }
@@ -923,6 +927,7 @@ impl Places<'_> {
             return TokenStream::new();
         }
         let by_value = self.lent_by_value(mac);
+        self.lent_by_value.extend(by_value.iter().map(|name| lent_key(mac, name).expect("a macro with a position")));
         mac.tokens = self.tokens(mac.tokens.clone(), Fields::Sigils, &by_value);
         let krate = self.krate;
         by_value
@@ -946,7 +951,9 @@ impl Places<'_> {
     /// where the macro runs once, as part of the statement (not in a loop, closure or async
     /// block, which may run again or later).
     fn lent_by_value(&self, mac: &syn::Macro) -> HashSet<String> {
-        if self.deferred > 0 || std_macros::parse(mac).is_some() || has_tracing_fields(mac) {
+        // (Only a macro whose place in the source is known: the twin finds it by that.)
+        if self.deferred > 0 || std_macros::parse(mac).is_some() || has_tracing_fields(mac) || lent_key(mac, "").is_none()
+        {
             return HashSet::new();
         }
         let mut found = Vec::new();
@@ -1170,6 +1177,13 @@ enum Fields {
 /// blocks included.
 fn assigned_in(expr: &syn::Expr) -> Vec<String> {
     assignments::assigned_places(expr, assignments::Reach::Nested).iter().filter_map(Places::path_name).collect()
+}
+
+/// Which macro lends which local by value: the local's name and where the macro's path
+/// starts in the source (`None` where spans carry no position).
+pub(crate) fn lent_key(mac: &syn::Macro, name: &str) -> Option<String> {
+    let start = mac.path.span().start();
+    (start.line != 0).then(|| format!("{name}@{}:{}", start.line, start.column))
 }
 
 /// A closure or async block written where it is (in parentheses or not): awaited or called

@@ -189,6 +189,7 @@ impl Emitter<'_> {
         let mut places = Places::new(&visible, &others, &self.parts, self.config.krate).with_last_uses(last_uses);
         let rewritten = rewrite(&mut places, expr);
         let found = std::mem::take(&mut places.found_parts);
+        self.lent_by_value.extend(std::mem::take(&mut places.lent_by_value));
         self.add_parts(found);
         rewritten
     }
@@ -202,6 +203,7 @@ impl Emitter<'_> {
         let stmt = places.stmt(stmt);
         let found = std::mem::take(&mut places.found_parts);
         let preludes = std::mem::take(&mut places.preludes);
+        self.lent_by_value.extend(std::mem::take(&mut places.lent_by_value));
         self.add_parts(found);
         for prelude in preludes {
             self.emit(prelude);

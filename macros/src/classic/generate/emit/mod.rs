@@ -185,6 +185,8 @@ pub(crate) struct Emitter<'a> {
     parked: Vec<Segment>,
     pinned: Vec<StateId>,
     pub segments: Vec<(usize, StateId, TokenStream)>,
+    /// The macros lent a local by value (`places::lent_key`), for the twin to do the same.
+    pub lent_by_value: HashSet<String>,
     begun: usize,
     edges: Vec<(StateId, Vec<Init>)>,
     next_state: StateId,
@@ -252,6 +254,7 @@ impl<'a> Emitter<'a> {
             parked: Vec::new(),
             pinned: Vec::new(),
             segments: Vec::new(),
+            lent_by_value: HashSet::new(),
             edges: Vec::new(),
             next_state: 1,
             next_seq: 0,
