@@ -121,11 +121,12 @@ impl VisitMut for Lent<'_> {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
         let mut stmts = Vec::with_capacity(block.stmts.len());
         for mut stmt in std::mem::take(&mut block.stmts) {
-            if let syn::Stmt::Macro(node) = &stmt {
+            if let syn::Stmt::Macro(node) = &mut stmt {
                 let takes = self.takes(&node.mac);
                 if !takes.is_empty() {
                     stmts.push(syn::Stmt::Item(syn::Item::Verbatim(takes)));
                 }
+                self.visit_macro_mut(&mut node.mac);
             } else {
                 self.visit_stmt_mut(&mut stmt);
             }
@@ -137,6 +138,7 @@ impl VisitMut for Lent<'_> {
     fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
         if let syn::Expr::Macro(node) = expr {
             let takes = self.takes(&node.mac);
+            self.visit_macro_mut(&mut node.mac);
             if !takes.is_empty() {
                 let span = node.mac.path.span();
                 *expr = syn::parse_quote_spanned!(span=> { #takes #expr });
@@ -144,6 +146,11 @@ impl VisitMut for Lent<'_> {
             return;
         }
         visit_mut::visit_expr_mut(self, expr);
+    }
+
+    /// A standard macro's arguments are expressions the classic code rewrites (and lends from).
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        crate::classic::parse::std_macros::visit_arguments(mac, |expr| self.visit_expr_mut(expr));
     }
 
     fn visit_local_mut(&mut self, local: &mut syn::Local) {
