@@ -34,7 +34,7 @@ fn quick_benchmark_reports_every_row_for_both_variants() {
     let rows = summary["rows"].as_array().expect("rows");
     // B1-B16, and every row the README's benchmark section names.
     let listed = readme_rows(workspace);
-    assert!(listed.iter().all(|id| rows.iter().any(|row| row["id"] == id.as_str())), "README rows {listed:?}");
+    assert!(listed.iter().all(|id| rows.iter().any(|row| row["id"] == id.as_str())), "docs/bench.md rows {listed:?}");
     for id in (1..=16).map(|n| format!("B{n}")) {
         let variants: Vec<&str> =
             rows.iter().filter(|row| row["id"] == id.as_str()).filter_map(|row| row["variant"].as_str()).collect();
@@ -86,12 +86,9 @@ fn quick_benchmark_reports_every_row_for_both_variants() {
     }
 }
 
-/// The row ids (`B<n>`) the README's benchmark section names.
+/// The row ids (`B<n>`) the benchmark's page (`docs/bench.md`) names.
 fn readme_rows(workspace: &str) -> Vec<String> {
-    let readme = std::fs::read_to_string(format!("{workspace}/README.md")).expect("README.md");
-    let start = readme.find("\n## Benchmarks").expect("the README has a benchmark section");
-    let section = &readme[start + 1..];
-    let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+    let section = std::fs::read_to_string(format!("{workspace}/docs/bench.md")).expect("docs/bench.md");
     let mut ids: Vec<String> = section
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|word| word.len() > 1 && word.starts_with('B') && word[1..].bytes().all(|b| b.is_ascii_digit()))

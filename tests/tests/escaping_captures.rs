@@ -20,6 +20,8 @@ macro_rules! deferred { ($($t:tt)*) => { async move { $($t)* } }; }
 macro_rules! plain { ($($t:tt)*) => { $($t)* }; }
 /// A user's macro whose value borrows what it is handed.
 macro_rules! borrow_it { ($e:expr) => { &$e }; }
+/// A user's macro that takes a local as an identifier.
+macro_rules! len_of { ($v:ident) => { $v.len() }; }
 /// A user's macro that declares a local of the caller's name.
 macro_rules! declare { ($n:ident = $e:expr) => { let $n = $e; }; }
 
@@ -188,6 +190,14 @@ differential! {
         total
     }
 
+    /// A macro that takes the local as an identifier, at its last use: it gets the value under
+    /// the local's own name.
+    pub async fn ident_macro_at_the_last_use(name: String) -> usize {
+        let held = &name;
+        later("first", ()).await;
+        held.len() + len_of!(name)
+    }
+
     /// The rewrites the refusal of a borrow held across an await suggests: the borrow taken
     /// outside the macro, or what the macro gives computed before the await.
     pub async fn borrow_taken_outside_the_macro(n: usize) -> usize {
@@ -324,6 +334,10 @@ fn an_async_move_block_from_a_macro_outlives_the_call() {
 fn a_plain_macro_on_a_kept_local() {
     same_at_every_suspension(|| classic::plain_macro_reads(3), || runtime::plain_macro_reads(3));
     same_at_every_suspension(|| classic::lent_in_a_loop(4), || runtime::lent_in_a_loop(4));
+    same_at_every_suspension(
+        || classic::ident_macro_at_the_last_use("abc".to_string()),
+        || runtime::ident_macro_at_the_last_use("abc".to_string()),
+    );
     same_at_every_suspension(|| classic::lent_in_an_awaited_block("v"), || runtime::lent_in_an_awaited_block("v"));
     same_at_every_suspension(|| classic::lent_to_a_declaring_macro(3), || runtime::lent_to_a_declaring_macro(3));
     same_at_every_suspension(

@@ -69,10 +69,10 @@ fn every_workload_records_its_lowering() {
 }
 
 #[test]
-fn the_readmes_excerpt_is_what_the_checks_print_now() {
-    let readme = include_str!("../../README.md");
+fn the_docs_excerpt_is_what_the_checks_print_now() {
+    let readme = include_str!("../../docs/checks.md");
     let opening = "variant. Excerpt:\n\n```text\n";
-    let start = readme.find(opening).expect("the README quotes the checks' table") + opening.len();
+    let start = readme.find(opening).expect("docs/checks.md quotes the checks' table") + opening.len();
     let excerpt = &readme[start..][..readme[start..].find("```").expect("the excerpt ends")];
     let table = checks::table(&checks::run(&Variant::BOTH));
     // Column widths follow the longest name; the words are what must agree, but for a token's
@@ -90,6 +90,6 @@ fn the_readmes_excerpt_is_what_the_checks_print_now() {
     };
     let printed: Vec<String> = table.lines().map(words).collect();
     for line in excerpt.lines() {
-        assert!(printed.contains(&words(line)), "the README's line is not printed now: {line}\n{table}");
+        assert!(printed.contains(&words(line)), "docs/checks.md's line is not printed now: {line}\n{table}");
     }
 }

@@ -19,6 +19,9 @@ mod control_flow;
 #[path = "../../tests/drops_and_patterns.rs"]
 mod drops_and_patterns;
 #[rustfmt::skip]
+#[path = "../../tests/cfg_in_bodies.rs"]
+mod cfg_in_bodies;
+#[rustfmt::skip]
 #[path = "../../tests/crate_reductions.rs"]
 mod crate_reductions;
 #[rustfmt::skip]

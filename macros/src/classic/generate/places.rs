@@ -76,7 +76,7 @@
 //!
 //! Lending by value is exact for a macro that moves the local (what the plain function's
 //! macro does with it) and for a `Copy` one; a macro that only borrows it leaves the value to
-//! drop where its statement ends instead of where the local's scope ends (README, "Where the
+//! drop where its statement ends instead of where the local's scope ends (`docs/classic-lowering.md`, "Where the
 //! lowerings differ"; `escaping_captures::a_borrowing_macro_at_a_last_use_drops_the_value_early`).
 
 use std::collections::{HashMap, HashSet};
