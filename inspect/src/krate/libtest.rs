@@ -21,8 +21,11 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The tests counted: a binary that died before reporting any test (before it listed
+    /// them, say) counts as one test that did not pass, never as 0 of 0.
     pub fn total(&self) -> usize {
-        self.passed.len() + self.failed.len() + self.hung.len() + self.not_run.len()
+        let counted = self.passed.len() + self.failed.len() + self.hung.len() + self.not_run.len();
+        counted + usize::from(counted == 0 && self.crashed.is_some())
     }
 }
 
@@ -131,5 +134,8 @@ test result: FAILED. 2 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out
         let crashed = outcome(&expected, RUN, false, Some("signal 11".to_owned()));
         assert_eq!(crashed.not_run, ["stuck"]);
         assert_eq!(crashed.total(), 6);
+        // Died before it reported anything: one failure, not 0 of 0.
+        let early = outcome(&[], "", false, Some("signal 6".to_owned()));
+        assert_eq!((early.passed.len(), early.total()), (0, 1));
     }
 }

@@ -348,7 +348,13 @@ impl Run<'_> {
         let started = Instant::now();
         let classic = match &binaries {
             Some(binaries) => self.test(binaries, "classic")?,
-            None => Tests { configuration: "classic".to_owned(), ..runtime },
+            // Nothing lowered classic: its build would be the runtime build, and nothing was run
+            // with classic code.
+            None => Tests {
+                configuration: "classic".to_owned(),
+                binaries: Vec::new(),
+                not_run: Some("no async fn lowered classic".to_owned()),
+            },
         };
         self.phase("tests", started, 0);
         self.tests.push(classic);
@@ -447,7 +453,7 @@ impl Run<'_> {
     }
 
     fn test(&self, binaries: &[(String, PathBuf)], configuration: &str) -> Result<Tests> {
-        let mut tests = Tests { configuration: configuration.to_owned(), binaries: Vec::new() };
+        let mut tests = Tests { configuration: configuration.to_owned(), binaries: Vec::new(), not_run: None };
         for (name, binary) in binaries {
             eprintln!("crate: [{configuration}] running {name}");
             tests.binaries.push((name.clone(), self.package.run_binary(binary, self.options.test_timeout)?));
