@@ -173,3 +173,61 @@ fn accepted_fns_have_their_figures_in_both_lowerings(stdout: &str) {
         "{stdout}"
     );
 }
+
+/// The last line and the tests section of a run on the fixture `name` with `args`.
+fn untested_run(name: &str, args: &[&str]) -> (Output, Vec<String>) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
+    let mut all = vec![dir.to_str().unwrap(), "--no-figures"];
+    all.extend(args);
+    let output = inspect(&format!("{name}{}", args.join("")), &all);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let lines: Vec<String> = stdout.lines().map(str::to_owned).collect();
+    (output, lines)
+}
+
+fn tests_section(lines: &[String]) -> Vec<String> {
+    let start = lines.iter().position(|line| line == "tests passed:").expect("a tests section");
+    lines[start + 1..].iter().take_while(|line| !line.is_empty()).cloned().collect()
+}
+
+/// A crate whose test module imports a crate it was not published with: the command still
+/// says which fns the classic lowering accepts, with the tests marked not run and why.
+#[test]
+fn a_crate_whose_tests_do_not_build_gets_its_acceptance_result() {
+    let (output, lines) = untested_run("untestable", &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some(
+            "crate untestable: 2/2 async fns lowered classic; tests not run with classic (the crate's tests do not \
+             build: E0432 src/lib.rs:14: unresolved import `test_support_not_published`) (runtime baseline 0/0)"
+        ),
+        "{stderr}"
+    );
+    let section = tests_section(&lines);
+    assert!(section.iter().all(|line| line.contains("not run: the crate's tests do not build")), "{section:?}");
+    assert_eq!(output.status.code(), Some(1), "the tests could not be measured");
+}
+
+/// A crate whose tests fail without a server: acceptance still measured, tests not run.
+#[test]
+fn a_crate_whose_tests_fail_unchanged_gets_its_acceptance_result() {
+    let (output, lines) = untested_run("needs-server", &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let last = lines.last().cloned().unwrap_or_default();
+    assert!(
+        last.starts_with(
+            "crate needs-server: 2/2 async fns lowered classic; tests not run with classic (1 of the crate's own 1 \
+             tests fail unchanged, first lib: tests::pings_the_server)"
+        ),
+        "{last}\n{stderr}"
+    );
+    assert_eq!(output.status.code(), Some(1), "the tests could not be measured");
+    // Asked for directly: no test built or run, and the acceptance alone decides.
+    let (output, lines) = untested_run("needs-server", &["--no-tests"]);
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("crate needs-server: 2/2 async fns lowered classic; tests not run with classic (--no-tests) (runtime baseline 0/0)")
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+}

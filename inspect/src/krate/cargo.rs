@@ -70,10 +70,19 @@ impl Package {
         command
     }
 
-    /// `cargo test --no-run`: everything the tests need, with the test binaries.
-    pub fn build(&self, timeout: Duration, what: &str) -> Result<Built> {
-        let mut command = self.cargo("test");
-        command.args(["--no-run", "--message-format=json"]);
+    /// `cargo test --no-run`: everything the tests need, with the test binaries; without
+    /// `tests`, `cargo build --lib --bins`: the library and the binaries alone (for a crate
+    /// whose tests cannot run here).
+    pub fn build(&self, timeout: Duration, what: &str, tests: bool) -> Result<Built> {
+        let mut command = if tests {
+            let mut command = self.cargo("test");
+            command.args(["--no-run", "--message-format=json"]);
+            command
+        } else {
+            let mut command = self.cargo("build");
+            command.args(["--lib", "--bins", "--message-format=json"]);
+            command
+        };
         let mut child = command.spawn().context(|| format!("running cargo to build {}", self.name))?;
         let stdout = child.stdout.take().context(|| "cargo's stdout")?;
         let stderr = child.stderr.take().context(|| "cargo's stderr")?;

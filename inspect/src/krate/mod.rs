@@ -74,6 +74,9 @@ ran clean under memcheck).
                         and report the errors per binary (valgrind is installed with apt-get
                         as root when missing; without it, memcheck is `not run`)
   --memcheck-timeout SECS  per test binary under memcheck (default 1800)
+  --no-tests            build the library and binaries only and run no test: which fns the
+                        classic lowering accepts (also what the command falls back to when
+                        the crate's own tests do not build or fail unchanged)
   --list                list the fns that would be lowered, and stop
   --json                print the results as JSON (as written to results.json)";
 
@@ -92,6 +95,8 @@ struct Options {
     json: bool,
     memcheck: bool,
     memcheck_timeout: Duration,
+    /// `--no-tests`: build the library and binaries only, and run no test.
+    no_tests: bool,
     help: bool,
 }
 
@@ -110,6 +115,7 @@ impl Default for Options {
             list: false,
             json: false,
             memcheck: false,
+            no_tests: false,
             memcheck_timeout: Duration::from_secs(1800),
             help: false,
         }
@@ -155,6 +161,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
             "--list" => options.list = true,
             "--json" => options.json = true,
             "--memcheck" => options.memcheck = true,
+            "--no-tests" => options.no_tests = true,
             "--memcheck-timeout" => options.memcheck_timeout = seconds(value()?, "--memcheck-timeout")?,
             "-h" | "--help" => options.help = true,
             other if other.starts_with('-') => {
@@ -226,6 +233,7 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
         tests: Vec::new(),
         figures: Figures::default(),
         memcheck: None,
+        tests_not_run: options.no_tests.then(|| "--no-tests".to_owned()),
     };
     let verdicts = run.phases()?;
     source::keep_lock(&original, &copy, &work)?;
@@ -241,6 +249,7 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
         phases: run.phases,
         figures: run.figures,
         memcheck: run.memcheck,
+        no_tests: options.no_tests,
     };
     results.write(&work.join("results").join(format!("{}-{}.json", original.name, original.version)))?;
     results.write(&work.join("results.json"))?;
@@ -305,31 +314,17 @@ struct Run<'a> {
     tests: Vec<Tests>,
     figures: Figures,
     memcheck: Option<Memcheck>,
+    /// Why no test runs (`--no-tests`, or the crate's own tests do not build or fail
+    /// unchanged): the builds are then of the library and binaries only.
+    tests_not_run: Option<String>,
 }
 
 impl Run<'_> {
     fn phases(&mut self) -> Result<Vec<Verdict>> {
         let everyone: BTreeSet<usize> = (0..self.functions.len()).collect();
         let started = Instant::now();
-        let binaries = self.build_or_fail(None, "reference")?;
-        let reference = self.test(&binaries, "reference")?;
+        let reference = self.reference()?;
         self.phase("reference", started, 1);
-        let failing: Vec<String> = reference
-            .binaries
-            .iter()
-            .flat_map(|(binary, outcome)| {
-                let names = outcome.failed.iter().chain(&outcome.hung).chain(&outcome.not_run);
-                names.map(move |name| format!("{binary}: {name}"))
-            })
-            .collect();
-        if !failing.is_empty() {
-            return Err(Error::new(format!(
-                "the crate's own tests fail unchanged ({} of {}), so no classic result would mean anything:\n  {}",
-                failing.len(),
-                reference.total(),
-                failing.join("\n  ")
-            )));
-        }
         self.tests.push(reference);
 
         let started = Instant::now();
@@ -353,7 +348,7 @@ impl Run<'_> {
             None => Tests {
                 configuration: "classic".to_owned(),
                 binaries: Vec::new(),
-                not_run: Some("no async fn lowered classic".to_owned()),
+                not_run: Some(self.tests_not_run.clone().unwrap_or_else(|| "no async fn lowered classic".to_owned())),
             },
         };
         self.phase("tests", started, 0);
@@ -368,6 +363,11 @@ impl Run<'_> {
             let started = Instant::now();
             let timeout = self.options.memcheck_timeout;
             let memcheck = match valgrind {
+                // The builds were of the library and binaries: there is no test binary to run.
+                _ if self.tests_not_run.is_some() => Memcheck::not_run(
+                    format!("tests not run: {}", self.tests_not_run.as_deref().unwrap_or_default()),
+                    timeout,
+                ),
                 Ok(version) => {
                     memcheck::run(self.package, &binaries, &self.memcheck_dir, timeout, version, configuration)?
                 }
@@ -434,7 +434,59 @@ impl Run<'_> {
     fn build(&self, classic: Option<&BTreeSet<usize>>, what: &str) -> Result<Built> {
         self.write(classic)?;
         eprintln!("crate: [{what}] building");
-        self.package.build(self.options.build_timeout, what)
+        self.package.build(self.options.build_timeout, what, self.tests_not_run.is_none())
+    }
+
+    /// The crate unchanged: its tests built and run, or, where they cannot run here (they do
+    /// not build, or fail unchanged), the library and binaries built alone, the tests marked
+    /// not run with the reason, and every later phase without tests: which fns the classic
+    /// lowering accepts is still measured.
+    fn reference(&mut self) -> Result<Tests> {
+        if self.tests_not_run.is_none() {
+            match self.build(None, "reference")? {
+                Built::Ok(binaries) => {
+                    let reference = self.test(&binaries, "reference")?;
+                    let failing: Vec<String> = reference
+                        .binaries
+                        .iter()
+                        .flat_map(|(binary, outcome)| {
+                            let names = outcome.failed.iter().chain(&outcome.hung).chain(&outcome.not_run);
+                            names.map(move |name| format!("{binary}: {name}"))
+                        })
+                        .collect();
+                    if failing.is_empty() {
+                        return Ok(reference);
+                    }
+                    eprintln!("crate: [reference] the crate's own tests fail unchanged:\n  {}", failing.join("\n  "));
+                    self.tests_not_run = Some(format!(
+                        "{} of the crate's own {} tests fail unchanged, first {}",
+                        failing.len(),
+                        reference.total(),
+                        failing[0]
+                    ));
+                }
+                Built::Timeout => {
+                    self.tests_not_run =
+                        Some(format!("the tests did not build within {:?}", self.options.build_timeout))
+                }
+                Built::Failed { errors, other } => {
+                    let first =
+                        errors.first().map_or(other, |e| format!("{} {}:{}: {}", e.code, e.file, e.line, e.message));
+                    self.tests_not_run = Some(format!("the crate's tests do not build: {first}"));
+                }
+            }
+            eprintln!(
+                "crate: [reference] tests not run ({}); building the library and binaries alone",
+                self.tests_not_run.as_deref().unwrap_or_default()
+            );
+        }
+        self.build_or_fail(None, "reference")?;
+        Ok(self.not_run("reference"))
+    }
+
+    /// A configuration's tests, not run (`tests_not_run` says why).
+    fn not_run(&self, configuration: &str) -> Tests {
+        Tests { configuration: configuration.to_owned(), binaries: Vec::new(), not_run: self.tests_not_run.clone() }
     }
 
     /// A build that must succeed (the reference, every fn runtime).
@@ -453,6 +505,9 @@ impl Run<'_> {
     }
 
     fn test(&self, binaries: &[(String, PathBuf)], configuration: &str) -> Result<Tests> {
+        if self.tests_not_run.is_some() {
+            return Ok(self.not_run(configuration));
+        }
         let mut tests = Tests { configuration: configuration.to_owned(), binaries: Vec::new(), not_run: None };
         for (name, binary) in binaries {
             eprintln!("crate: [{configuration}] running {name}");

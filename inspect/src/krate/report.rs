@@ -46,6 +46,10 @@ pub fn terminal(results: &Results) -> String {
     }
     let _ = writeln!(out, "\ntests passed:");
     for tests in &results.tests {
+        if let Some(why) = &tests.not_run {
+            let _ = writeln!(out, "  {:<9} not run: {why}", tests.configuration);
+            continue;
+        }
         let _ = writeln!(out, "  {:<9} {}/{}", tests.configuration, tests.passed(), tests.total());
         for (binary, outcome) in &tests.binaries {
             let mut problems = Vec::new();
