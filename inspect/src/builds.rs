@@ -25,7 +25,6 @@
 //! Cargo does not see the added flags: the record keeps them, and a record that does not
 //! match the current flags or is older than the library rebuilds the library.
 
-use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -36,6 +35,7 @@ use cargo_metadata::{Message, MetadataCommand, TargetKind};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Context, Error, Result};
+pub use crate::rustc_record::RustcInvocation;
 
 /// The example a package provides for the diagnostics (D1-D4), by convention.
 pub const STACKS_EXAMPLE: &str = "lowering_stacks";
@@ -130,51 +130,6 @@ pub fn locate(manifest: Option<&Path>, package: Option<&str>) -> Result<Package>
         inspect_dir: metadata.target_directory.join("lowering-inspect").into_std_path_buf(),
         has_stacks_example,
     })
-}
-
-/// How cargo ran rustc for the inspected crate, as the wrapper recorded it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RustcInvocation {
-    pub program: PathBuf,
-    pub args: Vec<String>,
-    pub cwd: PathBuf,
-    /// The variables cargo sets for rustc (`CARGO_*`, `OUT_DIR`), which `env!` may read.
-    pub env: BTreeMap<String, String>,
-    /// Wall time of this one rustc (the crate alone, not its dependencies).
-    pub build_ms: u64,
-    /// CPU time (user and system, rustc's threads and the linker it runs) of this one rustc:
-    /// unlike wall time, it does not grow when other builds share the cores.
-    #[serde(default)]
-    pub cpu_ms: Option<u64>,
-    /// The flags the wrapper added (the tail of `args`), to tell a build with other flags.
-    #[serde(default)]
-    pub added: Vec<String>,
-}
-
-impl RustcInvocation {
-    /// The recorded arguments without those that name outputs (`--emit`, `-o`, `--out-dir`,
-    /// incremental dirs), for replaying the same compilation into another directory.
-    pub fn replay_args(&self) -> Vec<String> {
-        let mut args = Vec::new();
-        let mut skip_next = false;
-        for (index, arg) in self.args.iter().enumerate() {
-            if skip_next {
-                skip_next = false;
-                continue;
-            }
-            let next = self.args.get(index + 1).map(String::as_str).unwrap_or("");
-            match arg.as_str() {
-                "--emit" | "-o" | "--out-dir" => skip_next = true,
-                "-C" if next.starts_with("incremental=") => skip_next = true,
-                other
-                    if other.starts_with("--emit=")
-                        || other.starts_with("--out-dir=")
-                        || other.starts_with("-Cincremental=") => {}
-                other => args.push(other.to_owned()),
-            }
-        }
-        args
-    }
 }
 
 /// The variants a `lowering_only` build can keep (`lowering::both!` honours the cfg).
@@ -313,7 +268,10 @@ impl Emitted {
 
 /// The inspected library and the release stacks example (see the module docs), fresh or
 /// rebuilt by cargo as needed.
-pub fn emit(package: &Package) -> Result<(Emitted, crate::replays::Early)> {
+///
+/// `watch` is called with the rustc record's path and the flags the build adds, just before
+/// the build: it may watch the record appear (`replays::Early`) and is handed back.
+pub fn emit<W>(package: &Package, watch: impl FnOnce(&Path, Vec<String>) -> W) -> Result<(Emitted, W)> {
     let dir = package.inspect_dir.join("emit");
     std::fs::create_dir_all(&dir).context(|| format!("creating {}", dir.display()))?;
     let [mir, llvm_ir, object, asm] = Emitted::paths(&dir, &package.crate_name);
@@ -330,7 +288,7 @@ pub fn emit(package: &Package) -> Result<(Emitted, crate::replays::Early)> {
     } else {
         format!("{} (release, emitting MIR, LLVM IR, object and assembly)", package.name)
     };
-    let early = crate::replays::Early::watch(&record, flags.clone(), package.inspect_dir.clone());
+    let early = watch(&record, flags.clone());
     let mut artifacts = run_cargo(release_build(package, &record, &flags), &what)?;
 
     // cargo knows neither the `--emit` files nor the flags the wrapper adds: if the files (or

@@ -11,8 +11,8 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::builds::RustcInvocation;
 use crate::error::{Context, Error, Result};
+use crate::rustc_record::RustcInvocation;
 
 /// Formatted, non-blank lines of the expansions of functions named `function` that got
 /// `lowering`, summed (several modules may have a function of that name).

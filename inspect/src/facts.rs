@@ -159,7 +159,8 @@ pub struct Diagnostics {
 /// Build what is needed and gather the facts, or read them from the cache when the
 /// artifacts have not changed. Returns the inspected build's files with them.
 pub fn gather(package: &Package) -> Result<(Emitted, Facts)> {
-    let (emitted, early) = builds::emit(package)?;
+    let (emitted, early) =
+        builds::emit(package, |record, flags| replays::Early::watch(record, flags, package.inspect_dir.clone()))?;
     let examples = if let Some(release) = &emitted.stacks_example {
         vec![(Profile::Debug, builds::build_debug_stacks_example(package)?), (Profile::Release, release.clone())]
     } else {

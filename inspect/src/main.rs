@@ -33,9 +33,11 @@ mod krate;
 mod llvm_ir;
 mod mir;
 mod panics;
+mod process;
 mod records;
 mod replays;
 mod report;
+mod rustc_record;
 mod stacks;
 mod symbols;
 

@@ -10,9 +10,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime};
 
-use crate::builds::{self, RustcInvocation};
+use crate::builds;
 use crate::error::{Error, Result};
 use crate::expansion::{self, Expansion};
+use crate::rustc_record::RustcInvocation;
 
 /// What the replays found.
 pub struct Replays {

@@ -227,7 +227,9 @@ fn a_crate_whose_tests_fail_unchanged_gets_its_acceptance_result() {
     let (output, lines) = untested_run("needs-server", &["--no-tests"]);
     assert_eq!(
         lines.last().map(String::as_str),
-        Some("crate needs-server: 2/2 async fns lowered classic; tests not run with classic (--no-tests) (runtime baseline 0/0)")
+        Some(
+            "crate needs-server: 2/2 async fns lowered classic; tests not run with classic (--no-tests) (runtime baseline 0/0)"
+        )
     );
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
 }

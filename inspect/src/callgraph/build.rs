@@ -10,17 +10,17 @@
 //! the linker it runs) and its peak memory. Cargo's own wall time, freshness checks included,
 //! is kept beside them.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufReader, Read};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use cargo_metadata::Message;
 
 use crate::builds::{self, Times};
 use crate::error::{Context, Error, Result};
+use crate::process::{read_tail, wait_bounded};
 
 /// The bounds of every build.
 #[derive(Debug, Clone, Copy)]
@@ -169,21 +169,6 @@ fn read_messages(stdout: impl Read, package: &str) -> (Option<PathBuf>, Vec<Stri
     (executable, errors)
 }
 
-/// The last `limit` bytes of a stream, as text.
-pub fn read_tail(stream: impl Read, limit: usize) -> String {
-    let mut text = String::new();
-    for line in BufReader::new(stream).lines().map_while(std::io::Result::ok) {
-        text.push_str(&line);
-        text.push('\n');
-        if text.len() > 2 * limit {
-            let cut = text.len() - limit;
-            let cut = (cut..text.len()).find(|at| text.is_char_boundary(*at)).unwrap_or(text.len());
-            text.drain(..cut);
-        }
-    }
-    text
-}
-
 /// What a failed build's messages say it was.
 pub fn classify(status: ExitStatus, errors: &[String], stderr: &str) -> Ended {
     const OUT_OF_MEMORY: [&str; 7] = [
@@ -218,89 +203,6 @@ pub fn classify(status: ExitStatus, errors: &[String], stderr: &str) -> Ended {
 
 fn first_lines(text: &str, count: usize) -> String {
     text.lines().take(count).collect::<Vec<_>>().join("\n").trim_end().to_owned()
-}
-
-/// Wait for `child`, at most `timeout`; past it, stop the child and everything it started, and
-/// return `None`. `tick` is called every 10 s of waiting.
-pub fn wait_bounded(
-    child: &mut Child,
-    timeout: Duration,
-    mut tick: impl FnMut(Duration),
-) -> Result<Option<ExitStatus>> {
-    let started = Instant::now();
-    let mut next_tick = Duration::from_secs(10);
-    loop {
-        if let Some(status) = child.try_wait().context(|| "waiting for a child process")? {
-            return Ok(Some(status));
-        }
-        let elapsed = started.elapsed();
-        if elapsed >= timeout {
-            kill_tree(child.id());
-            child.wait().context(|| "waiting for a stopped child process")?;
-            return Ok(None);
-        }
-        if elapsed >= next_tick {
-            tick(elapsed);
-            next_tick += Duration::from_secs(10);
-        }
-        std::thread::sleep(Duration::from_millis(25).min(timeout - elapsed));
-    }
-}
-
-/// Stop `root` and every process it started (descendants found through `/proc`), then kill
-/// them all: stopped first, so that none starts another meanwhile.
-fn kill_tree(root: u32) {
-    let mut stopped = BTreeSet::new();
-    loop {
-        let mut tree = descendants(root);
-        tree.insert(root);
-        let new: Vec<u32> = tree.difference(&stopped).copied().collect();
-        if new.is_empty() {
-            break;
-        }
-        for pid in new {
-            signal(pid, libc::SIGSTOP);
-            stopped.insert(pid);
-        }
-    }
-    for pid in stopped {
-        signal(pid, libc::SIGKILL);
-    }
-}
-
-fn signal(pid: u32, signal: libc::c_int) {
-    let Ok(pid) = libc::pid_t::try_from(pid) else { return };
-    // SAFETY: `kill` only sends a signal; `pid` is positive, a process this one started or one
-    // of its descendants (one that already ended makes it fail harmlessly).
-    unsafe {
-        libc::kill(pid, signal);
-    }
-}
-
-/// The processes below `root` (children, their children, ...), from `/proc/*/stat`.
-fn descendants(root: u32) -> BTreeSet<u32> {
-    let mut children: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    if let Ok(entries) = std::fs::read_dir("/proc") {
-        for entry in entries.flatten() {
-            let Some(pid) = entry.file_name().to_str().and_then(|name| name.parse::<u32>().ok()) else { continue };
-            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
-            // `pid (comm) state ppid ...`; the command name may hold spaces and parentheses.
-            let Some(after) = stat.rfind(')').map(|at| &stat[at + 1..]) else { continue };
-            if let Some(parent) = after.split_whitespace().nth(1).and_then(|ppid| ppid.parse::<u32>().ok()) {
-                children.entry(parent).or_default().push(pid);
-            }
-        }
-    }
-    let mut found = BTreeSet::new();
-    let mut pending = vec![root];
-    while let Some(pid) = pending.pop() {
-        for child in children.get(&pid).into_iter().flatten() {
-            if found.insert(*child) {
-                pending.push(*child);
-            }
-        }
-    }
-    found
 }
 
 /// Run a built executable with one argument, at most `timeout`: its stdout, or why not.
@@ -358,29 +260,6 @@ mod tests {
             classify(exit(101), &[], "\nerror: no such package\n"),
             Ended::Failed("error: no such package".into())
         );
-    }
-
-    #[test]
-    fn a_child_past_its_timeout_is_stopped_with_what_it_started() {
-        let mut child = Command::new("sh")
-            .args(["-c", "sleep 30 & sleep 30; wait"])
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("sh runs");
-        std::thread::sleep(Duration::from_millis(200));
-        let below = descendants(child.id());
-        assert_eq!(below.len(), 2, "two sleeps below the shell: {below:?}");
-        let started = Instant::now();
-        let status = wait_bounded(&mut child, Duration::from_millis(300), |_| {}).expect("waits");
-        assert!(status.is_none(), "stopped at the timeout");
-        assert!(started.elapsed() < Duration::from_secs(10));
-        std::thread::sleep(Duration::from_millis(100));
-        for pid in below {
-            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            // Gone, or a zombie its (killed) parent no longer waits for, until init reaps it.
-            let running = state.rfind(')').is_some_and(|at| !state[at + 1..].trim_start().starts_with('Z'));
-            assert!(!running, "process {pid} was killed: {state}");
-        }
     }
 
     #[test]

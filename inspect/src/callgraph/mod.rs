@@ -9,8 +9,7 @@
 mod binary;
 pub(crate) mod build;
 mod generate;
-pub mod page;
-mod report;
+pub(crate) mod report;
 pub mod results;
 
 use std::collections::BTreeMap;

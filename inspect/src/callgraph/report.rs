@@ -186,7 +186,7 @@ pub fn grouped(value: u64) -> String {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use std::collections::BTreeMap;
 
     use super::super::binary::{Records, Symbols};

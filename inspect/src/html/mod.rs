@@ -1,13 +1,15 @@
 //! `inspect --html [PATH]`: one self-contained page (inline SVG, CSS and script, nothing
 //! fetched) with the headline figures and their ratios, the benchmark's rows and charts, the
-//! call-graph measure (`crate::callgraph::page`), the per-function table, sizes per function,
+//! call-graph measure (`html::callgraph`), the per-function table, sizes per function,
 //! the stacks, and each function's code side by side.
 //!
 //! `charts` draws the SVGs, `sections` writes the tables, `code` the side-by-side views;
 //! this module puts the page together and writes it.
 
+mod callgraph;
 pub mod charts;
 mod code;
+mod krate;
 mod sections;
 
 use std::fmt::Write as _;
@@ -163,8 +165,8 @@ pub fn render(
     }
     out.push_str("</section>");
 
-    crate::callgraph::page::section(&mut out, callgraph, chart_html)?;
-    crate::krate::page::section(&mut out, crate_results);
+    callgraph::section(&mut out, callgraph, chart_html)?;
+    krate::section(&mut out, crate_results);
 
     let _ = write!(
         out,

@@ -15,8 +15,8 @@ use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel, DiagnosticSpan};
 use serde::{Deserialize, Serialize};
 
 use super::libtest::{self, Outcome};
-use crate::callgraph::build::{read_tail, wait_bounded};
 use crate::error::{Context, Result};
+use crate::process::{read_tail, wait_bounded};
 
 /// What one build is of: the copy's package and where its builds go.
 pub struct Package {

@@ -6,11 +6,11 @@ use std::fmt::Write as _;
 
 use plotters::prelude::*;
 
-use super::report::grouped;
-use super::results::{Build, Loaded, Outcome, Results};
+use super::charts::{CLASSIC, Chart, RUNTIME};
+use super::escape;
+use crate::callgraph::report::grouped;
+use crate::callgraph::results::{Build, Loaded, Outcome, Results};
 use crate::error::{Error, Result};
-use crate::html::charts::{CLASSIC, Chart, RUNTIME};
-use crate::html::escape;
 
 /// The section, with its charts; `chart` writes a chart as the page writes all of them.
 pub fn section(out: &mut String, loaded: &Loaded, chart: impl Fn(&mut String, &Chart)) -> Result<()> {
@@ -31,8 +31,8 @@ pub fn section(out: &mut String, loaded: &Loaded, chart: impl Fn(&mut String, &C
              unpolled, built with rustc's deep-futures-are-freeze flags), each built under both lowerings by \
              <code>cargo run -p inspect -- callgraph</code>. Build seconds: {}. Each build limited to {} s and {} MiB \
              of address space; {}. Hollow rings: builds that did not finish. Hover over an outcome for its reason.</p>",
-            escape(super::report::TIMED),
-            super::report::seconds_text(settings.timeout_s),
+            escape(crate::callgraph::report::TIMED),
+            crate::callgraph::report::seconds_text(settings.timeout_s),
             settings.memory_limit_mib,
             escape(&results.machine.rustc)
         );
@@ -277,7 +277,7 @@ mod tests {
 
     #[test]
     fn the_charts_draw_a_point_per_built_build_and_a_hollow_one_per_stopped_build() {
-        let results = super::super::report::tests::sample();
+        let results = crate::callgraph::report::tests::sample();
         let charts = charts(&results).expect("draws");
         let marks: Vec<usize> = charts.iter().map(|chart| chart.marks).collect();
         // Three builds built; the classic one at depth 16 stopped at the timeout.

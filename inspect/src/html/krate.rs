@@ -4,10 +4,10 @@
 
 use std::fmt::Write as _;
 
-use super::figures::{Figures, shown};
-use super::memcheck::Memcheck;
-use super::results::Results;
-use crate::html::escape;
+use super::escape;
+use crate::krate::figures::{Figures, shown};
+use crate::krate::memcheck::Memcheck;
+use crate::krate::results::Results;
 
 pub fn section(out: &mut String, loaded: &std::result::Result<Results, String>) {
     out.push_str("<section id=\"crate\"><h2>Another crate, every async fn classic</h2>");
@@ -192,9 +192,9 @@ mod tests {
     use std::path::PathBuf;
     use std::time::Duration;
 
-    use super::super::libtest::Outcome;
-    use super::super::memcheck::{Binary, Verdict};
     use super::*;
+    use crate::krate::libtest::Outcome;
+    use crate::krate::memcheck::{Binary, Verdict};
 
     fn results(memcheck: Option<Memcheck>) -> Results {
         let mut results: Results = serde_json::from_value(serde_json::json!({
