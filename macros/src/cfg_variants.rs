@@ -51,8 +51,13 @@ pub(crate) fn variants(function: &Function) -> syn::Result<Option<Vec<Function>>
     let predicates: Vec<TokenStream> = found.all.iter().map(|text| text.parse().expect("a predicate")).collect();
     let mut copies = Vec::new();
     for mask in 0..(1u32 << predicates.len()) {
-        let holds: HashSet<String> =
-            found.all.iter().enumerate().filter(|(bit, _)| mask & (1 << bit) != 0).map(|(_, text)| text.clone()).collect();
+        let holds: HashSet<String> = found
+            .all
+            .iter()
+            .enumerate()
+            .filter(|(bit, _)| mask & (1 << bit) != 0)
+            .map(|(_, text)| text.clone())
+            .collect();
         let mut copy = function.clone_parts();
         copy.sig.inputs = copy
             .sig

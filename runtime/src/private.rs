@@ -12,7 +12,7 @@ pub use crate::record::RECORDS;
 pub use crate::select::*;
 pub use crate::slot::{
     ByValue, Capture, CaptureByValue, CaptureCopy, CaptureReborrow, Captured, CopyFieldOut, CopyOut, FieldByValue,
-    MoveFieldOut, MoveOut, MovedFields, Place, lend, ReborrowFieldOut, ReborrowOut, Slot, SlotGuard,
+    MoveFieldOut, MoveOut, MovedFields, Place, ReborrowFieldOut, ReborrowOut, Slot, SlotGuard, lend,
 };
 pub use crate::task::cache::{CachePolicy, Cacheable, NoTable, Table};
 pub use crate::task::{BodyWitness, Ctx, MoveNext, MoveNextFn};

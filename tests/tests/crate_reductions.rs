@@ -30,7 +30,6 @@ pub struct Out<'a> {
 #[derive(Debug)]
 pub struct Upload(pub u32);
 
-
 pub async fn next_len(buf: &mut Vec<u8>) -> Option<usize> {
     later("next_len", Some(buf.len())).await
 }
@@ -77,7 +76,6 @@ pub async fn load(n: u32) -> String {
     later("load", n.to_string()).await
 }
 
-
 pub struct Conn(pub Loud);
 
 pub struct Limited(pub Loud, pub usize);
@@ -103,7 +101,6 @@ pub async fn total(items: impl Iterator<Item = u32>) -> u32 {
     let sum = items.sum();
     later("total", sum).await
 }
-
 
 pub async fn log_line(s: &str) {
     later(s, ()).await
@@ -218,8 +215,10 @@ differential! {
 #[test]
 fn a_struct_literal_shorthand_names_a_kept_local() {
     let (mut a, mut b) = (1, 1);
-    let (classic_out, classic_log) = run(Stop::AtEnd, || async { classic::from_raw(&mut a, Entry(Loud::new("e"))).await.entry.0.name().len() });
-    let (runtime_out, runtime_log) = run(Stop::AtEnd, || async { runtime::from_raw(&mut b, Entry(Loud::new("e"))).await.entry.0.name().len() });
+    let (classic_out, classic_log) =
+        run(Stop::AtEnd, || async { classic::from_raw(&mut a, Entry(Loud::new("e"))).await.entry.0.name().len() });
+    let (runtime_out, runtime_log) =
+        run(Stop::AtEnd, || async { runtime::from_raw(&mut b, Entry(Loud::new("e"))).await.entry.0.name().len() });
     assert_eq!((classic_out, classic_log, a), (runtime_out, runtime_log, b));
 }
 
@@ -233,10 +232,10 @@ fn a_result_coerced_to_a_trait_object() {
 #[test]
 fn an_impl_lifetime_only_in_a_bound_and_the_result() {
     let (classic_out, classic_log) = run(Stop::AtEnd, || async {
-        classic::Reader(classic::Ready(vec![1u8])).next().await.map(|(n, reader)| (n, reader.0 .0))
+        classic::Reader(classic::Ready(vec![1u8])).next().await.map(|(n, reader)| (n, reader.0.0))
     });
     let (runtime_out, runtime_log) = run(Stop::AtEnd, || async {
-        runtime::Reader(runtime::Ready(vec![1u8])).next().await.map(|(n, reader)| (n, reader.0 .0))
+        runtime::Reader(runtime::Ready(vec![1u8])).next().await.map(|(n, reader)| (n, reader.0.0))
     });
     assert_eq!((classic_out, classic_log), (runtime_out, runtime_log));
 }
@@ -306,21 +305,21 @@ fn self_in_a_move_closure_of_a_method_keeping_self() {
 }
 
 mod assigned {
-use lowering_tests::*;
+    use lowering_tests::*;
 
-differential! {
-    /// A borrow assigned by an expression statement, held across a later await.
-    pub async fn borrow_assigned_then_held(n: usize) -> usize {
-        let v = vec![1u8; n];
-        let r;
-        r = &v;
-        later("between", ()).await;
-        r.len()
+    differential! {
+        /// A borrow assigned by an expression statement, held across a later await.
+        pub async fn borrow_assigned_then_held(n: usize) -> usize {
+            let v = vec![1u8; n];
+            let r;
+            r = &v;
+            later("between", ()).await;
+            r.len()
+        }
     }
-}
 
-#[test]
-fn a_borrow_assigned_by_a_statement_is_held() {
-    same_at_every_suspension(|| classic::borrow_assigned_then_held(2), || runtime::borrow_assigned_then_held(2));
-}
+    #[test]
+    fn a_borrow_assigned_by_a_statement_is_held() {
+        same_at_every_suspension(|| classic::borrow_assigned_then_held(2), || runtime::borrow_assigned_then_held(2));
+    }
 }

@@ -19,11 +19,23 @@ macro_rules! deferred { ($($t:tt)*) => { async move { $($t)* } }; }
 /// A user's macro whose expansion is a plain expression.
 macro_rules! plain { ($($t:tt)*) => { $($t)* }; }
 /// A user's macro whose value borrows what it is handed.
-macro_rules! borrow_it { ($e:expr) => { &$e }; }
+macro_rules! borrow_it {
+    ($e:expr) => {
+        &$e
+    };
+}
 /// A user's macro that takes a local as an identifier.
-macro_rules! len_of { ($v:ident) => { $v.len() }; }
+macro_rules! len_of {
+    ($v:ident) => {
+        $v.len()
+    };
+}
 /// A user's macro that declares a local of the caller's name.
-macro_rules! declare { ($n:ident = $e:expr) => { let $n = $e; }; }
+macro_rules! declare {
+    ($n:ident = $e:expr) => {
+        let $n = $e;
+    };
+}
 
 pub type Out = Vec<Box<dyn Fn() -> usize>>;
 pub type Later = Vec<Pin<Box<dyn Future<Output = String>>>>;
@@ -39,22 +51,78 @@ impl Drop for Rec {
 }
 
 pub struct Wide {
-    pub f0: Rec, pub f1: Rec, pub f2: Rec, pub f3: Rec, pub f4: Rec, pub f5: Rec, pub f6: Rec,
-    pub f7: Rec, pub f8: Rec, pub f9: Rec, pub f10: Rec, pub f11: Rec, pub f12: Rec,
-    pub f13: Rec, pub f14: Rec, pub f15: Rec, pub f16: Rec, pub f17: Rec, pub f18: Rec,
-    pub f19: Rec, pub f20: Rec, pub f21: Rec, pub f22: Rec, pub f23: Rec, pub f24: Rec,
-    pub f25: Rec, pub f26: Rec, pub f27: Rec, pub f28: Rec, pub f29: Rec, pub f30: Rec,
-    pub f31: Rec, pub f32: Rec, pub f33: Rec,
+    pub f0: Rec,
+    pub f1: Rec,
+    pub f2: Rec,
+    pub f3: Rec,
+    pub f4: Rec,
+    pub f5: Rec,
+    pub f6: Rec,
+    pub f7: Rec,
+    pub f8: Rec,
+    pub f9: Rec,
+    pub f10: Rec,
+    pub f11: Rec,
+    pub f12: Rec,
+    pub f13: Rec,
+    pub f14: Rec,
+    pub f15: Rec,
+    pub f16: Rec,
+    pub f17: Rec,
+    pub f18: Rec,
+    pub f19: Rec,
+    pub f20: Rec,
+    pub f21: Rec,
+    pub f22: Rec,
+    pub f23: Rec,
+    pub f24: Rec,
+    pub f25: Rec,
+    pub f26: Rec,
+    pub f27: Rec,
+    pub f28: Rec,
+    pub f29: Rec,
+    pub f30: Rec,
+    pub f31: Rec,
+    pub f32: Rec,
+    pub f33: Rec,
 }
 
 pub fn wide() -> Wide {
     Wide {
-        f0: Rec(0), f1: Rec(1), f2: Rec(2), f3: Rec(3), f4: Rec(4), f5: Rec(5), f6: Rec(6),
-        f7: Rec(7), f8: Rec(8), f9: Rec(9), f10: Rec(10), f11: Rec(11), f12: Rec(12),
-        f13: Rec(13), f14: Rec(14), f15: Rec(15), f16: Rec(16), f17: Rec(17), f18: Rec(18),
-        f19: Rec(19), f20: Rec(20), f21: Rec(21), f22: Rec(22), f23: Rec(23), f24: Rec(24),
-        f25: Rec(25), f26: Rec(26), f27: Rec(27), f28: Rec(28), f29: Rec(29), f30: Rec(30),
-        f31: Rec(31), f32: Rec(32), f33: Rec(33),
+        f0: Rec(0),
+        f1: Rec(1),
+        f2: Rec(2),
+        f3: Rec(3),
+        f4: Rec(4),
+        f5: Rec(5),
+        f6: Rec(6),
+        f7: Rec(7),
+        f8: Rec(8),
+        f9: Rec(9),
+        f10: Rec(10),
+        f11: Rec(11),
+        f12: Rec(12),
+        f13: Rec(13),
+        f14: Rec(14),
+        f15: Rec(15),
+        f16: Rec(16),
+        f17: Rec(17),
+        f18: Rec(18),
+        f19: Rec(19),
+        f20: Rec(20),
+        f21: Rec(21),
+        f22: Rec(22),
+        f23: Rec(23),
+        f24: Rec(24),
+        f25: Rec(25),
+        f26: Rec(26),
+        f27: Rec(27),
+        f28: Rec(28),
+        f29: Rec(29),
+        f30: Rec(30),
+        f31: Rec(31),
+        f32: Rec(32),
+        f33: Rec(33),
     }
 }
 
@@ -351,7 +419,10 @@ fn a_macro_lent_a_value_on_one_path() {
     for take in [true, false] {
         let mut classic_out = Out::new();
         let mut runtime_out = Out::new();
-        same(|| classic::lent_on_one_path(take, &mut classic_out), || runtime::lent_on_one_path(take, &mut runtime_out));
+        same(
+            || classic::lent_on_one_path(take, &mut classic_out),
+            || runtime::lent_on_one_path(take, &mut runtime_out),
+        );
         take_log();
         let classic_values = call_all(&classic_out);
         drop(classic_out);
@@ -371,8 +442,10 @@ fn a_borrowing_macro_at_a_last_use_drops_the_value_early() {
     let (classic_outcome, classic_log) = run(Stop::AtEnd, || classic::plain_macro_last_use("v"));
     let (runtime_outcome, runtime_log) = run(Stop::AtEnd, || runtime::plain_macro_last_use("v"));
     assert_eq!(classic_outcome, runtime_outcome);
-    let plain = ["new v", "new w", "suspend first", "resume first", "suspend second", "resume second", "drop w", "drop v"];
-    let lent = ["new v", "new w", "suspend first", "resume first", "drop v", "suspend second", "resume second", "drop w"];
+    let plain =
+        ["new v", "new w", "suspend first", "resume first", "suspend second", "resume second", "drop w", "drop v"];
+    let lent =
+        ["new v", "new w", "suspend first", "resume first", "drop v", "suspend second", "resume second", "drop w"];
     assert_eq!(runtime_log, plain);
     assert_eq!(classic_log, lent);
 }

@@ -158,7 +158,10 @@ impl VisitMut for Lent<'_> {
         // now: the user's would read as unused.
         let mut bindings = Vec::new();
         crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
-        if bindings.iter().any(|binding| self.keys.iter().any(|key| key.split('@').next() == Some(&binding.ident.to_string()))) {
+        if bindings
+            .iter()
+            .any(|binding| self.keys.iter().any(|key| key.split('@').next() == Some(&binding.ident.to_string())))
+        {
             local.attrs.push(syn::parse_quote!(#[allow(unused_mut)]));
         }
         visit_mut::visit_local_mut(self, local);

@@ -401,7 +401,8 @@ impl Finder<'_> {
                         // A method called on a local at its last use, which is not `mut`, is
                         // taken to consume it (`let limited = conn.limit(2);`), as an awaited
                         // one is (`taken_receiver`): its value holds no borrow of the local.
-                        let consumed = self.taken_receiver(&init.expr).filter(|_| let_consumes(&local.pat, &init.expr).is_some());
+                        let consumed =
+                            self.taken_receiver(&init.expr).filter(|_| let_consumes(&local.pat, &init.expr).is_some());
                         self.holding_except(&init.expr, consumed.as_deref());
                         if binds_by_ref(&local.pat) {
                             self.record_root(&init.expr);
@@ -1027,9 +1028,34 @@ fn is_into_iter_call(func: &syn::Expr) -> bool {
 pub(crate) fn let_takes_receiver(method: &str) -> bool {
     let getter = matches!(method, "len" | "clone" | "capacity" | "name" | "borrow" | "deref" | "peek" | "contains")
         || [
-            "is_", "get", "as_", "to_", "has_", "starts_with", "ends_with", "contains_", "peek_", "iter", "trim",
-            "split", "strip_", "char", "byte", "line", "find", "rfind", "match", "parse", "entry", "lock", "read",
-            "write", "send", "recv", "try_", "poll",
+            "is_",
+            "get",
+            "as_",
+            "to_",
+            "has_",
+            "starts_with",
+            "ends_with",
+            "contains_",
+            "peek_",
+            "iter",
+            "trim",
+            "split",
+            "strip_",
+            "char",
+            "byte",
+            "line",
+            "find",
+            "rfind",
+            "match",
+            "parse",
+            "entry",
+            "lock",
+            "read",
+            "write",
+            "send",
+            "recv",
+            "try_",
+            "poll",
         ]
         .iter()
         .any(|prefix| method.starts_with(prefix));

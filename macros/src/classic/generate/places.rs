@@ -952,7 +952,10 @@ impl Places<'_> {
     /// block, which may run again or later).
     fn lent_by_value(&self, mac: &syn::Macro) -> HashSet<String> {
         // (Only a macro whose place in the source is known: the twin finds it by that.)
-        if self.deferred > 0 || std_macros::parse(mac).is_some() || has_tracing_fields(mac) || lent_key(mac, "").is_none()
+        if self.deferred > 0
+            || std_macros::parse(mac).is_some()
+            || has_tracing_fields(mac)
+            || lent_key(mac, "").is_none()
         {
             return HashSet::new();
         }
@@ -975,7 +978,6 @@ impl Places<'_> {
             .map(|(name, _)| name)
             .collect()
     }
-
 
     /// The place of the local whose place is `place`, lent to a macro: a reference bounded by
     /// this run of `move_next` (`lowering::__private::lend`), or by the run of the closure or

@@ -59,7 +59,10 @@ impl VisitMut for Rewriter {
 impl Rewriter {
     fn nested(&mut self, node: &mut syn::ExprIf) -> syn::Expr {
         let span = node.if_token.span;
-        let label = syn::Lifetime { apostrophe: Span::mixed_site(), ident: format_ident!("__lowering_chain{}", self.chains, span = Span::mixed_site()) };
+        let label = syn::Lifetime {
+            apostrophe: Span::mixed_site(),
+            ident: format_ident!("__lowering_chain{}", self.chains, span = Span::mixed_site()),
+        };
         self.chains += 1;
         let then_branch = &node.then_branch;
         let mut inner: syn::Expr = syn::parse_quote_spanned!(then_branch.span()=> break #label #then_branch);

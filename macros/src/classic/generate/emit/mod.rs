@@ -1233,8 +1233,8 @@ impl<'a> Emitter<'a> {
     fn await_expr(&mut self, node: &'a ir::Await) {
         // `Box::pin(f(..)).await` (which the plain `async fn` needs to recurse) awaits the task
         // directly: each classic call is its own heap task already.
-        let operand =
-            recursive_call(&node.operand, self.config.function, self.config.bare_name_recursion).unwrap_or(&node.operand);
+        let operand = recursive_call(&node.operand, self.config.function, self.config.bare_name_recursion)
+            .unwrap_or(&node.operand);
         let mut operand = {
             let operand = &self.places_awaited(operand);
             let jumps = self.rewriter().scan_expr(operand);
