@@ -3,12 +3,17 @@
 //!
 //! The macro is a small compiler:
 //!
-//! - [`args`] reads the attribute's arguments, [`func`] the annotated function's signature;
+//! - [`args`] reads the attribute's arguments, [`func`] the annotated function's signature,
+//!   [`cfg_variants`] the copies a function with code under `#[cfg]` is lowered as;
 //! - [`runtime`] emits the runtime lowering (the `async fn` as written, plus its record);
-//! - [`classic`] lowers the body to a resumable form (`lower`), resolves names and computes
-//!   what each await must save (`flow`), rejects borrows the state machine cannot hold
-//!   (`borrow`) and emits the state machine, `move_next` and stub (`emit`);
+//! - [`classic`] parses the body into a tree with every await at statement level, analyses
+//!   which locals live across awaits and which stay in place, and generates the state machine,
+//!   `move_next`, the stub and the borrow-check twin (its module header has the phases);
+//! - [`module`] lowers every `async fn` of a module, `impl` or trait;
 //! - [`record`] emits the lowering record both lowerings leave in the artifact.
+//!
+//! `tests/expand/` holds representative functions and what the attribute writes for them
+//! (`snapshots`, compared by `cargo test -p lowering-macros`).
 //!
 //! Errors are gathered with the user's spans and reported together.
 
@@ -19,6 +24,8 @@ mod func;
 mod module;
 mod record;
 mod runtime;
+#[cfg(test)]
+mod snapshots;
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;

@@ -1,0 +1,91 @@
+//! Expansion snapshots: for each representative function in `tests/expand/NAME.rs`, what the
+//! attribute writes, formatted by rustfmt, checked in as `tests/expand/NAME.expanded.rs` and
+//! compared here, so that a reviewer sees what the macro generates and a change to it shows
+//! in the diff. `LOWERING_BLESS=1 cargo test -p lowering-macros snapshots` writes them anew.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use proc_macro2::TokenStream;
+
+/// The attribute's arguments and the item under it, as the compiler hands them over.
+fn split(source: &str) -> (TokenStream, TokenStream) {
+    let mut item: syn::ItemFn = syn::parse_str(source).expect("a function under the attribute");
+    let at = item.attrs.iter().position(|attr| attr.path().is_ident("lowering")).expect("#[lowering(..)]");
+    let attr = item.attrs.remove(at);
+    let args = match attr.meta {
+        syn::Meta::List(list) => list.tokens,
+        _ => panic!("#[lowering(..)] takes arguments"),
+    };
+    (args, quote::ToTokens::into_token_stream(item))
+}
+
+fn rustfmt() -> Command {
+    Command::new(std::env::var_os("RUSTFMT").unwrap_or_else(|| "rustfmt".into()))
+}
+
+/// Whether rustfmt runs here, after asking rustup for it once when it does not.
+fn rustfmt_available() -> bool {
+    let runs = || rustfmt().arg("--version").output().is_ok_and(|output| output.status.success());
+    runs()
+        || (Command::new("rustup").args(["component", "add", "rustfmt"]).status().is_ok_and(|status| status.success())
+            && runs())
+}
+
+fn formatted(tokens: &TokenStream) -> String {
+    let mut child = rustfmt()
+        .args(["--edition", "2024", "--emit", "stdout"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rustfmt runs");
+    child.stdin.take().expect("stdin").write_all(tokens.to_string().as_bytes()).expect("writing to rustfmt");
+    let output = child.wait_with_output().expect("rustfmt ends");
+    assert!(output.status.success(), "rustfmt failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).expect("rustfmt writes UTF-8")
+}
+
+fn inputs() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expand");
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/expand")
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.to_string_lossy().ends_with(".rs") && !path.to_string_lossy().ends_with(".expanded.rs"))
+        .collect();
+    inputs.sort();
+    inputs
+}
+
+#[test]
+fn expansions_are_the_checked_in_ones() {
+    if !rustfmt_available() {
+        println!("skipping the expansion snapshots: rustfmt is not installed and rustup could not add it");
+        return;
+    }
+    let bless = std::env::var_os("LOWERING_BLESS").is_some();
+    let mut differ = Vec::new();
+    let inputs = inputs();
+    assert!(inputs.len() >= 12, "a dozen representative functions: {inputs:?}");
+    for input in inputs {
+        let source = std::fs::read_to_string(&input).expect("the input");
+        let (args, item) = split(&source);
+        let expanded = formatted(&crate::expand(args, item));
+        let snapshot = input.with_extension("expanded.rs");
+        if bless {
+            std::fs::write(&snapshot, &expanded).expect("writing the snapshot");
+            continue;
+        }
+        match std::fs::read_to_string(&snapshot) {
+            Ok(known) if known == expanded => {}
+            _ => differ.push(snapshot.display().to_string()),
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "the expansion changed (review it, then LOWERING_BLESS=1 cargo test -p lowering-macros snapshots):\n{}",
+        differ.join("\n")
+    );
+}
