@@ -32,7 +32,22 @@ pub fn count(child: &mut Command, out_file: &Path) -> Result<u64, String> {
     let text =
         std::fs::read_to_string(out_file).map_err(|error| format!("cannot read {}: {error}", out_file.display()))?;
     let _ = std::fs::remove_file(out_file);
-    parse_total(&text).ok_or_else(|| format!("no instruction total in {}", out_file.display()))
+    counted(parse_total(&text), out_file)
+}
+
+/// The count, or why there is none: a total of 0 means the counted region was never entered
+/// (`--toggle-collect` matched no function: the region's symbol was renamed or inlined away),
+/// which is no measurement, not 0 instructions.
+fn counted(total: Option<u64>, out_file: &Path) -> Result<u64, String> {
+    match total {
+        None => Err(format!("no instruction total in {}", out_file.display())),
+        Some(0) => Err(format!(
+            "callgrind counted nothing in {}: its --toggle-collect matched no function (the counted region \
+             `lowering_lab_counted_region` was not entered, or its symbol changed)",
+            out_file.display()
+        )),
+        Some(total) => Ok(total),
+    }
 }
 
 /// The `summary:` (or `totals:`) line of a callgrind output file: the Ir event count.
@@ -50,5 +65,12 @@ mod tests {
         assert_eq!(super::parse_total("events: Ir\nfn=x\n1 5\nsummary: 12345\n"), Some(12345));
         assert_eq!(super::parse_total("events: Ir\ntotals: 77\n"), Some(77));
         assert_eq!(super::parse_total("events: Ir\n"), None);
+    }
+
+    #[test]
+    fn a_region_never_entered_is_an_error_not_zero() {
+        let file = std::path::Path::new("out");
+        assert!(super::counted(Some(0), file).unwrap_err().contains("matched no function"));
+        assert_eq!(super::counted(Some(9), file), Ok(9));
     }
 }
