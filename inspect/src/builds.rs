@@ -143,8 +143,10 @@ pub const VARIANTS: [&str; 2] = ["classic", "runtime"];
 /// What the crate's rustc produced with one variant kept.
 #[derive(Debug, Clone, Copy)]
 pub struct VariantBuild {
-    /// CPU time of that rustc (the clock's where `/proc` has none).
+    /// CPU time of that rustc, or the clock's where `/proc` has none (`cpu` says which).
     pub ms: u64,
+    /// `ms` is CPU time (false: wall time, this system gives no CPU time).
+    pub cpu: bool,
     /// `.text` bytes of the object it emitted: every piece of code the variant made the crate
     /// hold, generic runtime code shared by several functions included.
     pub object_text_bytes: Option<u64>,
@@ -189,7 +191,11 @@ pub fn time_variant(
             eprintln!("inspect: no CPU time on this system (/proc): the {variant}-only build is timed by the clock");
         }
         let object_text_bytes = object_text_bytes(&out_dir);
-        return Ok(Ok(VariantBuild { ms: measured.cpu_ms.unwrap_or(measured.wall_ms), object_text_bytes }));
+        return Ok(Ok(VariantBuild {
+            ms: measured.cpu_ms.unwrap_or(measured.wall_ms),
+            cpu: measured.cpu_ms.is_some(),
+            object_text_bytes,
+        }));
     }
     let first_error = String::from_utf8_lossy(&output.stderr)
         .lines()

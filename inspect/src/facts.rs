@@ -45,8 +45,12 @@ pub struct CrateFacts {
     pub package: String,
     pub name: String,
     pub manifest_path: PathBuf,
-    /// Wall time of the inspected crate's own rustc (not its dependencies).
+    /// CPU time of the inspected crate's own rustc (not its dependencies), or its wall time
+    /// where the system gives no CPU time (`build_clock`).
     pub build_ms: u64,
+    /// What `build_ms` (and each variant's) measures: `CPU` or `wall`.
+    #[serde(default = "cpu_clock")]
+    pub build_clock: String,
     pub object_text_bytes: u64,
     pub rlib_text_bytes: u64,
     pub rlib_file_bytes: u64,
@@ -364,6 +368,11 @@ fn gather_fresh(
     }
 
     let build_ms = emitted.rustc.cpu_ms.unwrap_or(emitted.rustc.build_ms);
+    // One clock for every build time of the report: wall time only where this system gives
+    // no CPU time, and then said so.
+    let cpu = emitted.rustc.cpu_ms.is_some()
+        && variant_build_ms.values().all(|build| build.as_ref().is_ok_and(|build| build.cpu) || build.is_err());
+    let build_clock = if cpu { "CPU" } else { "wall" }.to_owned();
     let variants = variant_totals(&functions, &expansions, build_ms, &variant_build_ms);
     let diagnostics = if examples.is_empty() { None } else { Some(diagnose(package, examples, &records)?) };
 
@@ -373,6 +382,7 @@ fn gather_fresh(
             name: package.crate_name.clone(),
             manifest_path: package.manifest_path.clone(),
             build_ms,
+            build_clock,
             object_text_bytes: object_symbols.text_bytes,
             rlib_text_bytes: rlib_symbols.text_bytes,
             rlib_file_bytes: rlib_data.len() as u64,
@@ -607,4 +617,8 @@ fn diagnose(
         by_build.insert(profile.name().to_owned(), diagnostics);
     }
     Ok(by_build)
+}
+
+fn cpu_clock() -> String {
+    "CPU".to_owned()
 }

@@ -128,12 +128,13 @@ pub fn table(facts: &Facts) -> String {
     }
     let _ = writeln!(
         out,
-        "crate: object .text {} B, rlib .text {} B, rlib file {} B (code, data and metadata), host code not attributed to any function {} B; the crate's rustc took {} ms of CPU{}",
+        "crate: object .text {} B, rlib .text {} B, rlib file {} B (code, data and metadata), host code not attributed to any function {} B; the crate's rustc took {} ms of {} time{}",
         krate.object_text_bytes,
         krate.rlib_text_bytes,
         krate.rlib_file_bytes,
         krate.unattributed_text_bytes,
         krate.build_ms,
+        krate.build_clock,
         if facts.variants.len() > 1 { " for both variants" } else { "" },
     );
     if facts.variants.len() > 1 {

@@ -146,9 +146,10 @@ pub struct Binary {
 }
 
 impl Build {
-    /// Build seconds: rustc's CPU time, or its wall time where there is no CPU time.
+    /// Build seconds: rustc's CPU time; none where this system gives no CPU time (the wall
+    /// column has rustc's wall time: one is never shown as the other).
     pub fn cpu_seconds(&self) -> Option<f64> {
-        self.rustc.map(|rustc| rustc.cpu_ms.unwrap_or(rustc.wall_ms) as f64 / 1000.0)
+        self.rustc.and_then(|rustc| rustc.cpu_ms).map(|ms| ms as f64 / 1000.0)
     }
 
     pub fn wall_seconds(&self) -> Option<f64> {
