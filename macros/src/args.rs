@@ -1,5 +1,5 @@
-//! The attribute's arguments: `classic` or `runtime`, then optional `crate = "path"` and
-//! `value_task`.
+//! The attribute's arguments: `classic` or `runtime`, then optional `crate = "path"`,
+//! `value_task`, and the hints `moves(local, ..)` and `keeps(local, ..)`.
 
 use proc_macro2::Span;
 use syn::parse::{Parse, ParseStream};
@@ -14,6 +14,19 @@ pub(crate) struct Args {
     pub value_task: bool,
     /// Where the function is, when the module form knows it.
     pub context: Context,
+    /// What rustc knows and the macro cannot: how a method call on a local takes it.
+    pub hints: Hints,
+}
+
+/// `moves(cmd)`: a method called on `cmd` at its last use takes it by value (`apply(self)`),
+/// even where the macro would guess a borrow; `keeps(tx)`: a method called on `tx` borrows it
+/// (`send(&self)`), even at its last use. rustc's errors say which (E0507 on a kept local, E0597
+/// on one taken at its last use); the borrow-check twin makes the same move a `moves` hint
+/// makes, so a wrong hint is rustc's error at the user's line.
+#[derive(Clone, Default)]
+pub(crate) struct Hints {
+    pub moves: Vec<Ident>,
+    pub keeps: Vec<Ident>,
 }
 
 /// Where an annotated function is: a trait's method must keep the trait's signature.
@@ -44,6 +57,7 @@ impl Parse for Args {
         let mut mode = None;
         let mut krate = None;
         let mut value_task = None;
+        let mut hints = Hints::default();
         loop {
             if input.peek(Token![crate]) {
                 let keyword: Token![crate] = input.parse()?;
@@ -82,6 +96,31 @@ impl Parse for Args {
                         }
                         mode = Some((if word == "classic" { Mode::Classic } else { Mode::Runtime }, word.span()));
                     }
+                    "moves" | "keeps" => {
+                        let content;
+                        syn::parenthesized!(content in input);
+                        let names = syn::punctuated::Punctuated::<Ident, Token![,]>::parse_terminated(&content)?;
+                        if names.is_empty() {
+                            return Err(syn::Error::new(
+                                word.span(),
+                                format!("`{word}(..)` names the locals it is about, as in `{word}(cmd)`"),
+                            ));
+                        }
+                        let (this, other) = if word == "moves" {
+                            (&mut hints.moves, &hints.keeps)
+                        } else {
+                            (&mut hints.keeps, &hints.moves)
+                        };
+                        for name in names {
+                            if other.contains(&name) {
+                                return Err(syn::Error::new(
+                                    name.span(),
+                                    format!("`{name}` is named by both `moves` and `keeps`: a call takes it or borrows it"),
+                                ));
+                            }
+                            this.push(name);
+                        }
+                    }
                     "value_task" => {
                         if value_task.is_some() {
                             return Err(syn::Error::new(word.span(), "`value_task` is given twice"));
@@ -109,6 +148,7 @@ impl Parse for Args {
             krate: krate.unwrap_or_else(|| syn::parse_quote!(::lowering)),
             value_task: value_task.is_some(),
             context: Context::Unknown,
+            hints,
         })
     }
 }

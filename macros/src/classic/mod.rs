@@ -12,6 +12,7 @@
 
 mod analyse;
 mod generate;
+pub(crate) mod hints;
 mod parse;
 mod signature;
 mod twin;
@@ -36,7 +37,12 @@ use self::parse::{ir, lower};
 const MAX_ROUNDS: usize = 16;
 
 pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream> {
+    hints::with(&args.hints, || expand_with_hints(args, function))
+}
+
+fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream> {
     check_signature(&function)?;
+    check_hints(args, &function)?;
     let function = function.receiver_named_self();
     let (mut block, items) = parse::items::hoist(&function.block);
     let mut errors = parse::awaiting_macros::rewrite(&mut block, &args.krate);
@@ -403,6 +409,42 @@ fn names_opaque_types(output: &syn::Type) -> bool {
     let mut finder = ImplTraitFinder(None);
     finder.visit_type(output);
     finder.0.is_some()
+}
+
+/// Each hinted name is a parameter or a local of the body: a hint about nothing is a mistake.
+fn check_hints(args: &Args, function: &Function) -> syn::Result<()> {
+    let mut named = HashSet::new();
+    struct Names<'n>(&'n mut HashSet<String>);
+    impl<'ast> Visit<'ast> for Names<'_> {
+        fn visit_ident(&mut self, ident: &'ast syn::Ident) {
+            self.0.insert(ident.to_string());
+        }
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            fn idents(tokens: TokenStream, out: &mut HashSet<String>) {
+                for token in tokens {
+                    match token {
+                        proc_macro2::TokenTree::Ident(ident) => {
+                            out.insert(ident.to_string());
+                        }
+                        proc_macro2::TokenTree::Group(group) => idents(group.stream(), out),
+                        _ => {}
+                    }
+                }
+            }
+            idents(mac.tokens.clone(), self.0);
+            syn::visit::visit_macro(self, mac);
+        }
+    }
+    Names(&mut named).visit_block(&function.block);
+    for ident in args.hints.moves.iter().chain(&args.hints.keeps) {
+        if !named.contains(&ident.to_string()) {
+            return Err(syn::Error::new(
+                ident.span(),
+                format!("`{ident}` is not a local of `{}`: a hint names a local the body calls a method on", function.sig.ident),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Shapes the classic lowering cannot express faithfully.

@@ -17,7 +17,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
 use crate::classic::generate::emit::recursive_call;
-use crate::classic::generate::places::lent_key;
+use crate::classic::generate::places::{lent_key, receiver_key};
 use crate::func::{Function, Param};
 
 pub(crate) fn emit(
@@ -100,7 +100,7 @@ impl Lent<'_> {
             .iter()
             .filter(|key| {
                 let name = key.split('@').next().unwrap_or_default();
-                lent_key(mac, name).as_ref() == Some(*key)
+                !key.starts_with("receiver ") && lent_key(mac, name).as_ref() == Some(*key)
             })
             .cloned()
             .collect();
@@ -136,6 +136,17 @@ impl VisitMut for Lent<'_> {
     }
 
     fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
+        if let syn::Expr::MethodCall(node) = expr
+            && let syn::Expr::Path(path) = &*node.receiver
+            && let Some(ident) = path.path.get_ident()
+            && let Some(key) = receiver_key(&node.receiver, &ident.to_string())
+            && self.keys.contains(&key)
+        {
+            // A `moves` hint: the receiver is moved into the call, as the classic code moves it.
+            self.mirrored.insert(key);
+            let receiver = &node.receiver;
+            *node.receiver = syn::parse_quote_spanned!(receiver.span()=> { #receiver });
+        }
         if let syn::Expr::Macro(node) = expr {
             let takes = self.takes(&node.mac);
             self.visit_macro_mut(&mut node.mac);

@@ -18,6 +18,7 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
 use super::{free_names, jumps, mentions};
+use crate::classic::hints;
 use crate::classic::parse::lower::{HOISTED_PREFIX, compared_with_what_may_change_it, is_comparison};
 use crate::classic::parse::std_macros;
 
@@ -363,7 +364,11 @@ impl Finder<'_> {
         let name = consumed_receiver(operand)?;
         let syn::Expr::MethodCall(call) = strip_parens(operand) else { return None };
         let last_use = self.unit.get(&name) == Some(&1) && !self.later.contains(&name);
-        let taken = last_use && !self.is_mutable(&name) && !is_borrowing_method(&call.method.to_string());
+        if hints::keeps(&name) {
+            return None;
+        }
+        let guessed = !self.is_mutable(&name) && !is_borrowing_method(&call.method.to_string());
+        let taken = last_use && (hints::moves(&name) || guessed);
         taken.then_some(name)
     }
 
@@ -1072,7 +1077,10 @@ pub(crate) fn let_consumes(pat: &syn::Pat, init: &syn::Expr) -> Option<String> {
     let mut bindings = Vec::new();
     crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
     let rebinds = bindings.iter().any(|binding| binding.ident == receiver);
-    (!rebinds && let_takes_receiver(&call.method.to_string())).then_some(receiver)
+    if hints::keeps(&receiver) {
+        return None;
+    }
+    (hints::moves(&receiver) || (!rebinds && let_takes_receiver(&call.method.to_string()))).then_some(receiver)
 }
 
 fn is_borrowing_method(method: &str) -> bool {

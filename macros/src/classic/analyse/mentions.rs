@@ -339,7 +339,9 @@ impl Collector {
     fn awaited(&mut self, operand: &syn::Expr) {
         match operand {
             syn::Expr::MethodCall(call) if matches!(&*call.receiver, syn::Expr::Path(_)) => {
-                self.expr(&call.receiver, Kind::Move);
+                // (`keeps(name)`: the user says the method borrows it.)
+                let kept = projection_root(&call.receiver).is_some_and(|name| crate::classic::hints::keeps(&name));
+                self.expr(&call.receiver, if kept { Kind::Read } else { Kind::Move });
                 for arg in &call.args {
                     self.expr(arg, Kind::Move);
                 }

@@ -400,8 +400,24 @@ impl<'a> Places<'a> {
             syn::Expr::Paren(node) => self.rewrite(&mut node.expr, usage),
             syn::Expr::Group(node) => self.rewrite(&mut node.expr, usage),
             syn::Expr::MethodCall(node) => {
-                let receiver_use =
-                    if mentions::consumes_receiver(&node.method.to_string()) { Use::Value } else { Use::Place };
+                // `moves(name)`: at its last use, the user says the method takes it; the twin
+                // takes it there too (`lent_by_value`), so that rustc checks the move.
+                let hinted = Self::path_name(&node.receiver).filter(|name| {
+                    self.deferred == 0
+                        && crate::classic::hints::moves(name)
+                        && self.last_uses.contains(name)
+                        && self.lookup(name).is_some()
+                });
+                if let Some(name) = &hinted
+                    && let Some(key) = receiver_key(&node.receiver, name)
+                {
+                    self.lent_by_value.push(key);
+                }
+                let receiver_use = if hinted.is_some() || mentions::consumes_receiver(&node.method.to_string()) {
+                    Use::Value
+                } else {
+                    Use::Place
+                };
                 self.rewrite(&mut node.receiver, receiver_use);
                 for arg in node.args.iter_mut() {
                     self.value(arg);
@@ -1186,6 +1202,13 @@ fn assigned_in(expr: &syn::Expr) -> Vec<String> {
 pub(crate) fn lent_key(mac: &syn::Macro, name: &str) -> Option<String> {
     let start = mac.path.span().start();
     (start.line != 0).then(|| format!("{name}@{}:{}", start.line, start.column))
+}
+
+/// Which method call takes its receiver by value on a `moves` hint: the receiver's name and
+/// where it starts in the source (as `lent_key`, with a `receiver ` mark).
+pub(crate) fn receiver_key(receiver: &syn::Expr, name: &str) -> Option<String> {
+    let start = receiver.span().start();
+    (start.line != 0).then(|| format!("receiver {name}@{}:{}", start.line, start.column))
 }
 
 /// A closure or async block written where it is (in parentheses or not): awaited or called

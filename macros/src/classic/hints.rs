@@ -1,0 +1,29 @@
+//! The user's hints (`#[lowering(classic, moves(cmd), keeps(tx))]`, `args::Hints`), for the
+//! analyses that decide how a method call takes its receiver. Set for the one function being
+//! lowered (`with`), read where the decision is made (`loans`, `mentions`, `places`).
+
+use std::cell::RefCell;
+
+use crate::args::Hints;
+
+thread_local! {
+    static HINTS: RefCell<Hints> = RefCell::new(Hints::default());
+}
+
+/// Runs `f` with `hints` in force (the function being lowered), then clears them.
+pub(crate) fn with<R>(hints: &Hints, f: impl FnOnce() -> R) -> R {
+    HINTS.with(|current| *current.borrow_mut() = hints.clone());
+    let result = f();
+    HINTS.with(|current| *current.borrow_mut() = Hints::default());
+    result
+}
+
+/// A method called on `name` at its last use takes it by value.
+pub(crate) fn moves(name: &str) -> bool {
+    HINTS.with(|hints| hints.borrow().moves.iter().any(|ident| ident == name))
+}
+
+/// A method called on `name` borrows it, at its last use too.
+pub(crate) fn keeps(name: &str) -> bool {
+    HINTS.with(|hints| hints.borrow().keeps.iter().any(|ident| ident == name))
+}

@@ -1,0 +1,75 @@
+//! The hints a user (or `inspect crate`) gives where the macro cannot know how a method call
+//! takes its receiver, which rustc's error says: `moves(cmd)` where a kept local's consuming
+//! method was E0507, `keeps(tx)` where a `&self` method at the local's last use was E0597.
+//! Each hinted function behaves as the plain one; a wrong hint is a compile error
+//! (`tests/ui/hint_*.rs`).
+
+use lowering_tests::*;
+
+pub struct Cmd(pub Loud);
+
+impl Cmd {
+    pub async fn peek(&self) -> u32 {
+        later("peek", self.0.name().len() as u32).await
+    }
+
+    pub async fn apply(self, db: u32) -> u32 {
+        later("apply", db).await + self.0.name().len() as u32
+    }
+}
+
+pub struct Tx(pub Loud);
+
+impl Tx {
+    pub async fn send(&self, value: u32) -> u32 {
+        later("send", value + self.0.name().len() as u32).await
+    }
+}
+
+mod moves {
+    use super::*;
+
+    #[lowering::lowering(classic, moves(cmd))]
+    pub async fn classic(db: u32) -> u32 {
+        let cmd = Cmd(Loud::new("cmd"));
+        let seen = cmd.peek().await;
+        cmd.apply(db).await + seen
+    }
+
+    #[lowering::lowering(runtime)]
+    pub async fn runtime(db: u32) -> u32 {
+        let cmd = Cmd(Loud::new("cmd"));
+        let seen = cmd.peek().await;
+        cmd.apply(db).await + seen
+    }
+}
+
+mod keeps {
+    use super::*;
+
+    #[lowering::lowering(classic, keeps(tx))]
+    pub async fn classic(value: u32) -> u32 {
+        let tx = Tx(Loud::new("tx"));
+        let first = later("first", value).await;
+        tx.send(first).await
+    }
+
+    #[lowering::lowering(runtime)]
+    pub async fn runtime(value: u32) -> u32 {
+        let tx = Tx(Loud::new("tx"));
+        let first = later("first", value).await;
+        tx.send(first).await
+    }
+}
+
+#[test]
+fn a_moves_hint_takes_a_kept_local_at_its_last_use() {
+    let outcome = same_at_every_suspension(|| moves::classic(4), || moves::runtime(4));
+    assert_eq!(outcome, Outcome::Value(4 + 3 + 3));
+}
+
+#[test]
+fn a_keeps_hint_borrows_a_local_at_its_last_use() {
+    let outcome = same_at_every_suspension(|| keeps::classic(1), || keeps::runtime(1));
+    assert_eq!(outcome, Outcome::Value(1 + 2));
+}
