@@ -10,7 +10,7 @@ use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::{Loud, Outcome, Stop, later, log, run};
+use crate::{Loud, MAX_POLLS, Outcome, Stop, later, log, quiet, run, take_log};
 
 /// The programs write `futures::join!(..)`: the generated crate depends on this one only.
 pub use futures;
@@ -191,6 +191,13 @@ impl Buf {
         total
     }
 
+    /// Appends `item` at once (a `&mut self` method that does not await); the new length.
+    pub fn put(&mut self, item: u32) -> u32 {
+        log(format!("put {} {item}", self.name));
+        self.items.push(item % 100);
+        self.items.len() as u32
+    }
+
     /// Suspends once, then appends `item`; the new length.
     pub async fn push_later(&mut self, item: u32) -> u32 {
         later(&format!("push {} {item}", self.name), ()).await;
@@ -278,6 +285,136 @@ impl<M, F> Drop for MethodCall<M, F> {
         // SAFETY: made by `Box::into_raw` in `call_method`, and no borrow of it is left.
         drop(unsafe { Box::from_raw(self.receiver) });
     }
+}
+
+/// Calls a closure the program hands it twice (a `Fn`: it may be called again), logged.
+pub fn apply(f: impl Fn() -> u32) -> u32 {
+    let (first, second) = (f(), f());
+    log(format!("apply {first} {second}"));
+    first.wrapping_add(second) % 100
+}
+
+/// Calls a `FnMut` closure twice, logged: the second call sees what the first changed.
+pub fn apply_mut(mut f: impl FnMut() -> u32) -> u32 {
+    let (first, second) = (f(), f());
+    log(format!("apply_mut {first} {second}"));
+    first.wrapping_add(second) % 100
+}
+
+/// What a program stores past its call, in vectors the caller holds (its parameters `out`
+/// and `pending`): closures a macro of the user's or the program made, and futures (`async
+/// move` blocks). The driver calls and awaits them after the call completed or was dropped
+/// ([`run_with_sinks`]).
+#[derive(Default)]
+pub struct Sinks {
+    pub kept: Vec<Box<dyn Fn() -> u32>>,
+    pub pending: Vec<Pin<Box<dyn Future<Output = u32>>>>,
+}
+
+/// The event that separates a run's events from those of what it stored (after it).
+pub const AFTER_THE_CALL: &str = "-- after the call";
+
+/// A program that stores, called with the caller's vectors: the future it returns borrows them.
+pub type StoringCall<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+/// [`run`] for a program that stores past its call: after the call completed or was dropped
+/// (at `stop`), each stored closure is called, each stored future run to its end (or for
+/// [`MAX_POLLS`] polls), then all of them dropped, every step logged after [`AFTER_THE_CALL`].
+pub fn run_with_sinks<T>(stop: Stop, call: impl FnOnce(&mut Sinks) -> StoringCall<'_, T>) -> (Outcome<T>, Vec<String>) {
+    let mut sinks = Sinks::default();
+    let (outcome, mut events) = run(stop, || call(&mut sinks));
+    log(AFTER_THE_CALL);
+    quiet(|| {
+        let drained = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            for (index, kept) in sinks.kept.iter().enumerate() {
+                let value = kept();
+                log(format!("kept {index} gave {value}"));
+            }
+            for (index, pending) in sinks.pending.iter_mut().enumerate() {
+                let mut cx = Context::from_waker(std::task::Waker::noop());
+                let mut value = None;
+                for _ in 0..MAX_POLLS {
+                    if let Poll::Ready(ready) = pending.as_mut().poll(&mut cx) {
+                        value = Some(ready);
+                        break;
+                    }
+                }
+                log(format!("pending {index} gave {value:?}"));
+            }
+            // Dropped in order, closures first, logged by what they own.
+            sinks.kept.clear();
+            log("kept dropped");
+            sinks.pending.clear();
+            log("pending dropped");
+        }));
+        if let Err(payload) = drained {
+            log(format!("stored code panicked: {}", crate::panic_message(&*payload)));
+        }
+    });
+    events.extend(take_log());
+    (outcome, events)
+}
+
+/// The suspensions of the call itself (not those of what it stored).
+fn call_suspensions(events: &[String]) -> usize {
+    events
+        .iter()
+        .take_while(|event| *event != AFTER_THE_CALL)
+        .filter(|event| event.starts_with("suspend ") || event.starts_with("block "))
+        .count()
+}
+
+/// [`compare_at_every_suspension`] for programs that store past the call ([`run_with_sinks`]):
+/// what they stored is called and awaited after each run, and its events compared too.
+pub fn compare_with_sinks_at_every_suspension<T: PartialEq>(
+    classic: impl Fn(&mut Sinks) -> StoringCall<'_, T>,
+    runtime: impl Fn(&mut Sinks) -> StoringCall<'_, T>,
+) -> Result<(Outcome<T>, usize), Mismatch<T>> {
+    let compare = |stop: Stop| {
+        let classic = run_with_sinks(stop, &classic);
+        let runtime = run_with_sinks(stop, &runtime);
+        if classic == runtime { Ok(classic) } else { Err(Mismatch { stop, classic, runtime }) }
+    };
+    let (outcome, events) = compare(Stop::AtEnd)?;
+    let suspensions = call_suspensions(&events);
+    for limit in 1..=suspensions {
+        compare(Stop::AfterSuspensions(limit))?;
+    }
+    Ok((outcome, suspensions))
+}
+
+/// [`crate::same_at_every_suspension`] for programs that store past the call (what a minimal
+/// case of such a program calls in `tests/fuzz_regressions.rs`).
+#[track_caller]
+pub fn same_with_sinks_at_every_suspension<T: PartialEq + Debug>(
+    classic: impl Fn(&mut Sinks) -> StoringCall<'_, T>,
+    runtime: impl Fn(&mut Sinks) -> StoringCall<'_, T>,
+) -> Outcome<T> {
+    match compare_with_sinks_at_every_suspension(classic, runtime) {
+        Ok((outcome, _)) => outcome,
+        Err(mismatch) => panic!("classic and runtime differ: {mismatch:?}"),
+    }
+}
+
+/// One variant alone, run to the end and dropped at every suspension (for memcheck: the
+/// classic lowering's `unsafe` under valgrind); the number of suspensions.
+pub fn exercise<T, F: IntoFuture<Output = T>>(call: impl Fn() -> F) -> usize {
+    let (_, events) = run(Stop::AtEnd, &call);
+    let suspensions = call_suspensions(&events);
+    for limit in 1..=suspensions {
+        run(Stop::AfterSuspensions(limit), &call);
+    }
+    suspensions
+}
+
+/// [`exercise`] for a program that stores past the call (what it stored runs after each run).
+pub fn exercise_with_sinks<T>(call: impl Fn(&mut Sinks) -> StoringCall<'_, T>) -> usize {
+    let (_, events) = run_with_sinks(Stop::AtEnd, &call);
+    let suspensions = call_suspensions(&events);
+    for limit in 1..=suspensions {
+        run_with_sinks(Stop::AfterSuspensions(limit), &call);
+    }
+    suspensions
 }
 
 /// Makes a computed value visible in the log.

@@ -5,7 +5,10 @@
 //!
 //! `LOWERING_FUZZ_PROGRAMS` and `LOWERING_FUZZ_SEED` choose a longer or another run,
 //! `LOWERING_FUZZ_ONLY=12,40` runs only those programs of it, `LOWERING_FUZZ_SHRINK` says
-//! how many failures to shrink and `LOWERING_FUZZ_SHRINK_SECONDS` for how long each.
+//! how many failures to shrink and `LOWERING_FUZZ_SHRINK_SECONDS` for how long each. Every
+//! 50th program also runs under valgrind's memcheck (classic variant); the run ends with how
+//! many drawn programs the checker rejected and which syn variants it drew with an operand
+//! kept in place.
 
 mod fuzz;
 
@@ -21,6 +24,8 @@ const DEFAULT_SEED: u64 = 7;
 const PROGRAMS_PER_BUILD: usize = 1000;
 /// How long shrinking one failure may take, in seconds.
 const SHRINK_SECONDS: u64 = 600;
+/// Every this many programs (by index), one also runs under valgrind's memcheck.
+const MEMCHECK_EVERY: usize = 50;
 
 /// Programs that the classic lowering is known to get wrong, by seed and index: open bugs of
 /// the lowering (the README's "Known bugs"), each with its minimal case ignored in
@@ -54,6 +59,9 @@ fn differential() {
 
     let mut failures: Vec<(usize, Program, Verdict)> = Vec::new();
     let mut stats = Stats::default();
+    let mut rejected = 0;
+    let mut coverage = fuzz::coverage::Coverage::default();
+    let (mut memchecked, mut memcheck_errors, mut memcheck_skipped) = (0, Vec::new(), None);
     for (build, first) in (0..count).step_by(PROGRAMS_PER_BUILD).enumerate() {
         let ids: Vec<usize> = (first..count.min(first + PROGRAMS_PER_BUILD))
             .filter(|id| only.as_ref().is_none_or(|only| only.contains(id)))
@@ -61,9 +69,26 @@ fn differential() {
         if ids.is_empty() {
             continue;
         }
-        let programs: Vec<Program> = ids.iter().map(|&id| fuzz::generate::program(seed, id)).collect();
-        let verdicts =
-            batch::run(&format!("seed{seed}-{build}"), &programs, false).unwrap_or_else(|error| panic!("{error}"));
+        let programs: Vec<Program> = ids
+            .iter()
+            .map(|&id| {
+                let (program, misses) = fuzz::generate::program_and_rejections(seed, id);
+                rejected += misses;
+                coverage.add(&program);
+                program
+            })
+            .collect();
+        let memcheck: Vec<usize> = (0..ids.len()).filter(|&index| ids[index] % MEMCHECK_EVERY == 0).collect();
+        let (verdicts, checked) = batch::run_with_memcheck(&format!("seed{seed}-{build}"), &programs, false, &memcheck)
+            .unwrap_or_else(|error| panic!("{error}"));
+        memchecked += checked.programs.len();
+        memcheck_skipped = memcheck_skipped.or(checked.skipped);
+        memcheck_errors.extend(
+            checked
+                .errors
+                .into_iter()
+                .map(|(index, errors, output)| (ids[index], programs[index].clone(), errors, output)),
+        );
         for ((id, program), verdict) in ids.into_iter().zip(programs).zip(verdicts) {
             stats.count(&verdict);
             if verdict.is_failure() {
@@ -116,6 +141,19 @@ fn differential() {
         "differential: {count} programs, {mismatches} mismatches ({} more known, see KNOWN_FAILURES)",
         known.len()
     );
+    let errors: usize = memcheck_errors.iter().map(|(_, _, errors, _)| errors).sum();
+    let _ = match &memcheck_skipped {
+        Some(why) => writeln!(std::io::stderr(), "memcheck: {why}"),
+        None => writeln!(std::io::stderr(), "memcheck: {memchecked} programs, {errors} errors"),
+    };
+    let _ = writeln!(std::io::stderr(), "checker rejected: {rejected} drawn programs");
+    let _ = writeln!(std::io::stderr(), "{}", coverage.line());
+    for (id, program, errors, output) in &memcheck_errors {
+        println!(
+            "\n--- program {id} (seed {seed}): {errors} MEMCHECK ERRORS (classic variant)\n{output}\n{}",
+            fuzz::print::function(program, "program")
+        );
+    }
     println!(
         "differential (seed {seed}): {} values, {} panics, {} dropped (never complete), {} suspensions, {} invalid, in {:.0?}",
         stats.values,
@@ -139,6 +177,11 @@ fn differential() {
         failures.is_empty(),
         "{mismatches} programs behave differently under the two lowerings, and the generator made {invalid} invalid \
          ones (seed {seed}; details above)"
+    );
+    assert!(
+        memcheck_errors.is_empty(),
+        "memcheck found {errors} errors in the classic variant of programs {:?} (seed {seed}; details above)",
+        memcheck_errors.iter().map(|(id, ..)| id).collect::<Vec<_>>()
     );
 }
 
@@ -274,7 +317,9 @@ fn visit_block(block: &Block, f: &mut impl FnMut(&Stmt, Option<&Expr>)) {
     for stmt in &block.stmts {
         f(stmt, None);
         match stmt {
-            Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) => visit_expr(stmt, expr, f),
+            Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) | Stmt::Declare(_, expr) => {
+                visit_expr(stmt, expr, f)
+            }
             Stmt::LetElse(_, init, otherwise) => {
                 visit_expr(stmt, init, f);
                 visit_block(otherwise, f);
@@ -497,4 +542,121 @@ fn default_run_draws_every_real_code_shape() {
     }
     let missing: Vec<&str> = names.iter().zip(counts).filter(|(_, count)| *count == 0).map(|(name, _)| *name).collect();
     assert!(missing.is_empty(), "the default run draws no program with {missing:?}");
+}
+
+/// The macro and closure shapes appear in the default run's programs, each with an operand the
+/// classic lowering keeps in place: the user's macros `keep!` (a `move` closure), `deferred!`
+/// (an `async move` block that awaits), both stored past the call, `plain!` (an expression)
+/// and `declare!` (a statement declaring a local); closures that borrow, mutably borrow or
+/// move such a local; a visible closure or `async move` block stored past the call. And no
+/// variant the coverage line says cannot be drawn is.
+#[test]
+fn default_run_draws_every_macro_shape() {
+    use fuzz::ast::{ClosureKind, Node, Store};
+    let names = [
+        "`out.push(keep! { .. })` (a macro's `move` closure stored) with an in-place operand",
+        "`pending.push(Box::pin(deferred! { .. }))` (a macro's `async move` stored) with an in-place operand",
+        "`plain!(..)` with an in-place operand",
+        "`declare!(d = ..)` with an in-place operand",
+        "a closure that borrows an in-place local",
+        "a closure that mutably borrows an in-place local",
+        "a `move` closure that takes or copies an in-place local",
+        "a visible `move` closure or `async move` block stored past the call",
+        "a macro or closure handed a parameter",
+    ];
+    let mut counts = [0usize; 9];
+    let mut coverage = fuzz::coverage::Coverage::default();
+    for index in 0..DEFAULT_PROGRAMS {
+        let program = fuzz::generate::program(DEFAULT_SEED, index);
+        coverage.add(&program);
+        let kept = fuzz::ast::in_place(&program);
+        let params: Vec<&str> = program.params.iter().map(|param| param.name.as_str()).collect();
+        let mentions = |expr: &Expr| -> Vec<String> { fuzz::ast::names_in_stmt(&Stmt::Expr(expr.clone())) };
+        let mut found = [false; 9];
+        fuzz::ast::visit_block(&program.body, &mut |node| {
+            let (shape, named) = match node {
+                Node::Expr(expr @ Expr::Store(store, _)) => (
+                    match store {
+                        Store::Keep => 0,
+                        Store::Deferred => 1,
+                        Store::MoveClosure | Store::AsyncMove => 7,
+                    },
+                    mentions(expr),
+                ),
+                Node::Expr(expr @ Expr::Plain(_)) => (2, mentions(expr)),
+                Node::Stmt(Stmt::Declare(_, value)) => (3, mentions(value)),
+                Node::Expr(expr @ (Expr::Closure(closure) | Expr::Apply(closure))) => (
+                    match closure.kind {
+                        ClosureKind::Shared => 4,
+                        ClosureKind::Mutable => 5,
+                        ClosureKind::Move => 6,
+                    },
+                    mentions(expr),
+                ),
+                _ => return,
+            };
+            found[8] |= named.iter().any(|name| params.contains(&name.as_str()));
+            found[shape] |= shape == 7 || named.iter().any(|name| kept.contains(name));
+        });
+        for (count, found) in counts.iter_mut().zip(found) {
+            *count += usize::from(found);
+        }
+    }
+    for (name, count) in names.iter().zip(counts) {
+        println!("{count:4} of {DEFAULT_PROGRAMS} programs: {name}");
+    }
+    println!("{}", coverage.line());
+    let missing: Vec<&str> = names.iter().zip(counts).filter(|(_, count)| *count == 0).map(|(name, _)| *name).collect();
+    assert!(missing.is_empty(), "the default run draws no program with {missing:?}");
+    let drawn: Vec<&str> =
+        fuzz::coverage::CANNOT.iter().map(|(name, _)| *name).filter(|name| coverage.drawn.contains(*name)).collect();
+    assert!(drawn.is_empty(), "the coverage line says {drawn:?} cannot be drawn, but the default run draws them");
+}
+
+/// The coverage line names every variant of `syn::Expr`, `syn::Stmt` and `syn::Pat`: its lists
+/// are those of the syn 3.x in `Cargo.lock` (read from cargo's registry, when it is there).
+#[test]
+fn coverage_lists_every_syn_variant() {
+    let lock = std::fs::read_to_string(batch::workspace().join("Cargo.lock")).expect("Cargo.lock");
+    let version = lock
+        .split("[[package]]")
+        .filter(|package| package.contains("name = \"syn\""))
+        .filter_map(|package| package.lines().find_map(|line| line.strip_prefix("version = \"")))
+        .map(|version| version.trim_end_matches('"').to_owned())
+        .find(|version| version.starts_with("3."))
+        .expect("syn 3.x in Cargo.lock");
+    let home = std::env::var("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| std::path::Path::new(&std::env::var("HOME").unwrap_or_default()).join(".cargo"));
+    let src = std::fs::read_dir(home.join("registry").join("src"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|index| index.path().join(format!("syn-{version}")).join("src"))
+        .find(|src| src.is_dir());
+    let Some(src) = src else {
+        println!("syn {version}'s source is not in cargo's registry here: the lists are not checked");
+        return;
+    };
+    for (file, name, listed) in [
+        ("expr.rs", "Expr", &fuzz::coverage::EXPR[..]),
+        ("stmt.rs", "Stmt", &fuzz::coverage::STMT[..]),
+        ("pat.rs", "Pat", &fuzz::coverage::PAT[..]),
+    ] {
+        let source = std::fs::read_to_string(src.join(file)).expect("syn's source");
+        let mut variants = fuzz::coverage::variants_in_source(&source, name);
+        let mut listed: Vec<String> = listed.iter().map(|variant| (*variant).to_owned()).collect();
+        variants.sort();
+        listed.sort();
+        assert_eq!(listed, variants, "the variants of syn {version}'s `{name}`");
+    }
+    for (variant, _) in fuzz::coverage::CANNOT {
+        let (kind, name) = variant.split_once("::").expect("Kind::Name");
+        let listed = match kind {
+            "Expr" => &fuzz::coverage::EXPR[..],
+            "Stmt" => &fuzz::coverage::STMT[..],
+            _ => &fuzz::coverage::PAT[..],
+        };
+        assert!(listed.contains(&name), "{variant}");
+    }
 }

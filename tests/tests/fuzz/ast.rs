@@ -5,6 +5,9 @@
 //! References are kept across awaits (`let r = &v;`, `for x in &buf`), awaited calls borrow
 //! locals (`fill(&mut buf, n).await`, `weigh_later(&v).await`), async blocks borrow what they
 //! mention, and a field moved out of a pair leaves the other to drop at the end of its scope.
+//! Macros of the user's (`keep!`, `deferred!`, `plain!`, `declare!`: `macro_rules!` of the
+//! generated crate, which the lowering cannot see into) and closures are handed locals, and
+//! what they make may be stored past the call (`out.push(..)`, `pending.push(..)`).
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
@@ -24,6 +27,8 @@ pub enum Ty {
     Never,
     /// An item declared in the body (`Stmt::Item`), named by `Expr::ItemUse` only.
     Item(ItemKind),
+    /// A closure bound by a `let`, called as `name()` (a `u32`).
+    Closure(ClosureKind),
 }
 
 /// Items declared in a body, each used by later statements as a `u32`.
@@ -133,6 +138,10 @@ pub enum Stmt {
     /// `let Ok(name) = init else { .. };`: `init` a `Result` (not ending in `}`), the block
     /// ending in a jump out, `return` or `panic!`.
     LetElse(Binding, Expr, Block),
+    /// `declare!(name = value);`: a macro of the user's that declares the `u32` local `name`
+    /// (`let $n = $e;`), which the lowering cannot see. `value` is in the capture language
+    /// ([`Closure`]), without awaits; `name` is used only before the next await.
+    Declare(String, Expr),
 }
 
 #[derive(Clone, Debug)]
@@ -294,6 +303,71 @@ pub enum Expr {
     BorrowNew(String),
     /// `self.bump(e).await`: another async method of the same impl (or trait), on `&mut self`.
     SelfBump(Box<Expr>),
+    /// `plain!(e)`: a macro of the user's that expands to its tokens, a `u32` in the capture
+    /// language (no await, no jump), which may also move a `Loud` (`consume(v)`).
+    Plain(Box<Expr>),
+    /// A closure, only as a `let`'s initializer (the local is then called, `name()`).
+    Closure(Box<Closure>),
+    /// `apply(|| ..)`, `apply(move || ..)` or `apply_mut(|| ..)`: a closure made and called
+    /// (twice) where it is written; a `u32`.
+    Apply(Box<Closure>),
+    /// `name()`: a call of a closure a `let` bound.
+    CallClosure(String),
+    /// `name.put(e)`: a `Buf`'s `&mut self` method that does not await, in a closure's body.
+    Put(String, Box<Expr>),
+    /// What outlives the call, pushed to a vector the caller holds (a statement of type `()`).
+    Store(Store, Block),
+}
+
+/// Where a closure or a macro's value goes when it is stored past the call, and what it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Store {
+    /// `out.push(keep! { body })`: the user's macro `keep!` makes a `move` closure
+    /// (`Box::new(move || { $($t)* })`), a `Box<dyn Fn() -> u32>`.
+    Keep,
+    /// `pending.push(Box::pin(deferred! { body }))`: the user's macro `deferred!` makes an
+    /// `async move` block (`async move { $($t)* }`) that awaits.
+    Deferred,
+    /// `out.push(Box::new(move || { body }))`: a visible `move` closure.
+    MoveClosure,
+    /// `pending.push(Box::pin(async move { body }))`: a visible `async move` block.
+    AsyncMove,
+}
+
+impl Store {
+    /// Made by a macro of the user's (the lowering sees only its tokens).
+    pub fn is_macro(self) -> bool {
+        matches!(self, Store::Keep | Store::Deferred)
+    }
+
+    /// A future (awaited by the caller after the call), rather than a closure.
+    pub fn is_future(self) -> bool {
+        matches!(self, Store::Deferred | Store::AsyncMove)
+    }
+}
+
+/// `|| body`, `move || body` (a `Fn`), or `|| { x += 1; .. }` (a `FnMut`, bound `let mut`).
+///
+/// Its body, like a macro's tokens here, is in the *capture language*: `u32` expressions of
+/// literals, `ev(..)`, `mix`/`add3`, arithmetic, and names of what is in scope (`x` a `u32`,
+/// `weigh(&v)` a `Loud`, `b.total()` a `Buf`, `*r`, `weigh(r)` a reference, `v.0` a tuple's
+/// `u32`, `weigh(&v.a)` a pair's field); a `FnMut` also assigns `u32` locals and calls
+/// `b.put(e)`; an async body (`deferred!`, `async move`) also has `let`s, `note(..)`s and
+/// awaits of its own.
+#[derive(Clone, Debug)]
+pub struct Closure {
+    pub kind: ClosureKind,
+    pub body: Block,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClosureKind {
+    /// `|| ..`: borrows what it names (a `Fn`).
+    Shared,
+    /// `|| { x += 1; .. }`: borrows mutably what it assigns or `put`s into (a `FnMut`).
+    Mutable,
+    /// `move || ..`: takes what it names (a `Fn` that owns them).
+    Move,
 }
 
 /// How a consuming method is called: as a method, which the macro cannot tell from a
@@ -427,7 +501,9 @@ pub fn visit_block<'a>(block: &'a Block, f: &mut impl FnMut(Node<'a>)) {
     for stmt in &block.stmts {
         f(Node::Stmt(stmt));
         match stmt {
-            Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) => visit_expr(expr, f),
+            Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) | Stmt::Declare(_, expr) => {
+                visit_expr(expr, f)
+            }
             Stmt::LetElse(_, init, otherwise) => {
                 visit_expr(init, f);
                 visit_block(otherwise, f);
@@ -459,7 +535,9 @@ pub fn visit_expr<'a>(expr: &'a Expr, f: &mut impl FnMut(Node<'a>)) {
 pub fn visit_block_mut(block: &mut Block, f: &mut impl FnMut(&mut Expr)) {
     for stmt in &mut block.stmts {
         match stmt {
-            Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) => visit_expr_mut(expr, f),
+            Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) | Stmt::Declare(_, expr) => {
+                visit_expr_mut(expr, f)
+            }
             Stmt::LetElse(_, init, otherwise) => {
                 visit_expr_mut(init, f);
                 visit_block_mut(otherwise, f);
@@ -503,6 +581,8 @@ pub fn children(expr: &Expr) -> Vec<&Expr> {
         | Expr::PushLater(_, value)
         | Expr::SpendLater(_, _, value)
         | Expr::SelfBump(value)
+        | Expr::Plain(value)
+        | Expr::Put(_, value)
         | Expr::Panic(_, value) => vec![&**value],
         Expr::Event(event) => event.values().collect(),
         Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
@@ -542,6 +622,8 @@ pub fn children_mut(expr: &mut Expr) -> Vec<&mut Expr> {
         | Expr::PushLater(_, value)
         | Expr::SpendLater(_, _, value)
         | Expr::SelfBump(value)
+        | Expr::Plain(value)
+        | Expr::Put(_, value)
         | Expr::Panic(_, value) => vec![&mut **value],
         Expr::Event(event) => event.values_mut().collect(),
         Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
@@ -572,7 +654,8 @@ pub fn children_mut(expr: &mut Expr) -> Vec<&mut Expr> {
 pub fn blocks(expr: &Expr) -> Vec<&Block> {
     match expr {
         Expr::If(_, then_branch, else_branch) => std::iter::once(then_branch).chain(else_branch).collect(),
-        Expr::Block(body) | Expr::Labelled(_, body) | Expr::AsyncBlock(body) => vec![body],
+        Expr::Block(body) | Expr::Labelled(_, body) | Expr::AsyncBlock(body) | Expr::Store(_, body) => vec![body],
+        Expr::Closure(closure) | Expr::Apply(closure) => vec![&closure.body],
         Expr::Loop(node) => vec![&node.body],
         _ => Vec::new(),
     }
@@ -581,8 +664,197 @@ pub fn blocks(expr: &Expr) -> Vec<&Block> {
 pub fn blocks_mut(expr: &mut Expr) -> Vec<&mut Block> {
     match expr {
         Expr::If(_, then_branch, else_branch) => std::iter::once(then_branch).chain(else_branch.as_mut()).collect(),
-        Expr::Block(body) | Expr::Labelled(_, body) | Expr::AsyncBlock(body) => vec![body],
+        Expr::Block(body) | Expr::Labelled(_, body) | Expr::AsyncBlock(body) | Expr::Store(_, body) => vec![body],
+        Expr::Closure(closure) | Expr::Apply(closure) => vec![&mut closure.body],
         Expr::Loop(node) => vec![&mut node.body],
         _ => Vec::new(),
+    }
+}
+
+/// Does `expr` await, as the function's own suspension? The awaits of a stored `async move`
+/// block or of `deferred!`'s tokens are theirs, not the function's; closures do not await.
+pub fn awaits(expr: &Expr) -> bool {
+    let own = match expr {
+        Expr::Await(..)
+        | Expr::Forever(..)
+        | Expr::Join(..)
+        | Expr::AsyncBlock(_)
+        | Expr::WeighLater(_)
+        | Expr::WeighRef(_, true)
+        | Expr::Fill(..)
+        | Expr::FillNew(..)
+        | Expr::PushLater(..)
+        | Expr::SpendLater(..)
+        | Expr::SelfBump(_) => true,
+        Expr::Loop(Loop { kind: LoopKind::Louds { leaf: Some(_), .. }, .. }) => true,
+        Expr::Store(..) | Expr::Closure(_) | Expr::Apply(_) => return false,
+        Expr::Match(_, arms) => arms.iter().filter_map(|arm| arm.guard.as_ref()).any(awaits),
+        _ => false,
+    };
+    own || children(expr).into_iter().any(awaits) || blocks(expr).into_iter().any(block_awaits)
+}
+
+pub fn block_awaits(block: &Block) -> bool {
+    block.stmts.iter().any(stmt_awaits) || block.tail.as_deref().is_some_and(awaits)
+}
+
+pub fn stmt_awaits(stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) | Stmt::Declare(_, expr) => awaits(expr),
+        Stmt::LetElse(_, init, otherwise) => awaits(init) || block_awaits(otherwise),
+        Stmt::Item(..) => false,
+    }
+}
+
+/// The names of locals and parameters `expr` itself names (not counting its parts).
+pub fn own_names(expr: &Expr) -> Vec<String> {
+    match expr {
+        Expr::Var(name)
+        | Expr::Weigh(name)
+        | Expr::IsOk(name)
+        | Expr::LocalField(name, _)
+        | Expr::Borrow(name)
+        | Expr::Deref(name)
+        | Expr::WeighRef(name, _)
+        | Expr::WeighLater(name)
+        | Expr::Fill(name, _)
+        | Expr::PushLater(name, _)
+        | Expr::Total(name)
+        | Expr::MoveField(name, _)
+        | Expr::WeighField(name, _)
+        | Expr::IntoLen(name, _)
+        | Expr::SpendLater(name, ..)
+        | Expr::CallClosure(name)
+        | Expr::Put(name, _) => vec![name.clone()],
+        Expr::Loop(Loop { kind: LoopKind::OverBuf { buf, .. }, .. }) => vec![buf.clone()],
+        Expr::Event(event) => {
+            let mut names: Vec<String> = event
+                .fields
+                .iter()
+                .filter_map(|field| match field {
+                    Field::Debug(name) | Field::Display(name) | Field::Bare(name) | Field::Part(name, _) => {
+                        Some(name.clone())
+                    }
+                    Field::Named(..) => None,
+                })
+                .collect();
+            if let Some(message) = &event.message {
+                names.extend(message.captures.iter().map(|(name, _)| name.clone()));
+            }
+            names
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Every name `stmt` mentions, in its parts and blocks too (closures' and macros' included).
+pub fn names_in_stmt(stmt: &Stmt) -> Vec<String> {
+    let mut names = Vec::new();
+    if let Stmt::Assign(name, ..) = stmt {
+        names.push(name.clone());
+    }
+    let block = Block { stmts: vec![stmt.clone()], tail: None };
+    visit_block(&block, &mut |node| {
+        if let Node::Expr(expr) = node {
+            names.extend(own_names(expr));
+        }
+        if let Node::Stmt(Stmt::Assign(name, ..)) = node {
+            names.push(name.clone());
+        }
+    });
+    names
+}
+
+/// Does the program store anything past the call (so that it takes `out` and `pending`)?
+pub fn stores(program: &Program) -> bool {
+    let mut found = false;
+    visit_block(&program.body, &mut |node| found |= matches!(node, Node::Expr(Expr::Store(..))));
+    found
+}
+
+/// The locals and parameters the classic lowering keeps in place, as far as the program's
+/// syntax tells (the lowering's own rule, `macros/src/classic/analyse/loans.rs`, errs towards
+/// in place more): a name borrowed where the borrow is held across one of the function's
+/// awaits. That is an awaited call or method that borrows it (`weigh_later(&v).await`,
+/// `fill(&mut b, ..).await`, `b.push_later(..).await`), a borrow inside an awaited operand
+/// (`later("a", weigh(&v)).await`), `for x in &b` whose body awaits, an `async { .. }.await`
+/// that names it and awaits, and a reference or closure a `let` binds with an await after it
+/// in its block.
+pub fn in_place(program: &Program) -> std::collections::BTreeSet<String> {
+    let mut found = std::collections::BTreeSet::new();
+    in_place_block(&program.body, &mut found);
+    found
+}
+
+pub fn in_place_block(block: &Block, found: &mut std::collections::BTreeSet<String>) {
+    for (index, stmt) in block.stmts.iter().enumerate() {
+        let awaits_after =
+            block.stmts[index + 1..].iter().any(stmt_awaits) || block.tail.as_deref().is_some_and(awaits);
+        match stmt {
+            Stmt::Let(_, Expr::Borrow(name)) if awaits_after => {
+                found.insert(name.clone());
+            }
+            Stmt::Let(_, Expr::Closure(closure)) if awaits_after => {
+                found.extend(names_in_stmt(&Stmt::Expr(Expr::Block(closure.body.clone()))));
+            }
+            _ => {}
+        }
+        match stmt {
+            Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) | Stmt::Declare(_, expr) => {
+                in_place_expr(expr, found)
+            }
+            Stmt::LetElse(_, init, otherwise) => {
+                in_place_expr(init, found);
+                in_place_block(otherwise, found);
+            }
+            Stmt::Item(..) => {}
+        }
+    }
+    if let Some(tail) = &block.tail {
+        in_place_expr(tail, found);
+    }
+}
+
+fn in_place_expr(expr: &Expr, found: &mut std::collections::BTreeSet<String>) {
+    match expr {
+        // Their code runs in place, or after the call: none of the function's awaits.
+        Expr::Store(..) | Expr::Closure(_) | Expr::Apply(_) => return,
+        Expr::WeighLater(name) | Expr::Fill(name, _) | Expr::PushLater(name, _) => {
+            found.insert(name.clone());
+        }
+        Expr::Loop(Loop { kind: LoopKind::OverBuf { buf, .. }, body, .. }) if block_awaits(body) => {
+            found.insert(buf.clone());
+        }
+        Expr::AsyncBlock(body) if block_awaits(body) => {
+            found.extend(names_in_stmt(&Stmt::Expr(Expr::Block(body.clone()))));
+        }
+        Expr::Await(_, _, value) => {
+            let mut borrowed = Vec::new();
+            visit_expr(value, &mut |node| {
+                if let Node::Expr(
+                    Expr::Weigh(name)
+                    | Expr::IsOk(name)
+                    | Expr::Total(name)
+                    | Expr::WeighField(name, _)
+                    | Expr::Borrow(name),
+                ) = node
+                {
+                    borrowed.push(name.clone());
+                }
+            });
+            found.extend(borrowed);
+        }
+        _ => {}
+    }
+    for child in children(expr) {
+        in_place_expr(child, found);
+    }
+    if let Expr::Match(_, arms) = expr {
+        for guard in arms.iter().filter_map(|arm| arm.guard.as_ref()) {
+            in_place_expr(guard, found);
+        }
+    }
+    for block in blocks(expr) {
+        in_place_block(block, found);
     }
 }

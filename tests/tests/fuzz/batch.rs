@@ -6,6 +6,10 @@
 //! A program whose expansion rustc rejects is found from the file its errors point into, and
 //! the crate is built again without it. A program that hangs or takes the process down is
 //! reported, and the run goes on after it.
+//!
+//! Some programs of a run (`run_with_memcheck`) also run under valgrind's memcheck, their
+//! classic variant alone (to the end and dropped at every suspension, what they stored run
+//! after): the same executable, asked for those programs (`--memcheck 0 50 ..`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -15,12 +19,26 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use super::ast::Program;
+use super::ast::{Program, stores};
 use super::print;
 
 /// How long one program may run (both lowerings, dropped at every suspension) before it
 /// counts as hung.
 const PROGRAM_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// How long one executable's memcheck (a shard's programs under valgrind) may take.
+const MEMCHECK_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// The memcheck part of a batch ([`run_with_memcheck`]).
+#[derive(Debug, Default)]
+pub struct Memcheck {
+    /// The programs run under memcheck (batch indices).
+    pub programs: Vec<usize>,
+    /// The programs with errors: batch index, how many errors valgrind reported, its output.
+    pub errors: Vec<(usize, usize, String)>,
+    /// Why memcheck did not run, if it did not (valgrind is not installed).
+    pub skipped: Option<String>,
+}
 
 /// What became of one program.
 #[derive(Clone, Debug)]
@@ -54,6 +72,17 @@ pub fn workspace() -> PathBuf {
 /// `twins`, each program is also compiled alone under the runtime lowering, so that a compile
 /// error can be told apart: the classic expansion's, or the program's own.
 pub fn run(name: &str, programs: &[Program], twins: bool) -> Result<Vec<Verdict>, String> {
+    run_with_memcheck(name, programs, twins, &[]).map(|(verdicts, _)| verdicts)
+}
+
+/// [`run`], and the programs `memcheck` names (batch indices) that ran (the same or not) run
+/// again under valgrind's memcheck, classic variant alone.
+pub fn run_with_memcheck(
+    name: &str,
+    programs: &[Program],
+    twins: bool,
+    memcheck: &[usize],
+) -> Result<(Vec<Verdict>, Memcheck), String> {
     let name = format!("{name}-{}", std::process::id());
     let dir = workspace().join("target").join("lowering-fuzz").join(&name);
     let src = dir.join("src");
@@ -70,7 +99,7 @@ pub fn run(name: &str, programs: &[Program], twins: bool) -> Result<Vec<Verdict>
     std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock"))
         .map_err(|error| format!("cannot copy Cargo.lock: {error}"))?;
     for (index, program) in programs.iter().enumerate() {
-        write(&src.join(format!("p{index:05}.rs")), &program_file(program))?;
+        write(&src.join(format!("p{index:05}.rs")), &program_file(program, memcheck.contains(&index)))?;
         if twins {
             write(&src.join(format!("p{index:05}_runtime.rs")), &twin_file(program))?;
         }
@@ -86,7 +115,8 @@ pub fn run(name: &str, programs: &[Program], twins: bool) -> Result<Vec<Verdict>
             let mine = shard_of(&included, shard, shards);
             // An unchanged shard is not rewritten, so that cargo does not build it again.
             if written.as_ref() != Some(&mine) {
-                write(&bin.join(format!("shard{shard}.rs")), &main_file(&mine, twins))?;
+                let checked: Vec<usize> = mine.iter().copied().filter(|index| memcheck.contains(index)).collect();
+                write(&bin.join(format!("shard{shard}.rs")), &main_file(&mine, twins, &checked))?;
                 *written = Some(mine);
             }
         }
@@ -122,14 +152,160 @@ pub fn run(name: &str, programs: &[Program], twins: bool) -> Result<Vec<Verdict>
             verdicts.insert(mine[position], verdict);
         }
     }
+    // The programs that ran to a verdict (not a crash), under valgrind, a shard per thread.
+    let mut checked = Memcheck::default();
+    let ran = |index: &usize| matches!(verdicts.get(index), Some(Verdict::Same { .. } | Verdict::Mismatch(_)));
+    let wanted: Vec<Vec<usize>> = (0..shards)
+        .map(|shard| {
+            shard_of(&included, shard, shards).into_iter().filter(|i| memcheck.contains(i) && ran(i)).collect()
+        })
+        .collect();
+    if wanted.iter().any(|indices| !indices.is_empty()) {
+        match valgrind_missing() {
+            Some(why) => checked.skipped = Some(why),
+            None => {
+                let results: Vec<Result<Vec<(usize, usize, String)>, String>> = std::thread::scope(|scope| {
+                    let handles: Vec<_> = wanted
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, indices)| !indices.is_empty())
+                        .map(|(shard, indices)| {
+                            let binary = executables.get(&bins[shard]).cloned();
+                            scope.spawn(move || {
+                                let binary = binary.ok_or_else(|| "no executable".to_owned())?;
+                                memcheck_programs(&binary, indices)
+                            })
+                        })
+                        .collect();
+                    handles.into_iter().map(|handle| handle.join().expect("a memcheck thread")).collect()
+                });
+                for result in results {
+                    checked.errors.extend(result?);
+                }
+                checked.programs = wanted.concat();
+                checked.programs.sort_unstable();
+            }
+        }
+    }
     // Nobody runs these executables again (nor their copies in `deps/`).
     remove_executables(&bins);
     let verdicts: Vec<Verdict> =
         (0..programs.len()).map(|index| verdicts.remove(&index).expect("a verdict for every program")).collect();
-    if !verdicts.iter().any(Verdict::is_failure) {
+    if !verdicts.iter().any(Verdict::is_failure) && checked.errors.is_empty() {
         let _ = std::fs::remove_dir_all(&dir);
     }
-    Ok(verdicts)
+    Ok((verdicts, checked))
+}
+
+/// Why memcheck cannot run here, if it cannot.
+fn valgrind_missing() -> Option<String> {
+    match Command::new("valgrind").arg("--version").stdin(Stdio::null()).output() {
+        Ok(output) if output.status.success() => None,
+        _ => Some(
+            "valgrind is not installed: memcheck skipped (`bash scripts/memcheck.sh` installs it with apt-get as root)"
+                .to_owned(),
+        ),
+    }
+}
+
+/// `indices` (of one executable's programs) under memcheck: those with errors, with how
+/// many and valgrind's output. All of them in one valgrind process; on an error, each again
+/// alone, to tell which.
+fn memcheck_programs(binary: &Path, indices: &[usize]) -> Result<Vec<(usize, usize, String)>, String> {
+    let (errors, output) = valgrind(binary, indices)?;
+    if errors == 0 {
+        return Ok(Vec::new());
+    }
+    if indices.len() == 1 {
+        return Ok(vec![(indices[0], errors, output)]);
+    }
+    let mut found = Vec::new();
+    for &index in indices {
+        let (errors, output) = valgrind(binary, &[index])?;
+        if errors > 0 {
+            found.push((index, errors, output));
+        }
+    }
+    if found.is_empty() {
+        // Only together: report them as one.
+        found.push((indices[0], errors, output));
+    }
+    Ok(found)
+}
+
+/// One valgrind run of the executable's memcheck mode: the number of errors (at least 1 if
+/// valgrind says there were any, or the process did not end well) and what it printed.
+fn valgrind(binary: &Path, indices: &[usize]) -> Result<(usize, String), String> {
+    let mut child = Command::new("valgrind")
+        .args(["--quiet", "--error-exitcode=99", "--errors-for-leak-kinds=none"])
+        .arg(binary)
+        .arg("--memcheck")
+        .args(indices.iter().map(usize::to_string))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|error| format!("cannot run valgrind: {error}"))?;
+    let (mut stdout, mut stderr) = (child.stdout.take().expect("piped"), child.stderr.take().expect("piped"));
+    let out = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|error| format!("cannot wait for valgrind: {error}"))? {
+            break Some(status);
+        }
+        if start.elapsed() > MEMCHECK_TIMEOUT {
+            // Our own child, by its handle.
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let (out, err) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
+    // An error's first line: `==pid== Invalid read of size 4` (its stack is indented more).
+    let reported = err
+        .lines()
+        .filter(|line| {
+            line.strip_prefix("==").and_then(|rest| rest.split_once("== ")).is_some_and(|(pid, text)| {
+                pid.chars().all(|c| c.is_ascii_digit())
+                    && text.starts_with(|c: char| !c.is_whitespace())
+                    && !text.starts_with("Warning")
+            })
+        })
+        .count();
+    let done = out.lines().filter(|line| line.starts_with("memcheck ")).count();
+    let errors = match status {
+        Some(status) if status.success() && done == indices.len() => 0,
+        Some(status) if status.code() == Some(99) => reported.max(1),
+        Some(status) => {
+            return Ok((
+                reported.max(1),
+                format!(
+                    "the memcheck run ended with {status}
+{err}"
+                ),
+            ));
+        }
+        None => {
+            return Ok((
+                1,
+                format!(
+                    "the memcheck run took more than {MEMCHECK_TIMEOUT:?}
+{err}"
+                ),
+            ));
+        }
+    };
+    Ok((errors, err))
 }
 
 /// The programs of one shard: every `shards`-th, so that the shards are about as big.
@@ -196,12 +372,27 @@ incremental = false
     )
 }
 
-fn program_file(program: &Program) -> String {
+/// A program under both lowerings, its comparison, and (`memcheck`) its classic variant alone.
+fn program_file(program: &Program, memcheck: bool) -> String {
     let (classic, runtime) = (print::call(program, "classic", "program"), print::call(program, "runtime", "program"));
+    // A program that stores past the call is handed the caller's vectors (`sinks`).
+    let (compare, exercise) = if stores(program) {
+        (
+            format!("compare_with_sinks_at_every_suspension(|sinks| Box::pin({classic}), |sinks| Box::pin({runtime}))"),
+            format!("exercise_with_sinks(|sinks| Box::pin({classic}))"),
+        )
+    } else {
+        (format!("compare_at_every_suspension(|| {classic}, || {runtime})"), format!("exercise(|| {classic})"))
+    };
+    let exercise = if memcheck {
+        format!("\n/// The classic variant alone, for memcheck.\npub fn memcheck() -> usize {{\n    {exercise}\n}}\n")
+    } else {
+        String::new()
+    };
     format!(
-        "use lowering_tests::fuzz::*;\nuse lowering_tests::*;\n\nlowering_tests::differential! {{\n{}}}\n\n\
-         pub fn compare(index: usize) -> String {{\n    \
-         report(index, compare_at_every_suspension(|| {classic}, || {runtime}))\n}}\n",
+        "use lowering_tests::fuzz::*;\nuse lowering_tests::*;\n\n{}lowering_tests::differential! {{\n{}}}\n\n\
+         pub fn compare(index: usize) -> String {{\n    report(index, {compare})\n}}\n{exercise}",
+        print::macros(program),
         print::function(program, "program"),
     )
 }
@@ -209,13 +400,16 @@ fn program_file(program: &Program) -> String {
 /// The program alone under the runtime lowering: compiled, never run.
 fn twin_file(program: &Program) -> String {
     format!(
-        "use lowering_tests::fuzz::*;\nuse lowering_tests::*;\n\n#[lowering::lowering(runtime)]\npub mod runtime {{\n    \
+        "use lowering_tests::fuzz::*;\nuse lowering_tests::*;\n\n{}#[lowering::lowering(runtime)]\npub mod runtime {{\n    \
          use super::*;\n{}}}\n",
+        print::macros(program),
         print::function(program, "program"),
     )
 }
 
-fn main_file(included: &[usize], twins: bool) -> String {
+/// A shard's executable: runs its programs from the one the argument names, or (`--memcheck
+/// i j ..`) the classic variant of the programs `memcheck` lists (batch indices).
+fn main_file(included: &[usize], twins: bool, memcheck: &[usize]) -> String {
     let mut out = String::from("#![allow(warnings)]\n\n");
     for index in included {
         writeln!(out, "#[path = \"../p{index:05}.rs\"]\nmod p{index:05};").unwrap();
@@ -227,10 +421,22 @@ fn main_file(included: &[usize], twins: bool) -> String {
     for index in included {
         writeln!(out, "    p{index:05}::compare,").unwrap();
     }
+    out.push_str("];\n\nconst MEMCHECK: &[(usize, fn() -> usize)] = &[\n");
+    for index in memcheck {
+        writeln!(out, "    ({index}, p{index:05}::memcheck),").unwrap();
+    }
     out.push_str(
-        "];\n\n/// Runs the programs from the one the argument names (after a crash, the next one).\n\
+        "];\n\n/// Runs the programs from the one the argument names (after a crash, the next one); or\n\
+         /// `--memcheck i j ..`: those programs' classic variant alone (under valgrind).\n\
          fn main() {\n    \
-         let from: usize = std::env::args().nth(1).map_or(0, |arg| arg.parse().expect(\"a program index\"));\n    \
+         let args: Vec<String> = std::env::args().skip(1).collect();\n    \
+         if args.first().is_some_and(|arg| arg == \"--memcheck\") {\n        \
+         for arg in &args[1..] {\n            \
+         let index: usize = arg.parse().expect(\"a batch index\");\n            \
+         let (_, exercise) = MEMCHECK.iter().find(|(checked, _)| *checked == index).expect(\"a memchecked program\");\n            \
+         println!(\"memcheck {index} {}\", exercise());\n        }\n        \
+         return;\n    }\n    \
+         let from: usize = args.first().map_or(0, |arg| arg.parse().expect(\"a program index\"));\n    \
          for (index, compare) in PROGRAMS.iter().enumerate().skip(from) {\n        \
          println!(\"{}\", compare(index));\n    }\n}\n",
     );

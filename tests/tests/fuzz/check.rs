@@ -17,6 +17,7 @@ pub fn program(program: &Program) -> Result<()> {
         checker.declare_receiver();
     }
     checker.unit = program.unit;
+    declared_by_macros(program)?;
     let ty = checker.block(&program.body)?;
     unify(&ty, if program.unit { &Ty::Unit } else { &Ty::Res }).map(drop)
 }
@@ -44,9 +45,20 @@ struct Var {
     referent: Option<(usize, usize)>,
     /// A field of `self` (behind `&mut`): assigned and borrowed, never moved out.
     behind_ref: bool,
+    /// Taken by a macro of the user's (`keep!`, `deferred!`), which must be its last use,
+    /// `Copy` or not: no later code names it.
+    gone: bool,
+    /// How many closures a `let` keeps borrow it mutably: while any does, nothing else uses it.
+    exclusive: u32,
+    /// A hidden holder (a closure's borrow): its referent is borrowed mutably, not shared.
+    holds_exclusive: bool,
+    /// Declared by `declare!` (the lowering cannot see the `let`), in this await epoch: once a
+    /// statement that awaits begins, it is not used again.
+    macro_epoch: Option<usize>,
 }
 
 /// A variable as code at the current point sees it.
+#[derive(Clone)]
 pub(super) struct Visible {
     pub name: String,
     pub ty: Ty,
@@ -62,6 +74,8 @@ pub(super) struct Visible {
     pub in_this_loop: bool,
     /// Neither moved whole nor borrowed mutably (its fields may be moved).
     pub present: bool,
+    /// Declared by the user's macro `declare!`: no pattern may bind its name.
+    pub declared_by_macro: bool,
 }
 
 /// Where a `break` or `continue` can go.
@@ -94,6 +108,61 @@ pub(super) struct Checker {
     async_scopes: Vec<usize>,
     /// The function returns `()`: no `return value` nor `?` in it.
     pub(super) unit: bool,
+    /// How many statements that await have begun (see `Var::macro_epoch`).
+    epoch: usize,
+    /// The locals with a logged drop that a borrowing macro (`plain!`, `declare!`) was lent in
+    /// the statement being checked: the next statement of its block must name them, or the
+    /// classic lowering would lend them by value and drop them at the end of the macro's
+    /// statement (the README's "Where the lowerings still differ").
+    pub(super) lent_droppy: Vec<String>,
+}
+
+/// How a closure's body or a macro's tokens use a name of the enclosing code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Access {
+    /// By value, a `Copy` type (`x`, `*r`, `weigh(r)`): `Ty` is the type it must have.
+    Read(Ty),
+    /// A shared borrow of a `Loud` (`weigh(&v)`) or a `Buf` (`b.total()`).
+    Borrow(Ty),
+    /// A `u32` element of a tuple local (`v.0`).
+    Element(usize),
+    /// A shared borrow of a pair's field (`weigh(&v.a)`).
+    Field(bool),
+    /// Assigned (`x += ..`, a `u32`) or `put` into (a `Buf`): a mutable borrow.
+    Mutate(Ty),
+    /// Moved (`consume(v)`, in `plain!` only).
+    Take,
+}
+
+/// What code the capture language is checked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Body {
+    /// `plain!(..)` and `declare!(..)`: borrows (or moves, `consume(v)`) what it names.
+    Plain,
+    /// What is stored past the call.
+    Store(Store),
+    /// A closure, made and called in place (`apply(..)`) or bound by a `let` (`bound`).
+    Closure(ClosureKind, bool),
+}
+
+impl Body {
+    pub(super) fn awaits(self) -> bool {
+        matches!(self, Body::Store(store) if store.is_future())
+    }
+    /// Sees the program's references (`*r`, `weigh(r)`): not what must be `'static` or owned.
+    pub(super) fn reads_references(self) -> bool {
+        matches!(self, Body::Plain | Body::Closure(ClosureKind::Shared | ClosureKind::Mutable, _))
+            || matches!(self, Body::Closure(ClosureKind::Move, false))
+    }
+    /// Names parts of locals (`v.0`, `weigh(&v.a)`): closures that borrow them. Not a macro
+    /// (handed `v.0` at `v`'s last use, it is lent all of `v`, whose rest would drop early),
+    /// nor a `move` closure or `async move` block, which takes the part alone: the classic
+    /// lowering then drops the rest of the local at the next suspension instead of where its
+    /// scope ends, or panics reading the part again after a loop's await (two bugs the fuzzer
+    /// found, `docs/fuzzer.md`), so that shape is not drawn.
+    pub(super) fn names_parts(self) -> bool {
+        matches!(self, Body::Closure(ClosureKind::Shared | ClosureKind::Mutable, _))
+    }
 }
 
 /// What a path has moved: each variable's whole-moved flag and moved parts.
@@ -116,6 +185,8 @@ impl Checker {
             loop_depth: 0,
             async_scopes: Vec::new(),
             unit: false,
+            epoch: 0,
+            lent_droppy: Vec::new(),
         };
         for param in params.iter().filter(|param| param.shape != ParamShape::Wild) {
             checker.declare(&param.name, param.ty.clone(), param.mutable);
@@ -126,12 +197,18 @@ impl Checker {
     /// The variables code here can name (not hidden by a later one of the same name).
     pub(super) fn visible(&self) -> Vec<Visible> {
         let mut seen: Vec<Visible> = Vec::new();
+        let mut unnameable: Vec<String> = Vec::new();
         for var in self.scopes.iter().rev().flat_map(|scope| scope.iter().rev()) {
-            if seen.iter().any(|visible| visible.name == var.name) {
+            if seen.iter().any(|visible| visible.name == var.name) || unnameable.contains(&var.name) {
                 continue;
             }
             // What a loop holds borrowed is named, but not by anything the program can name.
             if var.name.contains(' ') {
+                continue;
+            }
+            // Nothing may name these here (nor what they hide).
+            if var.gone || var.exclusive > 0 || var.macro_epoch.is_some_and(|epoch| epoch != self.epoch) {
+                unnameable.push(var.name.clone());
                 continue;
             }
             seen.push(Visible {
@@ -150,6 +227,7 @@ impl Checker {
                 parts: var.parts,
                 in_this_loop: var.loop_depth == self.loop_depth && !var.locked,
                 present: !var.moved && !var.locked,
+                declared_by_macro: var.macro_epoch.is_some(),
             });
         }
         seen
@@ -168,7 +246,11 @@ impl Checker {
         for var in self.scopes.pop().expect("a scope") {
             if let Some((scope, index)) = var.referent {
                 if let Some(referent) = self.scopes.get_mut(scope).and_then(|scope| scope.get_mut(index)) {
-                    referent.frozen -= 1;
+                    if var.holds_exclusive {
+                        referent.exclusive -= 1;
+                    } else {
+                        referent.frozen -= 1;
+                    }
                 }
             }
         }
@@ -214,6 +296,12 @@ impl Checker {
     }
 
     pub(super) fn declare(&mut self, name: &str, ty: Ty, mutable: bool) {
+        // A binding that hides another ends the locals `declare!` made before it: the classic
+        // lowering renames what follows such a `let` (in a branch of a statement that awaits)
+        // and loses the macro's `let` (E0425, a bug the fuzzer found: `docs/fuzzer.md`).
+        if self.locate(name).is_some() {
+            self.epoch += 1;
+        }
         let (loop_depth, target_depth) = (self.loop_depth, self.targets.len());
         self.scopes.last_mut().expect("a scope").push(Var {
             name: name.to_owned(),
@@ -227,6 +315,10 @@ impl Checker {
             locked: false,
             referent: None,
             behind_ref: false,
+            gone: false,
+            exclusive: 0,
+            holds_exclusive: false,
+            macro_epoch: None,
         });
     }
 
@@ -246,8 +338,14 @@ impl Checker {
             .flat_map(|scope| scope.iter_mut().rev())
             .find(|var| var.name == name)
             .ok_or_else(|| format!("`{name}` is not in scope"))?;
-        if var.locked {
+        if var.locked || var.exclusive > 0 {
             return Err(format!("`{name}` used while borrowed mutably"));
+        }
+        if var.gone {
+            return Err(format!("`{name}` named after a macro took it"));
+        }
+        if var.macro_epoch.is_some_and(|epoch| epoch != self.epoch) {
+            return Err(format!("`{name}`, declared by a macro, used after an await"));
         }
         Ok(var)
     }
@@ -369,19 +467,74 @@ impl Checker {
 
     fn block_in_scope(&mut self, block: &Block) -> Result<Ty> {
         let mut diverges = false;
-        for stmt in &block.stmts {
+        for (index, stmt) in block.stmts.iter().enumerate() {
             diverges |= self.stmt(stmt)? == Ty::Never;
+            let lent = std::mem::take(&mut self.lent_droppy);
+            if !lent.is_empty() {
+                named_next(stmt, block.stmts.get(index + 1), &lent)?;
+            }
         }
         match &block.tail {
-            Some(tail) => self.expr(tail),
+            Some(tail) => self.tail(tail),
             None if diverges => Ok(Ty::Never),
             None => Ok(Ty::Unit),
         }
     }
 
+    /// A block's tail: like a statement, it ends the locals `declare!` made before if it
+    /// awaits, and lends nothing a borrowing macro would drop (no statement follows it).
+    pub(super) fn tail(&mut self, tail: &Expr) -> Result<Ty> {
+        if awaits(tail) {
+            self.epoch += 1;
+        }
+        let ty = self.expr(tail)?;
+        if !self.lent_droppy.is_empty() {
+            return Err(format!("{:?} lent to a borrowing macro in a block's tail", self.lent_droppy));
+        }
+        Ok(ty)
+    }
+
     /// The statement's type, to tell whether it diverges.
     pub(super) fn stmt(&mut self, stmt: &Stmt) -> Result<Ty> {
+        // A local `declare!` made is not used from here on (nor in this statement).
+        if stmt_awaits(stmt) {
+            self.epoch += 1;
+        }
+        stores_alone(stmt, &mut Vec::new())?;
+        self.stmt_after_epoch(stmt)
+    }
+
+    fn stmt_after_epoch(&mut self, stmt: &Stmt) -> Result<Ty> {
         match stmt {
+            // `let f = || ..;`: what the closure borrows stays borrowed while `f` is in scope.
+            Stmt::Let(Pat::Bind(binding), Expr::Closure(closure)) => {
+                if closure.kind == ClosureKind::Mutable && !binding.mutable {
+                    return Err("a `FnMut` closure bound without `mut`".to_owned());
+                }
+                let holds = self.closure(closure, true)?;
+                self.declare(&binding.name, Ty::Closure(closure.kind), binding.mutable);
+                for (name, exclusive) in holds {
+                    let (scope, index) = self.locate(&name).expect("checked");
+                    let referent = &mut self.scopes[scope][index];
+                    if exclusive {
+                        referent.exclusive += 1;
+                    } else {
+                        referent.frozen += 1;
+                    }
+                    self.declare(&format!("{name} (held by the closure {})", binding.name), Ty::Unit, false);
+                    let holder = self.scopes.last_mut().expect("a scope").last_mut().expect("declared");
+                    holder.referent = Some((scope, index));
+                    holder.holds_exclusive = exclusive;
+                }
+                Ok(Ty::Unit)
+            }
+            Stmt::Declare(name, value) => {
+                self.captured_by(Body::Plain, |uses| capture_expr(Body::Plain, value, &[], uses))?;
+                self.declare(name, Ty::U32, false);
+                let epoch = self.epoch;
+                self.scopes.last_mut().expect("a scope").last_mut().expect("declared").macro_epoch = Some(epoch);
+                Ok(Ty::Unit)
+            }
             // `let _ = place;` neither moves nor drops the place.
             Stmt::Let(Pat::Wild, Expr::Var(name)) => {
                 let var = self.lookup(name)?;
@@ -776,6 +929,36 @@ impl Checker {
                 Ok(Ty::U32)
             }
             Expr::BorrowNew(_) => Err("`&Loud::new(..)` outside a `let`".to_owned()),
+            Expr::Plain(value) => {
+                self.captured_by(Body::Plain, |uses| capture_expr(Body::Plain, value, &[], uses))?;
+                Ok(Ty::U32)
+            }
+            Expr::Closure(_) => Err("a closure that no `let` binds".to_owned()),
+            Expr::Apply(closure) => {
+                self.closure(closure, false)?;
+                Ok(Ty::U32)
+            }
+            Expr::CallClosure(name) => {
+                let var = self.lookup(name)?;
+                match var.ty {
+                    Ty::Closure(ClosureKind::Mutable) if !var.mutable => {
+                        Err(format!("`{name}()` of a `FnMut` not `mut`"))
+                    }
+                    Ty::Closure(_) => Ok(Ty::U32),
+                    _ => Err(format!("`{name}()` of no closure")),
+                }
+            }
+            Expr::Put(..) => Err("`put` outside a closure".to_owned()),
+            Expr::Store(store, body) => {
+                // Lent a reference bounded by the async block's run (`places.rs`), which
+                // the stored closure would outlive: rustc's error under the classic lowering.
+                if store.is_macro() && self.in_async() {
+                    return Err("a macro's closure or future stored from inside an async block".to_owned());
+                }
+                let kind = Body::Store(*store);
+                self.captured_by(kind, |uses| capture_block(kind, body, uses))?;
+                Ok(Ty::Unit)
+            }
             Expr::SelfBump(value) => {
                 // `&mut *self` for the call: no field of `self` may be borrowed now, and the
                 // argument (evaluated under the two-phase borrow) reads nothing of it.
@@ -792,6 +975,130 @@ impl Checker {
                 Ok(Ty::U32)
             }
         }
+    }
+
+    /// A closure's body checked, and what it captures applied; for a bound one (a `let`),
+    /// the names it keeps borrowed (`true`: mutably).
+    fn closure(&mut self, closure: &Closure, bound: bool) -> Result<Vec<(String, bool)>> {
+        let kind = Body::Closure(closure.kind, bound);
+        self.captured_by(kind, |uses| capture_block(kind, &closure.body, uses))
+    }
+
+    /// Code of the capture language (`walk` lists what it names of the enclosing code, in
+    /// order), checked against what is in scope, and its captures applied as `body` captures:
+    /// borrowed, moved, or taken for good (a macro's `move` closure or `async move` block is
+    /// the last use of all it names). The names a bound closure keeps borrowed.
+    fn captured_by(
+        &mut self,
+        body: Body,
+        walk: impl FnOnce(&mut Vec<(String, Access)>) -> Result<()>,
+    ) -> Result<Vec<(String, bool)>> {
+        let mut uses = Vec::new();
+        walk(&mut uses)?;
+        let loop_depth = self.loop_depth;
+        for (name, access) in &uses {
+            if name.contains('.') || name.contains(' ') {
+                return Err(format!("`{name}` named in a closure or macro"));
+            }
+            let var = self.lookup(name)?;
+            let fits = match access {
+                Access::Read(ty) => var.ty == *ty,
+                Access::Borrow(ty) => var.ty == *ty && !var.moved && var.parts == 0,
+                Access::Element(index) => {
+                    !var.moved && matches!(&var.ty, Ty::Tuple(types) if types.get(*index) == Some(&Ty::U32))
+                }
+                Access::Field(first) => var.ty == Ty::Duo && !var.moved && var.parts & if *first { 1 } else { 2 } == 0,
+                Access::Mutate(ty) => var.ty == *ty && var.mutable && !var.moved && var.frozen == 0,
+                Access::Take => var.ty == Ty::Loud,
+            };
+            if !fits {
+                return Err(format!("`{name}` cannot be {access:?} in {body:?}"));
+            }
+            if let Body::Store(store) = body {
+                if store.is_macro() && (var.loop_depth != loop_depth || var.frozen > 0 || var.behind_ref) {
+                    return Err(format!("`{name}` taken by a macro where it is not its last use"));
+                }
+            }
+        }
+        let mut names: Vec<&String> = Vec::new();
+        for (name, _) in &uses {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        let whole =
+            |name: &String| uses.iter().any(|(used, access)| used == name && matches!(access, Access::Borrow(_)));
+        let mut holds = Vec::new();
+        match body {
+            Body::Plain => {
+                for (name, access) in &uses {
+                    match access {
+                        Access::Take => {
+                            // Lent by value only at its last use (as `keep!` takes: see
+                            // `stores_alone`), and not inside an async block.
+                            if self.in_async() {
+                                return Err(format!("`{name}` moved by a macro inside an async block"));
+                            }
+                            self.use_var(name)?;
+                            let (scope, index) = self.locate(name).expect("looked up");
+                            self.scopes[scope][index].gone = true;
+                        }
+                        Access::Borrow(_) if !uses.contains(&(name.clone(), Access::Take)) => {
+                            if !self.lent_droppy.contains(name) {
+                                self.lent_droppy.push(name.clone());
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Body::Store(store) if store.is_macro() => {
+                for name in names {
+                    if whole(name) {
+                        self.use_var(name)?;
+                    }
+                    let (scope, index) = self.locate(name).expect("looked up");
+                    self.scopes[scope][index].gone = true;
+                }
+            }
+            Body::Store(_) | Body::Closure(ClosureKind::Move, false) => {
+                for name in names {
+                    if whole(name) {
+                        // An async block around it must take it too, which the classic
+                        // lowering does not see (it borrows it, and drops it late: a bug the
+                        // fuzzer found, `docs/fuzzer.md`).
+                        if self.captured(name) {
+                            return Err(format!("`{name}` moved by a closure inside an async block"));
+                        }
+                        self.use_var(name)?;
+                    }
+                }
+                for (name, access) in &uses {
+                    if let Access::Field(first) = access {
+                        if !whole(name) {
+                            self.field(name, *first, true)?;
+                        }
+                    }
+                }
+            }
+            Body::Closure(ClosureKind::Move, true) => {
+                // It owns only `Copy` values: the README's "Closures called before an await"
+                // (one that owns a value with a destructor and uses a capture by value drops
+                // at the next suspension after its last call) is not drawn.
+                if uses.iter().any(|(_, access)| !matches!(access, Access::Read(Ty::U32))) {
+                    return Err("a bound `move` closure that owns more than `Copy` values".to_owned());
+                }
+            }
+            Body::Closure(_, false) => {}
+            Body::Closure(_, true) => {
+                for name in names {
+                    let exclusive =
+                        uses.iter().any(|(used, access)| used == name && matches!(access, Access::Mutate(_)));
+                    holds.push((name.clone(), exclusive));
+                }
+            }
+        }
+        Ok(holds)
     }
 
     /// A `Loud` used by value by a consuming method.
@@ -1018,6 +1325,294 @@ impl Checker {
         self.restore(&before);
         self.join(&[after]);
         Ok(ty)
+    }
+}
+
+/// The capture language (see `ast::Closure`): a block of it, for `body`.
+fn capture_block(body: Body, block: &Block, uses: &mut Vec<(String, Access)>) -> Result<()> {
+    let mut inner: Vec<String> = Vec::new();
+    for stmt in &block.stmts {
+        match stmt {
+            Stmt::Let(Pat::Bind(binding), value) if body.awaits() && !binding.mutable => {
+                capture_expr(body, value, &inner, uses)?;
+                // Its own names: no name of the enclosing code is hidden.
+                if inner.contains(&binding.name) || uses.iter().any(|(name, _)| *name == binding.name) {
+                    return Err(format!("`{}` bound twice in a body", binding.name));
+                }
+                inner.push(binding.name.clone());
+            }
+            Stmt::Expr(Expr::Note(_, value)) if body.awaits() => capture_expr(body, value, &inner, uses)?,
+            Stmt::Assign(name, op, value) if matches!(body, Body::Closure(ClosureKind::Mutable, _)) => {
+                if !matches!(op, Op::Add | Op::Mul | Op::Xor | Op::BitOr | Op::BitAnd | Op::Set) {
+                    return Err(format!("`{name} {op:?}=`"));
+                }
+                capture_expr(body, value, &inner, uses)?;
+                if inner.contains(name) {
+                    return Err(format!("`{name}` assigned in a body that binds it"));
+                }
+                uses.push((name.clone(), Access::Mutate(Ty::U32)));
+            }
+            other => return Err(format!("{other:?} is not a statement of the capture language of {body:?}")),
+        }
+    }
+    match &block.tail {
+        Some(tail) => capture_expr(body, tail, &inner, uses),
+        None => Err(format!("a body of {body:?} without a value")),
+    }
+}
+
+/// A `u32` expression of the capture language: the names of the enclosing code it uses (not
+/// `inner`, the body's own `let`s), in order.
+fn capture_expr(body: Body, expr: &Expr, inner: &[String], uses: &mut Vec<(String, Access)>) -> Result<()> {
+    let mut name = |name: &String, access: Access| {
+        if inner.contains(name) {
+            return if access == Access::Read(Ty::U32) {
+                Ok(())
+            } else {
+                Err(format!("`{name}`, a body's own `u32`, used as {access:?}"))
+            };
+        }
+        uses.push((name.clone(), access));
+        Ok(())
+    };
+    match expr {
+        Expr::Lit(_) => Ok(()),
+        Expr::Var(var) => name(var, Access::Read(Ty::U32)),
+        Expr::Weigh(var) => name(var, Access::Borrow(Ty::Loud)),
+        Expr::Total(var) => name(var, Access::Borrow(Ty::Buf)),
+        Expr::Deref(var) if body.reads_references() => name(var, Access::Read(Ty::Ref(Box::new(Ty::U32)))),
+        Expr::WeighRef(var, false) if body.reads_references() => name(var, Access::Read(Ty::Ref(Box::new(Ty::Loud)))),
+        Expr::LocalField(var, index) if body.names_parts() => name(var, Access::Element(*index)),
+        Expr::WeighField(var, first) if body.names_parts() => name(var, Access::Field(*first)),
+        Expr::WeighLater(var) if body.awaits() => name(var, Access::Borrow(Ty::Loud)),
+        Expr::Call(Helper::Consume, args) if body == Body::Plain => match args.as_slice() {
+            [Expr::Var(var)] => name(var, Access::Take),
+            _ => Err("`consume` of what is not a local, in a macro".to_owned()),
+        },
+        Expr::Ev(_, value) => capture_expr(body, value, inner, uses),
+        Expr::Await(_, _, value) if body.awaits() => capture_expr(body, value, inner, uses),
+        Expr::Put(var, value) if matches!(body, Body::Closure(ClosureKind::Mutable, _)) => {
+            // The receiver is borrowed (two-phase) before the argument runs.
+            name(var, Access::Mutate(Ty::Buf))?;
+            capture_expr(body, value, inner, uses)
+        }
+        Expr::Binary(Op::Add | Op::Mul | Op::Xor | Op::BitOr | Op::BitAnd, left, right) => {
+            capture_expr(body, left, inner, uses)?;
+            capture_expr(body, right, inner, uses)
+        }
+        Expr::Call(helper @ (Helper::Mix | Helper::Add3), args) => {
+            if args.len() != if *helper == Helper::Mix { 2 } else { 3 } {
+                return Err(format!("{helper:?} of {} arguments", args.len()));
+            }
+            args.iter().try_for_each(|arg| capture_expr(body, arg, inner, uses))
+        }
+        other => Err(format!("{other:?} is not in the capture language of {body:?}")),
+    }
+}
+
+/// A macro's `move` closure or `async move` block takes what it names only where the macro is
+/// a statement of its own whose enclosing statements (`frames`, each the names it mentions
+/// outside the statements of its blocks) name none of it: the classic lowering lends a local
+/// by value only where nothing else in the macro's statement names it, and otherwise a
+/// reference bounded by the current run, which a stored closure outlives (rustc's error; a
+/// `match` on the local whose guard awaits is one such statement). Checked for the stores
+/// inside `stmt`.
+fn stores_alone(stmt: &Stmt, frames: &mut Vec<Vec<String>>) -> Result<()> {
+    if let Stmt::Expr(Expr::Store(store, body)) = stmt {
+        if store.is_macro() {
+            let taken = names_in_stmt(&Stmt::Expr(Expr::Block(body.clone())));
+            if let Some(name) = taken.iter().find(|name| frames.iter().any(|frame| frame.contains(name))) {
+                return Err(format!("`{name}` taken by a macro in a statement that names it elsewhere"));
+            }
+            return Ok(());
+        }
+    }
+    let mut frame = Vec::new();
+    if let Stmt::Assign(name, ..) = stmt {
+        frame.push(name.clone());
+    }
+    let exprs: Vec<&Expr> = match stmt {
+        Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) | Stmt::Declare(_, expr) => vec![expr],
+        Stmt::LetElse(_, init, _) => vec![init],
+        Stmt::Item(..) => Vec::new(),
+    };
+    for expr in &exprs {
+        frame_names(expr, &mut frame);
+    }
+    // `plain!(.. consume(v) ..)` takes `v` too: nothing else in its statement (the innermost,
+    // whose frame holds the macro's own mentions), nor in those around it, may name `v`.
+    let mut plains: Vec<&Expr> = Vec::new();
+    for expr in &exprs {
+        frame_plains(expr, &mut plains);
+    }
+    if let Stmt::Declare(_, value) = stmt {
+        plains.push(value);
+    }
+    for plain in plains {
+        let named = names_in_stmt(&Stmt::Expr(plain.clone()));
+        let mut taken: Vec<String> = Vec::new();
+        visit_expr(plain, &mut |node| {
+            if let Node::Expr(Expr::Call(Helper::Consume, args)) = node {
+                if let [Expr::Var(name)] = args.as_slice() {
+                    taken.push(name.clone());
+                }
+            }
+        });
+        for name in taken {
+            let own = named.iter().filter(|named| **named == name).count();
+            let around: usize =
+                frames.iter().chain(std::iter::once(&frame)).map(|frame| frame.iter().filter(|named| **named == name).count()).sum();
+            if around > own {
+                return Err(format!("`{name}` moved by a macro in a statement that names it elsewhere"));
+            }
+        }
+    }
+    frames.push(frame);
+    let mut result = exprs.iter().try_for_each(|expr| stores_alone_in(expr, frames));
+    if let (Ok(()), Stmt::LetElse(_, _, otherwise)) = (&result, stmt) {
+        result = stores_alone_in_block(otherwise, frames);
+    }
+    frames.pop();
+    result
+}
+
+fn stores_alone_in_block(block: &Block, frames: &mut Vec<Vec<String>>) -> Result<()> {
+    block.stmts.iter().try_for_each(|stmt| stores_alone(stmt, frames))?;
+    block.tail.as_deref().map_or(Ok(()), |tail| stores_alone_in(tail, frames))
+}
+
+fn stores_alone_in(expr: &Expr, frames: &mut Vec<Vec<String>>) -> Result<()> {
+    if let Expr::Store(store, _) = expr {
+        if store.is_macro() {
+            return Err("a macro's store that is not a statement of its own".to_owned());
+        }
+    }
+    for child in children(expr) {
+        stores_alone_in(child, frames)?;
+    }
+    if let Expr::Match(_, arms) = expr {
+        for guard in arms.iter().filter_map(|arm| arm.guard.as_ref()) {
+            stores_alone_in(guard, frames)?;
+        }
+    }
+    blocks(expr).into_iter().try_for_each(|block| stores_alone_in_block(block, frames))
+}
+
+/// The `plain!(..)`s of a statement's expression outside the statements of its blocks.
+fn frame_plains<'a>(expr: &'a Expr, out: &mut Vec<&'a Expr>) {
+    if let Expr::Plain(_) = expr {
+        out.push(expr);
+        return;
+    }
+    for child in children(expr) {
+        frame_plains(child, out);
+    }
+    if let Expr::Match(_, arms) = expr {
+        for guard in arms.iter().filter_map(|arm| arm.guard.as_ref()) {
+            frame_plains(guard, out);
+        }
+    }
+    for block in blocks(expr) {
+        if let Some(tail) = &block.tail {
+            frame_plains(tail, out);
+        }
+    }
+}
+
+/// The names a statement's expression mentions outside the statements of its blocks (their
+/// values count: a block's tail is part of the statement).
+fn frame_names(expr: &Expr, out: &mut Vec<String>) {
+    out.extend(own_names(expr));
+    for child in children(expr) {
+        frame_names(child, out);
+    }
+    if let Expr::Match(_, arms) = expr {
+        for guard in arms.iter().filter_map(|arm| arm.guard.as_ref()) {
+            frame_names(guard, out);
+        }
+    }
+    for block in blocks(expr) {
+        if let Some(tail) = &block.tail {
+            frame_names(tail, out);
+        }
+    }
+}
+
+/// A statement that lent locals with a logged drop to a borrowing macro (`plain!`,
+/// `declare!`) must be that macro's statement alone, and the next statement of its block must
+/// name each of them, so that the macro is no last use of theirs.
+fn named_next(stmt: &Stmt, next: Option<&Stmt>, lent: &[String]) -> Result<()> {
+    let alone = match stmt {
+        Stmt::Expr(Expr::Note(_, value)) => matches!(**value, Expr::Plain(_)),
+        Stmt::Let(Pat::Bind(_), value) => matches!(value, Expr::Plain(_)),
+        Stmt::Declare(..) => true,
+        _ => false,
+    };
+    if !alone {
+        return Err(format!("{lent:?} lent to a borrowing macro inside a larger statement"));
+    }
+    let named = next.map(names_in_stmt).unwrap_or_default();
+    match lent.iter().find(|name| !named.contains(name)) {
+        Some(name) => Err(format!("`{name}` lent to a borrowing macro at its last use")),
+        None => Ok(()),
+    }
+}
+
+/// The locals `declare!` makes: each name its own, bound by no pattern of the function (the
+/// lowering tells them by that).
+fn declared_by_macros(program: &Program) -> Result<()> {
+    let mut bound: Vec<String> = program.params.iter().map(|param| param.name.clone()).collect();
+    let mut declared: Vec<String> = Vec::new();
+    let mut twice = None;
+    // A statement macro handed a pattern parameter's binding (`(p, _): (u32, Loud)`): the
+    // classic lowering takes it for a local the macro declares, and refuses its use after an
+    // await (a bug the fuzzer found: `docs/fuzzer.md`).
+    let patterns: Vec<&str> = program
+        .params
+        .iter()
+        .filter(|param| param.shape == ParamShape::WithWild)
+        .map(|param| param.name.as_str())
+        .collect();
+    let mut handed = None;
+    visit_block(&program.body, &mut |node| {
+        if let Node::Stmt(stmt @ (Stmt::Declare(..) | Stmt::Expr(Expr::Plain(_)))) = node {
+            handed = handed.take().or(names_in_stmt(stmt).into_iter().find(|name| patterns.contains(&name.as_str())));
+        }
+    });
+    if let Some(name) = handed {
+        return Err(format!("the pattern parameter `{name}` handed to a statement macro"));
+    }
+    visit_block(&program.body, &mut |node| match node {
+        Node::Stmt(Stmt::Let(pat, _)) => match pat {
+            Pat::Bind(binding) => bound.push(binding.name.clone()),
+            Pat::Tuple(items) => bound.extend(items.iter().flatten().map(|binding| binding.name.clone())),
+            Pat::Wild => {}
+        },
+        Node::Stmt(Stmt::LetElse(binding, ..)) => bound.push(binding.name.clone()),
+        Node::Stmt(Stmt::Declare(name, _)) => {
+            if declared.contains(name) {
+                twice = Some(name.clone());
+            }
+            declared.push(name.clone());
+        }
+        Node::Expr(Expr::Match(_, arms)) => bound.extend(arms.iter().filter_map(|arm| match &arm.pat {
+            ArmPat::Bind(name) | ArmPat::Ok(name) => Some(name.clone()),
+            _ => None,
+        })),
+        Node::Expr(Expr::Loop(node)) => match &node.kind {
+            LoopKind::Loop { counter, .. } | LoopKind::While { counter, .. } => bound.push(counter.clone()),
+            LoopKind::Range { name, .. } | LoopKind::Louds { name, .. } | LoopKind::OverBuf { name, .. } => {
+                bound.push(name.clone())
+            }
+        },
+        _ => {}
+    });
+    if let Some(name) = twice {
+        return Err(format!("`{name}` declared by two macros"));
+    }
+    match declared.iter().find(|name| bound.contains(name)) {
+        Some(name) => Err(format!("`{name}`, declared by a macro, is bound by a pattern too")),
+        None => Ok(()),
     }
 }
 

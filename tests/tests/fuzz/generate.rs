@@ -7,33 +7,58 @@ use proptest::prelude::RngExt;
 use proptest::test_runner::{RngAlgorithm, TestRng};
 
 use super::ast::*;
-use super::check::{self, Checker};
+use super::check::{self, Body, Checker};
 
 /// Program `index` of the run with this seed: the same program every time, whatever the
 /// other programs are.
 pub fn program(seed: u64, index: usize) -> Program {
-    program_with(seed, index, std::env::var("LOWERING_FUZZ_EVERYDAY").map_or(true, |value| value != "0"))
+    program_with(seed, index, everyday())
 }
 
 /// `everyday`: also draw issue 14's shapes (unit functions ending in loops, pattern
 /// parameters, `join!`, items in the body, guards that await), as every run does unless
 /// `LOWERING_FUZZ_EVERYDAY=0` (the programs of runs made before those shapes existed).
 pub fn program_with(seed: u64, index: usize, everyday: bool) -> Program {
+    drawn(seed, index, everyday).0
+}
+
+/// Program `index` of the run with this seed, and how many programs drawn for it before it the
+/// checker rejected (the generator's own misses: each is drawn again from where the stream is).
+pub fn program_and_rejections(seed: u64, index: usize) -> (Program, usize) {
+    drawn(seed, index, everyday())
+}
+
+fn everyday() -> bool {
+    std::env::var("LOWERING_FUZZ_EVERYDAY").map_or(true, |value| value != "0")
+}
+
+fn drawn(seed: u64, index: usize, everyday: bool) -> (Program, usize) {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     bytes[8..16].copy_from_slice(&(index as u64).to_le_bytes());
     let mut rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
+    let mut rejected = 0;
     loop {
         let mut generator = Generator::new(&mut rng);
         generator.everyday = everyday;
         generator.real_code = everyday && real_code();
+        generator.macros = generator.real_code && macros();
         let mut program = generator.program();
         consuming_forms(&mut program);
         // Valid by construction; the check guards the generator itself.
         if check::program(&program).is_ok() {
-            return Program { signature: signature(seed, index, program.receiver), ..program };
+            return (Program { signature: signature(seed, index, program.receiver), ..program }, rejected);
         }
+        rejected += 1;
     }
+}
+
+/// Whether to draw the shapes of macros of the user's and closures handed locals kept in
+/// place (`keep!`, `deferred!`, `plain!`, `declare!`, closures that borrow, mutably borrow or
+/// move, and what they make stored past the call): every run does unless
+/// `LOWERING_FUZZ_MACROS=0` (the programs of runs made before them).
+fn macros() -> bool {
+    std::env::var("LOWERING_FUZZ_MACROS").map_or(true, |value| value != "0")
 }
 
 /// Whether to draw issue 26's shapes, the bodies real crates have (`let .. else`, tracing's
@@ -85,6 +110,17 @@ struct Generator<'r> {
     everyday: bool,
     /// Draw issue 26's shapes too (`real_code`).
     real_code: bool,
+    /// Draw macros of the user's and closures too (`macros`).
+    macros: bool,
+    /// Statements that must come right after the one just drawn, in the same block: the shape
+    /// a keeper prepares, what names the locals a borrowing macro was lent (so that the macro
+    /// is not their last use).
+    follow_ups: Vec<Stmt>,
+    /// The operands the last `terms` drew.
+    operands: Vec<check::Visible>,
+    /// The names borrowed across an await so far (kept in place), and the parameters: the
+    /// operands the macro and closure shapes prefer.
+    kept: Vec<String>,
 }
 
 impl<'r> Generator<'r> {
@@ -99,6 +135,10 @@ impl<'r> Generator<'r> {
             loop_depth: 0,
             everyday: false,
             real_code: false,
+            macros: false,
+            follow_ups: Vec::new(),
+            operands: Vec::new(),
+            kept: Vec::new(),
         }
     }
 
@@ -187,8 +227,32 @@ impl<'r> Generator<'r> {
         for _ in 0..len {
             let before = self.env.clone();
             let stmt = self.stmt();
+            let follow_ups = std::mem::take(&mut self.follow_ups);
             match self.env.stmt(&stmt) {
-                Ok(_) => stmts.push(stmt),
+                Ok(_) if follow_ups.is_empty() && self.env.lent_droppy.is_empty() => {
+                    self.note_kept(&stmt);
+                    stmts.push(stmt);
+                }
+                Ok(_) => {
+                    // All of them, each naming what the one before lent, or none.
+                    let mut run = vec![stmt];
+                    let mut lent = std::mem::take(&mut self.env.lent_droppy);
+                    let mut valid = true;
+                    for next in follow_ups {
+                        let named = names_in_stmt(&next);
+                        valid &= lent.iter().all(|name| named.contains(name)) && self.env.stmt(&next).is_ok();
+                        lent = std::mem::take(&mut self.env.lent_droppy);
+                        run.push(next);
+                    }
+                    if valid && lent.is_empty() {
+                        for stmt in &run {
+                            self.note_kept(stmt);
+                        }
+                        stmts.extend(run);
+                    } else {
+                        self.env = before;
+                    }
+                }
                 Err(_) => self.env = before,
             }
             // Inside a nested block, the enclosing statement's moves are still pending.
@@ -201,7 +265,7 @@ impl<'r> Generator<'r> {
             ty => {
                 let before = self.env.clone();
                 let mut tail = self.tail(ty);
-                if !self.env.expr(&tail).is_ok_and(|found| found == *ty || found == Ty::Never) {
+                if !self.env.tail(&tail).is_ok_and(|found| found == *ty || found == Ty::Never) {
                     self.env = before;
                     tail = simplest(ty);
                 }
@@ -240,6 +304,9 @@ impl<'r> Generator<'r> {
     }
 
     fn stmt(&mut self) -> Stmt {
+        if self.macros && self.chance(12) {
+            return self.macro_stmt();
+        }
         if self.real_code {
             match self.below(100) {
                 0..=4 => return self.event(),
@@ -411,6 +478,417 @@ impl<'r> Generator<'r> {
         }
     }
 
+    // ----- macros of the user's and closures, handed locals kept in place -----------------
+
+    /// Notes what `stmt` (just accepted) borrows across an await: those locals live in place.
+    fn note_kept(&mut self, stmt: &Stmt) {
+        if !self.macros {
+            return;
+        }
+        // As if an await followed: a reference or closure kept by a `let` keeps its referent.
+        let awaited = Expr::Await(Leaf::Later, String::new(), Box::new(Expr::Lit(0)));
+        let mut found = std::collections::BTreeSet::new();
+        in_place_block(&Block { stmts: vec![stmt.clone(), Stmt::Expr(awaited)], tail: None }, &mut found);
+        for name in found {
+            if !self.kept.contains(&name) {
+                self.kept.push(name);
+            }
+        }
+    }
+
+    /// A statement of the macro and closure shapes.
+    fn macro_stmt(&mut self) -> Stmt {
+        let shape = self.below(100);
+        if shape < 8 {
+            if let Some(stmt) = self.keeper() {
+                return stmt;
+            }
+        }
+        self.operands.clear();
+        let stmt = self.macro_shape(shape);
+        // An operand kept in place first (by a statement that borrows it across an await),
+        // when none of the shape's is, most of the time.
+        let operands = std::mem::take(&mut self.operands);
+        if operands.iter().any(|var| self.kept.contains(&var.name)) || !self.chance(70) {
+            return stmt;
+        }
+        let keepable: Vec<String> = operands
+            .into_iter()
+            .filter(|var| var.borrowable && matches!(var.ty, Ty::U32 | Ty::Loud | Ty::Buf))
+            .map(|var| var.name)
+            .collect();
+        if keepable.is_empty() {
+            return stmt;
+        }
+        let name = keepable[self.below(keepable.len())].clone();
+        match self.keeper_of(name) {
+            Some(keeper) => {
+                self.follow_ups.insert(0, stmt);
+                keeper
+            }
+            None => stmt,
+        }
+    }
+
+    fn macro_shape(&mut self, shape: usize) -> Stmt {
+        // Not from inside an async block (`Checker::expr` says why).
+        let in_async = self.env.in_async();
+        let store = match shape {
+            0..=29 if in_async => Some(Store::MoveClosure),
+            30..=44 if in_async => Some(Store::AsyncMove),
+            0..=29 => Some(Store::Keep),
+            30..=44 => Some(Store::Deferred),
+            45..=51 => Some(Store::MoveClosure),
+            52..=56 => Some(Store::AsyncMove),
+            _ => None,
+        };
+        if let Some(store) = store {
+            return match self.store(store) {
+                Some(stmt) => stmt,
+                None => self.let_stmt(),
+            };
+        }
+        let stmt = match shape {
+            57..=68 => self.plain_stmt(),
+            69..=78 => self.declare_stmt(),
+            79..=91 if self.block_depth < MAX_BLOCK_DEPTH => self.closure_scene(),
+            _ => self.bound_closure(),
+        };
+        stmt.unwrap_or_else(|| self.let_stmt())
+    }
+
+    /// A `u32` of the macro and closure shapes, for any operand position: `plain!(..)` of
+    /// `Copy` operands (or moving a `Loud`), a closure made and called there, a bound closure
+    /// called.
+    fn macro_u32(&mut self) -> Option<Expr> {
+        match self.below(10) {
+            0..=3 => {
+                let mut terms = Vec::new();
+                for _ in 0..1 + self.below(2) {
+                    let var = self.operand(|var| {
+                        var.ty == Ty::U32
+                            || var.ty == Ty::Ref(Box::new(Ty::U32))
+                            || var.ty == Ty::Ref(Box::new(Ty::Loud))
+                    });
+                    terms.extend(var.map(|var| self.term(&var, Body::Plain)));
+                }
+                // Moving a `Loud` into the macro: exact at its last use.
+                if self.chance(20) {
+                    if let Some(var) = self.operand(|var| var.ty == Ty::Loud && var.movable) {
+                        self.moved.push(var.name.clone());
+                        terms.push(Expr::Call(Helper::Consume, vec![Expr::Var(var.name)]));
+                    }
+                }
+                if terms.is_empty() {
+                    return None;
+                }
+                Some(Expr::Plain(Box::new(self.combine(terms))))
+            }
+            4..=7 => {
+                let kind = [ClosureKind::Shared, ClosureKind::Mutable, ClosureKind::Move][self.below(3)];
+                let closure = self.closure(kind, false)?;
+                Some(Expr::Apply(Box::new(closure)))
+            }
+            _ => self
+                .pick_var(|var| {
+                    matches!(var.ty, Ty::Closure(_)) && (var.mutable || var.ty != Ty::Closure(ClosureKind::Mutable))
+                })
+                .map(Expr::CallClosure),
+        }
+    }
+
+    /// A visible variable for `wanted`, preferring those kept in place and the parameters.
+    fn operand(&mut self, wanted: impl Fn(&check::Visible) -> bool) -> Option<check::Visible> {
+        let moved = self.moved.clone();
+        let counters = self.counters.clone();
+        let candidates: Vec<check::Visible> = self
+            .visible()
+            .into_iter()
+            .filter(|var| !var.name.contains('.') && !counters.contains(&var.name))
+            .filter(|var| wanted(var) && (var.ty.is_copy() || !moved.contains(&var.name)))
+            .collect();
+        if candidates.is_empty() {
+            return None;
+        }
+        let kept: Vec<usize> =
+            (0..candidates.len()).filter(|&index| self.kept.contains(&candidates[index].name)).collect();
+        let index = if !kept.is_empty() && self.chance(80) {
+            kept[self.below(kept.len())]
+        } else {
+            self.below(candidates.len())
+        };
+        Some(candidates[index].clone())
+    }
+
+    /// What code of `body` writes for a variable: `x`, `weigh(&v)`, `b.total()`, `*r`,
+    /// `weigh(r)`, `v.0`, `weigh(&v.a)` (an async body may await on a `Loud`).
+    fn term(&mut self, var: &check::Visible, body: Body) -> Expr {
+        let name = var.name.clone();
+        match &var.ty {
+            Ty::Loud if body.awaits() && self.chance(40) => Expr::WeighLater(name),
+            Ty::Loud => Expr::Weigh(name),
+            Ty::Buf => Expr::Total(name),
+            Ty::Ref(inner) if **inner == Ty::U32 => Expr::Deref(name),
+            Ty::Ref(_) => Expr::WeighRef(name, false),
+            Ty::Tuple(types) => {
+                let elements: Vec<usize> = (0..types.len()).filter(|&index| types[index] == Ty::U32).collect();
+                Expr::LocalField(name, elements[self.below(elements.len().max(1))])
+            }
+            Ty::Duo => {
+                let free: Vec<bool> =
+                    [true, false].into_iter().filter(|first| var.parts & if *first { 1 } else { 2 } == 0).collect();
+                Expr::WeighField(name, free[self.below(free.len().max(1))])
+            }
+            _ => Expr::Var(name),
+        }
+    }
+
+    /// Terms made into one `u32`: `mix(a, b)`, `add3(a, b, c)`, `a + b`, `ev(.., a)`.
+    fn combine(&mut self, mut terms: Vec<Expr>) -> Expr {
+        match terms.len() {
+            0 => Expr::Ev(self.fresh("e"), Box::new(Expr::Lit(self.below(8) as u32))),
+            1 if self.chance(30) => Expr::Ev(self.fresh("e"), Box::new(terms.remove(0))),
+            1 => terms.remove(0),
+            2 if self.chance(50) => Expr::Call(Helper::Mix, terms),
+            2 => {
+                let op = [Op::Add, Op::Xor, Op::BitOr][self.below(3)];
+                let right = terms.pop().expect("two");
+                Expr::Binary(op, Box::new(terms.remove(0)), Box::new(right))
+            }
+            3 => Expr::Call(Helper::Add3, terms),
+            _ => {
+                let rest = terms.split_off(2);
+                let first = self.combine(terms);
+                let mut rest = rest;
+                rest.insert(0, first);
+                self.combine(rest)
+            }
+        }
+    }
+
+    /// 1 to 3 operands for `body` (distinct), as terms, with the variables they name.
+    fn terms(&mut self, body: Body, most: usize) -> (Vec<Expr>, Vec<check::Visible>) {
+        let mut vars: Vec<check::Visible> = Vec::new();
+        for _ in 0..1 + self.below(most) {
+            let taken: Vec<String> = vars.iter().map(|var| var.name.clone()).collect();
+            if let Some(var) = self.operand(|var| !taken.contains(&var.name) && fits(var, body)) {
+                vars.push(var);
+            }
+        }
+        let terms = vars.clone().iter().map(|var| self.term(var, body)).collect();
+        self.operands.extend(vars.iter().cloned());
+        (terms, vars)
+    }
+
+    /// A statement that keeps an operand in place (borrowed across an await), for the shapes
+    /// drawn after it: `note(.., weigh_later(&v).await)`, `note(.., fill(&mut b, ..).await)`,
+    /// `{ let r = &x; later(..).await; note(.., *r); }`.
+    fn keeper(&mut self) -> Option<Stmt> {
+        let kept = self.kept.clone();
+        let var = self.pick_var(|var| {
+            !kept.contains(&var.name)
+                && !var.name.contains('.')
+                && var.borrowable
+                && matches!(var.ty, Ty::U32 | Ty::Loud | Ty::Buf)
+        })?;
+        self.keeper_of(var)
+    }
+
+    fn keeper_of(&mut self, var: String) -> Option<Stmt> {
+        let ty = self.visible().into_iter().find(|visible| visible.name == var)?.ty;
+        let note = self.fresh("n");
+        Some(match ty {
+            Ty::Loud if self.chance(60) => Stmt::Expr(Expr::Note(note, Box::new(Expr::WeighLater(var)))),
+            Ty::Buf => {
+                let label = self.fresh("a");
+                Stmt::Expr(Expr::Note(note, Box::new(Expr::Await(Leaf::Later, label, Box::new(Expr::Total(var))))))
+            }
+            _ if self.block_depth < MAX_BLOCK_DEPTH => {
+                let reference = self.fresh("r");
+                let label = self.fresh("a");
+                let read = if ty == Ty::U32 {
+                    Expr::Deref(reference.clone())
+                } else {
+                    Expr::WeighRef(reference.clone(), false)
+                };
+                Stmt::Expr(Expr::Block(Block {
+                    stmts: vec![
+                        Stmt::Let(Pat::Bind(Binding { name: reference, mutable: false }), Expr::Borrow(var)),
+                        Stmt::Expr(Expr::Await(Leaf::Later, label, Box::new(Expr::Lit(self.below(8) as u32)))),
+                        Stmt::Expr(Expr::Note(note, Box::new(read))),
+                    ],
+                    tail: None,
+                }))
+            }
+            _ => return None,
+        })
+    }
+
+    /// `out.push(keep! { .. })`, `pending.push(Box::pin(deferred! { .. }))`, and the visible
+    /// `move` closure and `async move` block stored the same way.
+    fn store(&mut self, store: Store) -> Option<Stmt> {
+        let body = Body::Store(store);
+        let (mut terms, _) = self.terms(body, 3);
+        if terms.is_empty() {
+            return None;
+        }
+        let mut stmts = Vec::new();
+        if store.is_future() {
+            // Its own `let`s and `note`s, and awaits of its own.
+            if terms.len() > 1 && self.chance(50) {
+                let inner = self.fresh("w");
+                stmts.push(Stmt::Let(Pat::Bind(Binding { name: inner.clone(), mutable: false }), terms.remove(0)));
+                terms.push(Expr::Var(inner));
+            }
+            if terms.len() > 1 && self.chance(40) {
+                let note = self.fresh("n");
+                stmts.push(Stmt::Expr(Expr::Note(note, Box::new(terms.remove(0)))));
+            }
+            let value = self.combine(terms);
+            let (leaf, label) = (self.leaf(), self.fresh("a"));
+            let awaited = Expr::Await(if self.chance(70) { Leaf::Later } else { leaf }, label, Box::new(value));
+            Some(Stmt::Expr(Expr::Store(store, Block { stmts, tail: Some(Box::new(awaited)) })))
+        } else {
+            let value = self.combine(terms);
+            Some(Stmt::Expr(Expr::Store(store, Block { stmts, tail: Some(Box::new(value)) })))
+        }
+    }
+
+    /// The statement after a borrowing macro lent `vars`: it names those with a logged drop.
+    fn name_droppy(&mut self, vars: &[check::Visible]) -> Option<Stmt> {
+        let droppy: Vec<Expr> = vars
+            .iter()
+            .filter(|var| matches!(var.ty, Ty::Loud | Ty::Buf))
+            .map(|var| if var.ty == Ty::Loud { Expr::Weigh(var.name.clone()) } else { Expr::Total(var.name.clone()) })
+            .collect();
+        if droppy.is_empty() {
+            return None;
+        }
+        let value = self.combine(droppy);
+        Some(Stmt::Expr(Expr::Note(self.fresh("n"), Box::new(value))))
+    }
+
+    /// `note(.., plain!(..));` or `let v = plain!(..);`, handed what is in scope.
+    fn plain_stmt(&mut self) -> Option<Stmt> {
+        let (terms, vars) = self.terms(Body::Plain, 3);
+        if terms.is_empty() {
+            return None;
+        }
+        let value = Expr::Plain(Box::new(self.combine(terms)));
+        let mention = self.name_droppy(&vars);
+        self.follow_ups.extend(mention);
+        Some(if self.chance(50) {
+            Stmt::Expr(Expr::Note(self.fresh("n"), Box::new(value)))
+        } else {
+            Stmt::Let(Pat::Bind(self.binding(true)), value)
+        })
+    }
+
+    /// `declare!(d = ..);`: the local it declares is used until the next await.
+    fn declare_stmt(&mut self) -> Option<Stmt> {
+        let (terms, vars) = self.terms(Body::Plain, 2);
+        let value = self.combine(terms);
+        let mention = self.name_droppy(&vars);
+        self.follow_ups.extend(mention);
+        Some(Stmt::Declare(self.fresh("d"), value))
+    }
+
+    /// A closure of `kind` (`bound` by a `let`) over what is in scope: `|| ..` borrows,
+    /// `|| { x += ..; .. }` mutates, `move || ..` takes.
+    fn closure(&mut self, kind: ClosureKind, bound: bool) -> Option<Closure> {
+        let body = Body::Closure(kind, bound);
+        let (mut terms, _) = self.terms(body, 2);
+        let mut stmts = Vec::new();
+        if kind == ClosureKind::Mutable {
+            let counters = self.counters.clone();
+            let target = self.operand(|var| {
+                var.mutable
+                    && !var.frozen
+                    && var.present
+                    && matches!(var.ty, Ty::U32 | Ty::Buf)
+                    && !counters.contains(&var.name)
+                    && !var.name.contains('.')
+            })?;
+            if target.ty == Ty::U32 {
+                let op = [Op::Add, Op::Xor, Op::BitOr, Op::Set][self.below(4)];
+                let value = if terms.is_empty() || self.chance(40) {
+                    Expr::Lit(1 + self.below(7) as u32)
+                } else {
+                    terms.remove(0)
+                };
+                stmts.push(Stmt::Assign(target.name.clone(), op, value));
+                terms.push(Expr::Var(target.name));
+            } else {
+                let value = if terms.is_empty() { Expr::Lit(self.below(8) as u32) } else { terms.remove(0) };
+                terms.push(Expr::Put(target.name, Box::new(value)));
+            }
+        } else if terms.is_empty() {
+            return None;
+        }
+        // What a `move` closure takes moves with the statement.
+        if kind == ClosureKind::Move {
+            for term in &terms {
+                if let Expr::Weigh(name) | Expr::Total(name) = term {
+                    self.moved.push(name.clone());
+                }
+            }
+        }
+        let tail = self.combine(terms);
+        Some(Closure { kind, body: Block { stmts, tail: Some(Box::new(tail)) } })
+    }
+
+    /// `let f = <closure>;` (`let mut f` for a `FnMut`), called by later code as `f()`.
+    fn bound_closure(&mut self) -> Option<Stmt> {
+        let kind = [ClosureKind::Shared, ClosureKind::Mutable, ClosureKind::Move][self.below(3)];
+        let closure = self.closure(kind, true)?;
+        let name = self.fresh("f");
+        Some(Stmt::Let(
+            Pat::Bind(Binding { name, mutable: kind == ClosureKind::Mutable }),
+            Expr::Closure(Box::new(closure)),
+        ))
+    }
+
+    /// `{ let f = <closure>; note(.., f()); later(..).await; note(.., f()); }`: a closure that
+    /// borrows (or mutably borrows, or copies) a local across an await, followed by a use or
+    /// a move of that local.
+    fn closure_scene(&mut self) -> Option<Stmt> {
+        let kind = [ClosureKind::Shared, ClosureKind::Mutable, ClosureKind::Move][self.below(3)];
+        let closure = self.closure(kind, true)?;
+        let mut named: Vec<String> = Vec::new();
+        visit_block(&closure.body, &mut |node| {
+            if let Node::Expr(expr) = node {
+                named.extend(own_names(expr));
+            }
+            if let Node::Stmt(Stmt::Assign(name, ..)) = node {
+                named.push(name.clone());
+            }
+        });
+        let name = self.fresh("f");
+        let call = |this: &mut Self| Stmt::Expr(Expr::Note(this.fresh("n"), Box::new(Expr::CallClosure(name.clone()))));
+        let first = call(self);
+        let label = self.fresh("a");
+        let pause = Stmt::Expr(Expr::Await(Leaf::Later, label, Box::new(Expr::Lit(self.below(8) as u32))));
+        let second = call(self);
+        let binding = Binding { name: name.clone(), mutable: kind == ClosureKind::Mutable };
+        let scene = Stmt::Expr(Expr::Block(Block {
+            stmts: vec![Stmt::Let(Pat::Bind(binding), Expr::Closure(Box::new(closure))), first, pause, second],
+            tail: None,
+        }));
+        // After it: a use, or a move, of what it captured.
+        if let Some(captured) = named.first() {
+            let var = self.visible().into_iter().find(|var| var.name == *captured)?;
+            let value = match var.ty {
+                Ty::Loud if var.movable && self.chance(50) => Expr::Call(Helper::Consume, vec![Expr::Var(var.name)]),
+                Ty::Loud => Expr::Weigh(var.name),
+                Ty::Buf => Expr::Total(var.name),
+                _ => self.term(&var, Body::Plain),
+            };
+            let note = self.fresh("n");
+            self.follow_ups.push(Stmt::Expr(Expr::Note(note, Box::new(value))));
+        }
+        Some(scene)
+    }
+
     // ----- issue 26's shapes: what real crates write ---------------------------------------
 
     /// `info!(..)` or `event!(..)` with tracing's grammar, naming what is in scope.
@@ -570,11 +1048,12 @@ impl<'r> Generator<'r> {
             0 => {
                 // `let _ = value;` moves nothing out of a place. (Not an item: `let _ = m;` of
                 // a `use`d generic function leaves its type parameter unknown, E0283.)
-                let value =
-                    match self.pick_var(|var| !var.ty.is_copy() && !matches!(var.ty, Ty::Item(_)) && var.borrowable) {
-                        Some(name) => Expr::Var(name),
-                        None => self.expr(&ty, 2),
-                    };
+                let value = match self.pick_var(|var| {
+                    !var.ty.is_copy() && !matches!(var.ty, Ty::Item(_) | Ty::Closure(_)) && var.borrowable
+                }) {
+                    Some(name) => Expr::Var(name),
+                    None => self.expr(&ty, 2),
+                };
                 Stmt::Let(Pat::Wild, value)
             }
             1 | 2 => {
@@ -621,7 +1100,7 @@ impl<'r> Generator<'r> {
             let visible: Vec<String> = self
                 .visible()
                 .into_iter()
-                .filter(|var| !matches!(var.ty, Ty::Item(_)))
+                .filter(|var| !matches!(var.ty, Ty::Item(_)) && !var.declared_by_macro)
                 .map(|var| var.name)
                 .filter(|name| !counters.contains(name) && !name.contains('.'))
                 .collect();
@@ -757,6 +1236,11 @@ impl<'r> Generator<'r> {
     fn u32_expr(&mut self, sub: u32) -> Expr {
         if self.real_code && self.chance(10) {
             if let Some(value) = self.real_code_u32(sub) {
+                return value;
+            }
+        }
+        if self.macros && self.chance(8) {
+            if let Some(value) = self.macro_u32() {
                 return value;
             }
         }
@@ -1133,6 +1617,25 @@ impl<'r> Generator<'r> {
         self.loop_depth -= 1;
         self.env = saved;
         Expr::Loop(Loop { label, kind, body })
+    }
+}
+
+/// Whether `var` can be an operand of `body` (as what it takes, borrows or reads).
+fn fits(var: &check::Visible, body: Body) -> bool {
+    let element = matches!(&var.ty, Ty::Tuple(types) if types.contains(&Ty::U32)) && var.present;
+    let field = var.ty == Ty::Duo && var.present && var.parts != 3;
+    let reference = matches!(&var.ty, Ty::Ref(inner) if matches!(**inner, Ty::U32 | Ty::Loud));
+    let droppy = matches!(var.ty, Ty::Loud | Ty::Buf);
+    match body {
+        Body::Plain => var.ty == Ty::U32 || reference || (droppy && var.borrowable),
+        Body::Store(store) if store.is_macro() => {
+            (var.ty == Ty::U32 && var.in_this_loop && !var.frozen) || (droppy && var.movable)
+        }
+        // No part of a local: `Body::names_parts` says why.
+        Body::Store(_) => var.ty == Ty::U32 || (droppy && var.movable),
+        Body::Closure(ClosureKind::Move, true) => var.ty == Ty::U32,
+        Body::Closure(ClosureKind::Move, false) => var.ty == Ty::U32 || reference || (droppy && var.movable),
+        Body::Closure(..) => var.ty == Ty::U32 || reference || (droppy && var.borrowable) || element || field,
     }
 }
 

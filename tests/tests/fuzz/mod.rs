@@ -3,13 +3,17 @@
 //!
 //! - [`generate`] draws programs of the small typed language of [`ast`], valid by
 //!   construction ([`check`] says what valid means);
-//! - [`print`] writes them as Rust, [`batch`] builds a batch of them in one crate and runs it;
+//! - [`print`] writes them as Rust, [`batch`] builds a batch of them in one crate and runs it
+//!   (some of them under valgrind's memcheck too);
+//! - [`coverage`] says which of syn's expression, statement and pattern variants a run drew
+//!   with an operand the classic lowering keeps in place;
 //! - [`shrink`] proposes simpler programs; [`minimize`] (here) keeps the smallest that still
 //!   fails the same way, building candidates a batch at a time.
 
 pub mod ast;
 pub mod batch;
 pub mod check;
+pub mod coverage;
 pub mod generate;
 pub mod print;
 pub mod shrink;
@@ -57,14 +61,17 @@ fn same_kind(a: &Verdict, b: &Verdict) -> bool {
     std::mem::discriminant(a) == std::mem::discriminant(b)
 }
 
-/// A minimal case as a test for `tests/fuzz_regressions.rs`.
+/// A minimal case as a test for `tests/fuzz_regressions.rs` (after the definitions of the
+/// macros of the user's it invokes, if any: `macro_rules!` may be defined again further down).
 pub fn regression_test(name: &str, program: &Program) -> String {
     let function = print::function(program, name);
     let (classic, runtime) = (print::call(program, "classic", name), print::call(program, "runtime", name));
     let indented: String =
         function.lines().map(|line| if line.is_empty() { "\n".to_owned() } else { format!("    {line}\n") }).collect();
-    format!(
-        "differential! {{\n{indented}}}\n\n#[test]\nfn {name}() {{\n    \
-         same_at_every_suspension(|| {classic}, || {runtime});\n}}\n"
-    )
+    let check = if ast::stores(program) {
+        format!("same_with_sinks_at_every_suspension(|sinks| Box::pin({classic}), |sinks| Box::pin({runtime}));")
+    } else {
+        format!("same_at_every_suspension(|| {classic}, || {runtime});")
+    };
+    format!("{}differential! {{\n{indented}}}\n\n#[test]\nfn {name}() {{\n    {check}\n}}\n", print::macros(program))
 }

@@ -22,6 +22,9 @@ pub fn function(program: &Program, name: &str) -> String {
             }
         })
         .collect();
+    if stores(program) {
+        params.splice(0..0, SINKS.iter().map(|(name, ty, _)| format!("{name}: {ty}")));
+    }
     let mut generics = "";
     match program.signature {
         Signature::Bounded => {
@@ -48,6 +51,9 @@ pub fn function(program: &Program, name: &str) -> String {
             Signature::AsyncTrait => {
                 // A declaration has no patterns: each parameter is `_: ty` there.
                 let mut declared: Vec<String> = vec!["&mut self".to_owned()];
+                if stores(program) {
+                    declared.extend(SINKS.iter().map(|(_, ty, _)| format!("_: {ty}")));
+                }
                 declared.extend(program.params.iter().map(|param| match param.shape {
                     ParamShape::WithWild => format!("_: ({}, Loud)", ty(&param.ty)),
                     ParamShape::Plain | ParamShape::Wild => format!("_: {}", ty(&param.ty)),
@@ -103,14 +109,51 @@ fn machine(name: &str) -> String {
     out
 }
 
-/// The arguments of a call: fresh values each time.
+/// The parameters a program that stores closures and futures past the call takes first (the
+/// vectors its caller holds, `lowering_tests::fuzz::Sinks`' fields): name, type, argument.
+pub const SINKS: [(&str, &str, &str); 2] = [
+    ("out", "&mut Vec<Box<dyn Fn() -> u32>>", "&mut sinks.kept"),
+    ("pending", "&mut Vec<std::pin::Pin<Box<dyn std::future::Future<Output = u32>>>>", "&mut sinks.pending"),
+];
+
+/// The definitions of the macros of the user's that `program` invokes (`macro_rules!` of the
+/// generated crate, written before the functions).
+pub fn macros(program: &Program) -> String {
+    let (mut keep, mut deferred, mut plain, mut declare) = (false, false, false, false);
+    visit_block(&program.body, &mut |node| match node {
+        Node::Expr(Expr::Store(Store::Keep, _)) => keep = true,
+        Node::Expr(Expr::Store(Store::Deferred, _)) => deferred = true,
+        Node::Expr(Expr::Plain(_)) => plain = true,
+        Node::Stmt(Stmt::Declare(..)) => declare = true,
+        _ => {}
+    });
+    let mut out = String::new();
+    if keep {
+        out.push_str("macro_rules! keep { ($($t:tt)*) => { Box::new(move || { $($t)* }) }; }\n");
+    }
+    if deferred {
+        out.push_str("macro_rules! deferred { ($($t:tt)*) => { async move { $($t)* } }; }\n");
+    }
+    if plain {
+        out.push_str("macro_rules! plain { ($($t:tt)*) => { $($t)* }; }\n");
+    }
+    if declare {
+        out.push_str("macro_rules! declare { ($n:ident = $e:expr) => { let $n = $e; }; }\n");
+    }
+    out
+}
+
+/// The arguments of a call: fresh values each time (a program that stores takes the vectors of
+/// `sinks`, a `&mut lowering_tests::fuzz::Sinks` in scope where the call is written).
 pub fn arguments(program: &Program) -> String {
     let tag = match program.signature {
         Signature::Bounded => Some("\"tag\"".to_owned()),
         Signature::ImplTraitArg => Some("7u8".to_owned()),
         Signature::Plain | Signature::GenericImpl | Signature::AsyncTrait => None,
     };
+    let sinks = if stores(program) { SINKS.iter().map(|(_, _, arg)| (*arg).to_owned()).collect() } else { Vec::new() };
     tag.into_iter()
+        .chain(sinks)
         .chain(program.params.iter().map(|param| match param.shape {
             ParamShape::WithWild => format!("({}, Loud::new(\"{}_\"))", inline(&param.arg), param.name),
             _ => inline(&param.arg),
@@ -169,6 +212,7 @@ pub fn ty(of: &Ty) -> String {
         Ty::Duo => "Pair<Loud, Loud>".to_owned(),
         Ty::Ref(inner) => format!("&{}", ty(inner)),
         Ty::Item(_) => unreachable!("an item is no value"),
+        Ty::Closure(_) => unreachable!("a closure's type has no name"),
     }
 }
 
@@ -253,6 +297,23 @@ impl Printer {
                 self.expr(expr, Context::Free);
                 self.out.push(';');
             }
+            Stmt::Declare(name, value) => {
+                write!(self.out, "declare!({name} = ").unwrap();
+                self.expr(value, Context::Free);
+                self.out.push_str(");");
+            }
+        }
+    }
+
+    /// `|| tail`, `move || { stmts; tail }`.
+    fn closure(&mut self, closure: &Closure) {
+        if closure.kind == ClosureKind::Move {
+            self.out.push_str("move ");
+        }
+        self.out.push_str("|| ");
+        match &closure.body {
+            Block { stmts, tail: Some(tail) } if stmts.is_empty() => self.expr(tail, Context::Free),
+            body => self.block(body),
         }
     }
 
@@ -567,6 +628,34 @@ impl Printer {
                 self.out.push_str("self.bump(");
                 self.expr(value, Context::Free);
                 self.out.push_str(").await");
+            }
+            Expr::Plain(value) => {
+                self.out.push_str("plain!(");
+                self.expr(value, Context::Free);
+                self.out.push(')');
+            }
+            Expr::Closure(closure) => self.closure(closure),
+            Expr::Apply(closure) => {
+                self.out.push_str(if closure.kind == ClosureKind::Mutable { "apply_mut(" } else { "apply(" });
+                self.closure(closure);
+                self.out.push(')');
+            }
+            Expr::CallClosure(name) => write!(self.out, "{name}()").unwrap(),
+            Expr::Put(name, value) => {
+                write!(self.out, "{name}.put(").unwrap();
+                self.expr(value, Context::Free);
+                self.out.push(')');
+            }
+            Expr::Store(store, body) => {
+                let (open, close) = match store {
+                    Store::Keep => ("out.push(keep! ", ")"),
+                    Store::Deferred => ("pending.push(Box::pin(deferred! ", "))"),
+                    Store::MoveClosure => ("out.push(Box::new(move || ", "))"),
+                    Store::AsyncMove => ("pending.push(Box::pin(async move ", "))"),
+                };
+                self.out.push_str(open);
+                self.block(body);
+                self.out.push_str(close);
             }
         }
     }

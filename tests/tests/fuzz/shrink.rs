@@ -41,7 +41,7 @@ fn block_size(block: &Block) -> usize {
 
 fn stmt_size(stmt: &Stmt) -> usize {
     1 + match stmt {
-        Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) => expr_size(expr),
+        Stmt::Let(_, expr) | Stmt::Assign(_, _, expr) | Stmt::Expr(expr) | Stmt::Declare(_, expr) => expr_size(expr),
         Stmt::LetElse(_, init, otherwise) => expr_size(init) + block_size(otherwise),
         Stmt::Item(..) => 0,
     }
@@ -139,6 +139,13 @@ fn statement(stmt: &Stmt) -> Vec<Stmt> {
             out
         }
         Stmt::Item(..) => Vec::new(),
+        Stmt::Declare(name, value) => {
+            let mut out: Vec<Stmt> = expr(value).into_iter().map(|value| Stmt::Declare(name.clone(), value)).collect();
+            // The function's own `let` in place of the macro's.
+            out.push(Stmt::Let(Pat::Bind(Binding { name: name.clone(), mutable: false }), value.clone()));
+            out.push(Stmt::Expr(value.clone()));
+            out
+        }
     }
 }
 
@@ -189,6 +196,22 @@ fn own_edits(expr: &Expr) -> Vec<Expr> {
             }
         }
         Expr::Labelled(_, body) => out.push(Expr::Block(body.clone())),
+        // The macro's value without the macro; a stored closure or future made in place instead.
+        Expr::Plain(value) => out.push((**value).clone()),
+        Expr::Store(store, body) => {
+            let other = match store {
+                Store::Keep => Some(Store::MoveClosure),
+                Store::Deferred => Some(Store::AsyncMove),
+                Store::MoveClosure | Store::AsyncMove => None,
+            };
+            out.extend(other.map(|other| Expr::Store(other, body.clone())));
+            if !store.is_future() {
+                out.push(Expr::Note(
+                    "stored".to_owned(),
+                    Box::new(Expr::Apply(Box::new(Closure { kind: ClosureKind::Move, body: body.clone() }))),
+                ));
+            }
+        }
         // The function form is taken wherever the method form is.
         Expr::IntoLen(name, CallForm::Method) => out.push(Expr::IntoLen(name.clone(), CallForm::Function)),
         Expr::SpendLater(name, CallForm::Method, value) => {
