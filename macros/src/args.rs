@@ -115,7 +115,9 @@ impl Parse for Args {
                             if other.contains(&name) {
                                 return Err(syn::Error::new(
                                     name.span(),
-                                    format!("`{name}` is named by both `moves` and `keeps`: a call takes it or borrows it"),
+                                    format!(
+                                        "`{name}` is named by both `moves` and `keeps`: a call takes it or borrows it"
+                                    ),
                                 ));
                             }
                             this.push(name);

@@ -440,7 +440,10 @@ fn check_hints(args: &Args, function: &Function) -> syn::Result<()> {
         if !named.contains(&ident.to_string()) {
             return Err(syn::Error::new(
                 ident.span(),
-                format!("`{ident}` is not a local of `{}`: a hint names a local the body calls a method on", function.sig.ident),
+                format!(
+                    "`{ident}` is not a local of `{}`: a hint names a local the body calls a method on",
+                    function.sig.ident
+                ),
             ));
         }
     }

@@ -1460,8 +1460,11 @@ fn stores_alone(stmt: &Stmt, frames: &mut Vec<Vec<String>>) -> Result<()> {
         });
         for name in taken {
             let own = named.iter().filter(|named| **named == name).count();
-            let around: usize =
-                frames.iter().chain(std::iter::once(&frame)).map(|frame| frame.iter().filter(|named| **named == name).count()).sum();
+            let around: usize = frames
+                .iter()
+                .chain(std::iter::once(&frame))
+                .map(|frame| frame.iter().filter(|named| **named == name).count())
+                .sum();
             if around > own {
                 return Err(format!("`{name}` moved by a macro in a statement that names it elsewhere"));
             }
