@@ -2359,3 +2359,54 @@ mod seed8192 {
         }
     }
 }
+
+/// Seed 40404, the first 10,000-program run drawing the user's own macros and closures.
+mod seed40404 {
+    use super::*;
+
+    macro_rules! plain { ($($t:tt)*) => { $($t)* }; }
+    macro_rules! declare { ($n:ident = $e:expr) => { let $n = $e; }; }
+
+    differential! {
+        // A local a macro declares, borrowed by a `let` that hides a parameter still read
+        // after the block: that `let` begins a state of its own, which its value crosses, so
+        // the borrowed local must live in place, and the lowering did not know it as a local
+        // (E0597). The macro's local is now bound again by a `let` of the lowering's right
+        // after the macro. Programs 1306 and 7194.
+        pub async fn program1306(p1: u32, p3: u32) -> u32 {
+            {
+                declare!(d14 = ev("e13", p3));
+                let p1 = &d14;
+                later("a19", *p1).await;
+            }
+            ev("n", p1)
+        }
+
+        // The same without the hiding: the rebinding changes nothing else.
+        pub async fn declared_then_borrowed(p3: u32) -> u32 {
+            declare!(d = Loud::new("d"));
+            let r = &d;
+            later("a", weigh(r) + p3).await
+        }
+
+        // A macro at a kept local's last use, lent the value by a block before it, as the
+        // first operand of an expression statement: the block at the statement's start ended
+        // the statement there (`{ .. } + 5u32;`: "leading `+` is not supported"). Program 2856.
+        pub async fn program2856(p2: Loud, p3: u32) -> u32 {
+            note("n10", weigh_later(&p2).await);
+            plain!(p3 | consume(p2)) + 5u32;
+            now("a20", 7u32).await
+        }
+    }
+
+    #[test]
+    fn program1306() {
+        same_at_every_suspension(|| classic::program1306(1, 2), || runtime::program1306(1, 2));
+        same_at_every_suspension(|| classic::declared_then_borrowed(2), || runtime::declared_then_borrowed(2));
+    }
+
+    #[test]
+    fn program2856() {
+        same_at_every_suspension(|| classic::program2856(Loud::new("p2"), 2), || runtime::program2856(Loud::new("p2"), 2));
+    }
+}

@@ -15,6 +15,7 @@ mod generate;
 pub(crate) mod hints;
 mod parse;
 mod signature;
+mod syntax;
 mod twin;
 
 use std::collections::{HashMap, HashSet};
@@ -48,6 +49,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
     let mut errors = parse::awaiting_macros::rewrite(&mut block, &args.krate);
     let param_names: Vec<String> = function.params().iter().map(|param| param.stub_name.to_string()).collect();
     errors.extend(parse::macro_locals::check(&block, &param_names));
+    parse::macro_locals::rebind(&mut block, &param_names);
     parse::guards::rewrite(&mut block);
     parse::let_chains::rewrite(&mut block);
     if let Some(errors) = errors.into_iter().reduce(|mut all, error| {

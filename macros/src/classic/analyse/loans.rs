@@ -21,6 +21,7 @@ use super::{free_names, jumps, mentions};
 use crate::classic::hints;
 use crate::classic::parse::lower::{HOISTED_PREFIX, compared_with_what_may_change_it, is_comparison};
 use crate::classic::parse::std_macros;
+use crate::classic::syntax::strip_parens;
 
 /// A temporary the lowering hoisted out of a statement that awaits: it lives in place.
 pub(crate) fn is_hoisted_temporary(name: &str) -> bool {
@@ -920,15 +921,6 @@ fn consumed_receiver(operand: &syn::Expr) -> Option<String> {
     Some(path.path.get_ident()?.to_string())
 }
 
-fn strip_parens(mut expr: &syn::Expr) -> &syn::Expr {
-    loop {
-        match expr {
-            syn::Expr::Paren(node) => expr = &node.expr,
-            syn::Expr::Group(node) => expr = &node.expr,
-            _ => return expr,
-        }
-    }
-}
 
 /// The names a `let` statement binds.
 fn let_bound_names(stmt: &syn::Stmt) -> Vec<String> {

@@ -93,6 +93,7 @@ use crate::classic::parse::lower::is_comparison;
 use crate::classic::parse::macro_bindings;
 use crate::classic::parse::std_macros;
 use crate::classic::parse::tracing_macros::{has_tracing_fields, is_single_eq};
+use crate::classic::syntax;
 
 /// The name of the reference that bounds what `move_next` lends to macros it cannot see into
 /// (`Places::lend`): a borrow of a local of the closure, declared where it begins.
@@ -314,6 +315,9 @@ impl<'a> Places<'a> {
                     self.preludes.push(lent);
                 }
                 _ => self.visit_stmt_mut(&mut stmt),
+            }
+            if let syn::Stmt::Expr(expr, _) = &mut stmt {
+                *expr = syntax::expression_statement(expr.clone());
             }
         }
         stmt

@@ -14,6 +14,7 @@ use std::collections::HashSet;
 use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
+use syn::visit_mut::{self as visit_mut, VisitMut};
 
 use super::{awaits, pinning, std_macros, tracing_macros};
 use crate::classic::parse::bindings::pattern_bindings;
@@ -26,6 +27,59 @@ pub(crate) fn check(block: &syn::Block, params: &[String]) -> Vec<syn::Error> {
     let mut finder = Finder { bound: bound.0, errors: Vec::new(), reported: HashSet::new() };
     finder.visit_block(block);
     finder.errors
+}
+
+/// After each statement of a macro the lowering does not know, a `let mut name = name;` for
+/// each name the macro is handed that nothing in the function binds and a later statement of
+/// the block uses as a value: the local the macro declares, bound again where the lowering
+/// sees it, so that the lowering keeps it like any local (in place when a borrow of it lives
+/// across a state of the lowering's, `declare!(d = e); let r = &d;`). Rebinding moves the
+/// value to a binding declared right after the macro's, which drops at the same scope end.
+/// A name that is not a local (a function's, a global's) rebinds a copy of it, or is
+/// rustc's error (E0507 for a lower-case global that is not `Copy`), never other code.
+pub(crate) fn rebind(block: &mut syn::Block, params: &[String]) {
+    let mut bound = Bound(params.iter().cloned().collect());
+    bound.visit_block(block);
+    Rebinder { bound: bound.0 }.visit_block_mut(block);
+}
+
+struct Rebinder {
+    bound: HashSet<String>,
+}
+
+impl VisitMut for Rebinder {
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        let mut index = 0;
+        while index < block.stmts.len() {
+            let rebound: Vec<proc_macro2::Ident> = match statement_macro(&block.stmts[index]) {
+                Some(mac) if is_unknown(mac) => {
+                    let mut seen = HashSet::new();
+                    handed_idents(&mac.tokens)
+                        .into_iter()
+                        .filter(|ident| !self.bound.contains(&ident.to_string()))
+                        .filter(|ident| seen.insert(ident.to_string()))
+                        .filter(|ident| {
+                            let name = ident.to_string();
+                            block.stmts[index + 1..].iter().any(|later| used_as_value(later, &name).is_some())
+                        })
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
+            visit_mut::visit_stmt_mut(self, &mut block.stmts[index]);
+            for (offset, ident) in rebound.iter().enumerate() {
+                let stmt: syn::Stmt = syn::parse_quote_spanned!(ident.span()=>
+                    #[allow(unused_mut, unused_variables)]
+                    let mut #ident = #ident;
+                );
+                block.stmts.insert(index + 1 + offset, stmt);
+            }
+            index += 1 + rebound.len();
+        }
+    }
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
+    fn visit_expr_async_mut(&mut self, _: &mut syn::ExprAsync) {}
 }
 
 /// Every name a pattern of the function binds, anywhere.
@@ -125,6 +179,11 @@ fn path_text(path: &syn::Path) -> String {
 /// field or method (after `.`), not a path's segment nor a macro's name (before `::` or `!`),
 /// not called (before `(`), not a keyword.
 fn handed_names(tokens: &TokenStream) -> Vec<String> {
+    handed_idents(tokens).into_iter().map(|ident| ident.to_string()).collect()
+}
+
+/// `handed_names`, as the macro's identifiers (their spans and hygiene).
+fn handed_idents(tokens: &TokenStream) -> Vec<proc_macro2::Ident> {
     let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
     let mut names = Vec::new();
     for (index, token) in tokens.iter().enumerate() {
@@ -138,10 +197,10 @@ fn handed_names(tokens: &TokenStream) -> Vec<String> {
                 let called = matches!(tokens.get(index + 1), Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis);
                 let lower = name.starts_with(|c: char| c.is_lowercase() || c == '_') && name != "_";
                 if lower && !after_dot_or_path && !before_path_or_bang && !called && !is_keyword(&name) {
-                    names.push(name);
+                    names.push(ident.clone());
                 }
             }
-            TokenTree::Group(group) => names.extend(handed_names(&group.stream())),
+            TokenTree::Group(group) => names.extend(handed_idents(&group.stream())),
             _ => {}
         }
     }

@@ -35,6 +35,7 @@ use crate::classic::analyse::loans::{self, borrow_root};
 use crate::classic::analyse::mentions::{self, Kind};
 use crate::classic::parse::bindings::{let_patterns, names_bound_in, pattern_bindings};
 use crate::classic::parse::ir::{self, Block, Expr, Stmt};
+use crate::classic::syntax;
 
 mod in_place;
 mod initialization;
@@ -833,7 +834,13 @@ impl<'a> Emitter<'a> {
     /// Hand a value to where it goes.
     fn deliver(&mut self, value: TokenStream, sink: &Sink, span: Span) {
         match sink {
-            Sink::Discard => self.emit(quote_spanned!(span=> #value;)),
+            Sink::Discard => {
+                let value = match syn::parse2::<syn::Expr>(value.clone()) {
+                    Ok(expr) => syntax::expression_statement(expr).into_token_stream(),
+                    Err(_) => value,
+                };
+                self.emit(quote_spanned!(span=> #value;))
+            }
             Sink::Assign(var, _) => {
                 // Straight into the slot: the merge point restores it. (A local declared
                 // before the construct could not be inferred in segments that never assign it.)
