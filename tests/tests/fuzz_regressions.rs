@@ -2397,6 +2397,34 @@ mod seed40404 {
             plain!(p3 | consume(p2)) + 5u32;
             now("a20", 7u32).await
         }
+
+        // A method called on a kept local as an operand the lowering spills before an await
+        // in the same `if` condition (`v5.total() == f().await`): the spill, a `let` of the
+        // lowering's, was taken for the user's `let n = conn.limit(2);` that consumes its
+        // receiver at its last use, so `v5` was not saved and dropped before the await
+        // instead of at the end of the function. Program 7175.
+        pub async fn program7175(p1: u32) -> u32 {
+            let mut v3 = Loud::new("l2");
+            let mut v5 = Buf::new("b4");
+            if (v5.total() == (Pair { a: now("a21", 1u32).await, b: Loud::new("t19") }.a)) {
+                let (v23, v24, ) = (Err::<u32, String>(String::from("x22")), plain!(add3(p1, p1, consume(v3))),);
+            }
+            later("a26", 4u32).await
+        }
+
+        pub async fn spilled_receiver_compared(c: u32) -> u32 {
+            let v5 = Buf::new("b4");
+            if v5.total() < now("a21", c).await { ev("x", 1); }
+            later("a26", 4u32).await
+        }
+    }
+
+    #[test]
+    fn program7175() {
+        same_at_every_suspension(|| classic::program7175(1), || runtime::program7175(1));
+        for c in [0, 1] {
+            same_at_every_suspension(|| classic::spilled_receiver_compared(c), || runtime::spilled_receiver_compared(c));
+        }
     }
 
     #[test]

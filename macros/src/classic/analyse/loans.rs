@@ -1063,6 +1063,12 @@ pub(crate) fn let_takes_receiver(method: &str) -> bool {
 /// known to borrow, on a local the pattern does not bind again (`let line = line.trim();`
 /// keeps reading the old `line` through the new one's borrow, as such lets usually do).
 pub(crate) fn let_consumes(pat: &syn::Pat, init: &syn::Expr) -> Option<String> {
+    // A temporary of the lowering's holds an operand the user wrote in an expression
+    // (`v.total() == f().await`), where nothing says the method consumes: the guess is for
+    // the user's own `let`s only.
+    if matches!(pat, syn::Pat::Ident(binding) if crate::classic::parse::lower::is_lowering_temporary(&binding.ident)) {
+        return None;
+    }
     let syn::Expr::MethodCall(call) = strip_parens(init) else { return None };
     let syn::Expr::Path(path) = strip_parens(&call.receiver) else { return None };
     let receiver = path.path.get_ident()?.to_string();

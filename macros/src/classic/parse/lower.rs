@@ -211,7 +211,7 @@ impl Lower {
         self.errors.push(syn::Error::new(span, message));
     }
 
-    /// A fresh temporary: invisible to user code (mixed-site hygiene).
+    /// A fresh temporary: invisible to user code (mixed-site hygiene); `is_lowering_temporary` knows it.
     fn temp(&mut self, prefix: &str) -> syn::Ident {
         let index = self.next_temp;
         self.next_temp += 1;
@@ -1309,6 +1309,11 @@ fn changes_anything(expr: &syn::Expr) -> bool {
 /// (`len_of(&String::from("x")).await`): an await may hold a borrow of one, so they live in
 /// place (`analyse::loans::is_hoisted_temporary`): `__h0`, `__h1`, ...
 pub(crate) const HOISTED_PREFIX: &str = "h";
+
+/// Is this a temporary the lowering made (`Lower::temp`)?
+pub(crate) fn is_lowering_temporary(ident: &syn::Ident) -> bool {
+    ident.to_string().starts_with("__")
+}
 
 /// Does a `loop` have a `break value` aimed at it (so that its value is not `()`)?
 fn breaks_with_value(source: &syn::ExprLoop) -> bool {
