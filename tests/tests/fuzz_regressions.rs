@@ -2417,6 +2417,45 @@ mod seed40404 {
             if v5.total() < now("a21", c).await { ev("x", 1); }
             later("a26", 4u32).await
         }
+
+        // A `let .. else` whose `else` awaits, hiding a reference read after the block: the
+        // jump to the state that binds the new `v5` did not save the hidden one, because the
+        // walk took the `v5 = 6u32;` after the `let` for an assignment to it (E0425 at the
+        // last `v5`). Program 6407.
+        pub async fn program6407(c: u32) -> Result<u32, String> {
+            let v5 = &Loud::new("t6");
+            later("a7", 1u32).await;
+            match weigh(v5) + c {
+                v54 => {
+                    let Ok(mut v5) = check("c55", v54) else {
+                        later("a62", 1u32).await;
+                        return Err::<u32, String>(String::from("x65"));
+                    };
+                    v5 = 6u32;
+                },
+            };
+            Ok::<u32, String>(apply(move || weigh(v5)))
+        }
+
+        pub async fn hidden_reference_then_assigned(c: u32) -> u32 {
+            let v5 = &Loud::new("t6");
+            later("a7", 1u32).await;
+            {
+                let mut v5 = ev("c", c);
+                later("a8", 1u32).await;
+                v5 = 6u32;
+            }
+            weigh(v5)
+        }
+    }
+
+    #[test]
+    fn program6407() {
+        // `check` fails for 3 (mod 4): the `else` that awaits, then the binding.
+        for c in [1, 2] {
+            same_at_every_suspension(|| classic::program6407(c), || runtime::program6407(c));
+            same_at_every_suspension(|| classic::hidden_reference_then_assigned(c), || runtime::hidden_reference_then_assigned(c));
+        }
     }
 
     #[test]

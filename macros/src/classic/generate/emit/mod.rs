@@ -446,6 +446,10 @@ impl<'a> Emitter<'a> {
             segment.levels.last_mut().expect("checked").body.extend(code);
         }
         let body = segment.levels.pop().expect("the root level").code();
+        // The user's code in a segment may call an unsafe function outside `unsafe` only where
+        // the twin reports it (E0133, once, as for the plain function): the state machine's
+        // copy is in an `unsafe` block, whose `unused_unsafe` the segment's `allow` silences.
+        let body = quote!(unsafe { #body });
         self.segments.push((segment.order, segment.state, body));
     }
 
@@ -1009,9 +1013,11 @@ impl<'a> Emitter<'a> {
         let mut replaced = self.apply(&found);
         self.drop_on_assignment(&mut rewritten, &mut replaced);
         // From here on, the statements after the `let` name its bindings.
-        if self.initializing.last().is_some_and(|(index, _)| Some(*index) == self.rest.len().checked_sub(1)) {
-            self.initializing.pop();
-        }
+        let initialized = if self.initializing.last().is_some_and(|(index, _)| Some(*index) == self.rest.len().checked_sub(1)) {
+            self.initializing.pop()
+        } else {
+            None
+        };
         let shadowed = self.shadowed_by(pat);
         if shadowed.is_empty() {
             self.hide_dead(pat, &shadowed);
@@ -1054,7 +1060,14 @@ impl<'a> Emitter<'a> {
                 self.keep_in_place(borrowed);
             }
             let state = self.new_state();
+            // The jump saves the hidden locals, which code after the `let` may read once the
+            // scope that hides them ends; there the `let`'s names still mean the new bindings
+            // (`v = 6;` assigns the new `v`, not the hidden one, which a reference would not
+            // be saved for).
+            let mark = self.initializing.len();
+            self.initializing.extend(initialized);
             self.jump(state, None);
+            self.initializing.truncate(mark);
             // Renamed once the jump saved them under the names this state bound them by.
             self.hide_dead(pat, &shadowed);
             for id in shadowed {
