@@ -2366,6 +2366,7 @@ mod seed40404 {
 
     macro_rules! plain { ($($t:tt)*) => { $($t)* }; }
     macro_rules! declare { ($n:ident = $e:expr) => { let $n = $e; }; }
+    macro_rules! keep { ($($t:tt)*) => { Box::new(move || { $($t)* }) }; }
 
     differential! {
         // A local a macro declares, borrowed by a `let` that hides a parameter still read
@@ -2446,6 +2447,53 @@ mod seed40404 {
                 v5 = 6u32;
             }
             weigh(v5)
+        }
+
+        // A `move` closure a macro makes at a kept parameter's last use, in a `let .. else`
+        // block whose earlier statement borrowed the parameter: the macro got the parameter's
+        // lent place instead of its value, since the statement (the whole `let .. else`)
+        // named it twice, and the closure kept past the call was E0716. A statement of a
+        // block that ran before the macro no longer counts. Program 637, as shrunk.
+        pub async fn program637(out: &mut Vec<Box<dyn Fn() -> u32>>, pending: &mut Vec<std::pin::Pin<Box<dyn std::future::Future<Output = u32>>>>, mut p1: u32) -> Result<u32, String> {
+            let Ok(v30) = Ok::<u32, String>(0u32) else {
+                {
+                    let p1 = &p1;
+                };
+                out.push(keep! {
+                    p1
+                });
+                return Err::<u32, String>(String::from("x29"));
+            };
+            Err::<u32, String>(String::from("x45"))
+        }
+
+        // The same where the `else` runs, with an await before it.
+        pub async fn lent_after_a_borrowing_statement(out: &mut Vec<Box<dyn Fn() -> u32>>, p1: u32, c: u32) -> Result<u32, String> {
+            let Ok(v30) = check("c", c) else {
+                let r = &p1;
+                later("a", *r).await;
+                {
+                    let p1 = &p1;
+                    note("n", *p1);
+                };
+                out.push(keep! { p1 + 1000 });
+                return Err::<u32, String>(String::from("x29"));
+            };
+            Ok(v30 + p1)
+        }
+    }
+
+    #[test]
+    fn program637() {
+        same_with_sinks_at_every_suspension(
+            |sinks| Box::pin(classic::program637(&mut sinks.kept, &mut sinks.pending, 5u32)),
+            |sinks| Box::pin(runtime::program637(&mut sinks.kept, &mut sinks.pending, 5u32)),
+        );
+        for c in [2, 3] {
+            same_with_sinks_at_every_suspension(
+                |sinks| Box::pin(classic::lent_after_a_borrowing_statement(&mut sinks.kept, 5u32, c)),
+                |sinks| Box::pin(runtime::lent_after_a_borrowing_statement(&mut sinks.kept, 5u32, c)),
+            );
         }
     }
 

@@ -169,17 +169,36 @@ fn stmts_use_to_jump(stmts: &[Stmt], name: &str) -> (Use, Option<Leave>) {
 
 /// Does the code still to run name `name` at all (before a binding hides it)?
 pub(crate) fn named_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bool {
+    named_later_until(rest, name, rebound, false)
+}
+
+/// `named_later` from the end of a statement that runs to its end (a macro lent a value,
+/// `generate::places`): a `return` after it, which nothing before it could jump past, ends
+/// the search (a `let .. else` block's last statement, say). Not a panic: the lowering
+/// writes `unreachable!()` after constructs whose every path jumps elsewhere. (Not for a
+/// jump's saves either, which skip the statements this reads.)
+pub(crate) fn named_after_statement(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bool {
+    named_later_until(rest, name, rebound, true)
+}
+
+fn named_later_until(rest: &[Rest<'_>], name: &str, rebound: &[usize], stop_at_return: bool) -> bool {
+    // Code seen so far that may jump elsewhere: then a later `return` does not end the search.
+    let mut may_have_jumped = false;
     for (index, rest) in rest.iter().enumerate().rev() {
         if rebound.contains(&index) {
             continue;
         }
         let stmts = match rest {
             Rest::Stmts(stmts) => *stmts,
-            Rest::LoopBody(block, _) => &block.stmts[..],
+            Rest::LoopBody(block, _) => {
+                may_have_jumped = true;
+                &block.stmts[..]
+            }
             Rest::Paths(paths) => {
                 if paths.iter().any(|path| path_mentions(path, name)) {
                     return true;
                 }
+                may_have_jumped = true;
                 continue;
             }
             Rest::Labelled(_) => continue,
@@ -191,6 +210,10 @@ pub(crate) fn named_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> b
             if binds(stmt, name) {
                 return false;
             }
+            if stop_at_return && !may_have_jumped && matches!(always_leaves(stmt), Some(Leave::Return)) {
+                return false;
+            }
+            may_have_jumped |= stmt_may_jump(stmt);
         }
     }
     false

@@ -198,8 +198,7 @@ impl<'a> Places<'a> {
     fn count_mentions(&mut self, found: Vec<mentions::Mention>) {
         self.mentions_here.clear();
         for mention in found {
-            let name = if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name };
-            *self.mentions_here.entry(name).or_default() += 1;
+            *self.mentions_here.entry(mention_name(mention)).or_default() += 1;
         }
     }
 
@@ -630,8 +629,13 @@ impl<'a> Places<'a> {
 
     fn block(&mut self, block: &mut syn::Block) {
         let mark = self.bound.len();
+        // A statement of the block has run to its end before the next one begins: a macro
+        // may be lent by value what those before it named (`{ let r = &v; } m!(v);`), where
+        // a borrow still alive is the twin's error at the macro.
+        let counted = self.mentions_here.clone();
         let mut stmts = Vec::with_capacity(block.stmts.len());
         for mut stmt in std::mem::take(&mut block.stmts) {
+            let ran = mentions::of_stmt(&stmt);
             if let syn::Stmt::Macro(node) = &mut stmt {
                 // A macro statement lent values: they are taken by a `let` before it, so that
                 // the locals the macro declares stay in scope after it.
@@ -643,9 +647,15 @@ impl<'a> Places<'a> {
                 self.visit_stmt_mut(&mut stmt);
             }
             stmts.push(stmt);
+            for mention in ran {
+                if let Some(count) = self.mentions_here.get_mut(&mention_name(mention)) {
+                    *count = count.saturating_sub(1);
+                }
+            }
         }
         block.stmts = stmts;
         self.bound.truncate(mark);
+        self.mentions_here = counted;
     }
 
     fn deferred(&mut self, f: impl FnOnce(&mut Self)) {
@@ -1278,4 +1288,9 @@ fn let_names(cond: &syn::Expr) -> Vec<String> {
         syn::Expr::Paren(node) => let_names(&node.expr),
         _ => Vec::new(),
     }
+}
+
+/// The name a mention counts under (`self` for the receiver `emit` calls `__self`).
+fn mention_name(mention: mentions::Mention) -> String {
+    if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name }
 }

@@ -164,7 +164,7 @@ impl Emitter<'_> {
             .keys()
             .filter(|name| {
                 let local = if *name == "self" { mentions::SELF_LOCAL } else { name.as_str() };
-                self.lookup(local).is_some_and(|id| !self.var_named_later(id))
+                self.lookup(local).is_some_and(|id| !self.var_named_after_statement(id))
             })
             .cloned()
             .collect()

@@ -72,4 +72,15 @@ impl<'a> Emitter<'a> {
         let (rest, rebound) = self.rest_seen_by(id, &name);
         liveness::named_later(rest, &name, &rebound)
     }
+
+    /// `var_named_later`, from the end of a statement that runs to its end
+    /// (`liveness::named_after_statement`).
+    pub(super) fn var_named_after_statement(&self, id: VarId) -> bool {
+        let name = self.vars[id].name.to_string();
+        if self.lookup(&name) != Some(id) {
+            return false;
+        }
+        let (rest, rebound) = self.rest_seen_by(id, &name);
+        liveness::named_after_statement(rest, &name, &rebound)
+    }
 }
