@@ -63,48 +63,56 @@ fn sum(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                 match __sm.state {
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     0u32 => {
-                        #[allow(unused_mut, unused_variables)]
-                        let n = ::core::option::Option::take(&mut __sm.n).unwrap_or_else(|| ::core::unreachable!());
-                        {
-                            let mut total = 0;
+                        #[allow(unused_unsafe, unsafe_code)]
+                        unsafe {
+                            #[allow(unused_mut, unused_variables)]
+                            let n = ::core::option::Option::take(&mut __sm.n).unwrap_or_else(|| ::core::unreachable!());
                             {
-                                let mut __iter0 = ::core::iter::IntoIterator::into_iter(0..n);
-                                __sm.total = ::core::option::Option::Some(total);
-                                __sm.iter0 = ::core::option::Option::Some(__iter0);
-                                __sm.state = 1u32;
-                                continue '__dispatch;
+                                let mut total = 0;
+                                {
+                                    let mut __iter0 = ::core::iter::IntoIterator::into_iter(0..n);
+                                    __sm.total = ::core::option::Option::Some(total);
+                                    __sm.iter0 = ::core::option::Option::Some(__iter0);
+                                    __sm.state = 1u32;
+                                    continue '__dispatch;
+                                }
                             }
                         }
                     }
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     1u32 => {
-                        #[allow(unused_mut, unused_variables)]
-                        let mut total =
-                            ::core::option::Option::take(&mut __sm.total).unwrap_or_else(|| ::core::unreachable!());
-                        {
-                            #[allow(unused_mut, unused_variables)]
-                            let mut __iter0 =
-                                ::core::option::Option::take(&mut __sm.iter0).unwrap_or_else(|| ::core::unreachable!());
+                        #[allow(unused_unsafe, unsafe_code)]
+                        unsafe {
                             {
-                                match ::core::iter::Iterator::next(&mut __iter0) {
-                                    ::core::option::Option::Some(i) => {
-                                        ::lowering::__private::fill_awaiter(&mut __sm.awaiter_4, {
-                                            #[allow(unused_imports)]
-                                            use ::lowering::__private::AwaitAnyFuture as _;
-                                            (ready(i)).__lowering_awaiter()
-                                        });
-                                        __sm.total = ::core::option::Option::Some(total);
-                                        __sm.iter0 = ::core::option::Option::Some(__iter0);
-                                        __sm.state = 4u32;
-                                        continue '__dispatch;
-                                    }
-                                    ::core::option::Option::None => {
-                                        {
-                                            __sm.total = ::core::option::Option::Some(total);
-                                            __sm.iter0 = ::core::option::Option::Some(__iter0);
-                                            __sm.state = 2u32;
-                                            continue '__dispatch;
-                                        };
+                                #[allow(unused_mut, unused_variables)]
+                                let mut total = ::core::option::Option::take(&mut __sm.total)
+                                    .unwrap_or_else(|| ::core::unreachable!());
+                                {
+                                    #[allow(unused_mut, unused_variables)]
+                                    let mut __iter0 = ::core::option::Option::take(&mut __sm.iter0)
+                                        .unwrap_or_else(|| ::core::unreachable!());
+                                    {
+                                        match ::core::iter::Iterator::next(&mut __iter0) {
+                                            ::core::option::Option::Some(i) => {
+                                                ::lowering::__private::fill_awaiter(&mut __sm.awaiter_4, {
+                                                    #[allow(unused_imports)]
+                                                    use ::lowering::__private::AwaitAnyFuture as _;
+                                                    (ready(i)).__lowering_awaiter()
+                                                });
+                                                __sm.total = ::core::option::Option::Some(total);
+                                                __sm.iter0 = ::core::option::Option::Some(__iter0);
+                                                __sm.state = 4u32;
+                                                continue '__dispatch;
+                                            }
+                                            ::core::option::Option::None => {
+                                                {
+                                                    __sm.total = ::core::option::Option::Some(total);
+                                                    __sm.iter0 = ::core::option::Option::Some(__iter0);
+                                                    __sm.state = 2u32;
+                                                    continue '__dispatch;
+                                                };
+                                            }
+                                        }
                                     }
                                 }
                             }
@@ -112,30 +120,35 @@ fn sum(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                     }
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     4u32 => {
-                        let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_4, __cx) {
-                            ::core::task::Poll::Ready(value) => value,
-                            ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
-                        };
-                        {
-                            #[allow(unused_mut, unused_variables)]
-                            let mut total =
-                                ::core::option::Option::take(&mut __sm.total).unwrap_or_else(|| ::core::unreachable!());
+                        #[allow(unused_unsafe, unsafe_code)]
+                        unsafe {
+                            let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_4, __cx) {
+                                ::core::task::Poll::Ready(value) => value,
+                                ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
+                            };
                             {
                                 #[allow(unused_mut, unused_variables)]
-                                let mut __iter0 = ::core::option::Option::take(&mut __sm.iter0)
+                                let mut total = ::core::option::Option::take(&mut __sm.total)
                                     .unwrap_or_else(|| ::core::unreachable!());
                                 {
+                                    #[allow(unused_mut, unused_variables)]
+                                    let mut __iter0 = ::core::option::Option::take(&mut __sm.iter0)
+                                        .unwrap_or_else(|| ::core::unreachable!());
                                     {
                                         {
-                                            #[allow(unused_mut)]
-                                            let mut __t1 = (__awaited,).0;
-                                            total += __t1;
+                                            {
+                                                #[allow(unused_mut)]
+                                                let mut __t1 = match __awaited {
+                                                    __lowering_awaited => (__lowering_awaited,).0,
+                                                };
+                                                total += __t1;
+                                            }
+                                            ();
+                                            __sm.total = ::core::option::Option::Some(total);
+                                            __sm.iter0 = ::core::option::Option::Some(__iter0);
+                                            __sm.state = 3u32;
+                                            continue '__dispatch;
                                         }
-                                        ();
-                                        __sm.total = ::core::option::Option::Some(total);
-                                        __sm.iter0 = ::core::option::Option::Some(__iter0);
-                                        __sm.state = 3u32;
-                                        continue '__dispatch;
                                     }
                                 }
                             }
@@ -143,35 +156,43 @@ fn sum(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                     }
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     3u32 => {
-                        #[allow(unused_mut, unused_variables)]
-                        let mut total =
-                            ::core::option::Option::take(&mut __sm.total).unwrap_or_else(|| ::core::unreachable!());
-                        {
-                            #[allow(unused_mut, unused_variables)]
-                            let mut __iter0 =
-                                ::core::option::Option::take(&mut __sm.iter0).unwrap_or_else(|| ::core::unreachable!());
+                        #[allow(unused_unsafe, unsafe_code)]
+                        unsafe {
                             {
-                                __sm.total = ::core::option::Option::Some(total);
-                                __sm.iter0 = ::core::option::Option::Some(__iter0);
-                                __sm.state = 1u32;
-                                continue '__dispatch;
+                                #[allow(unused_mut, unused_variables)]
+                                let mut total = ::core::option::Option::take(&mut __sm.total)
+                                    .unwrap_or_else(|| ::core::unreachable!());
+                                {
+                                    #[allow(unused_mut, unused_variables)]
+                                    let mut __iter0 = ::core::option::Option::take(&mut __sm.iter0)
+                                        .unwrap_or_else(|| ::core::unreachable!());
+                                    {
+                                        __sm.total = ::core::option::Option::Some(total);
+                                        __sm.iter0 = ::core::option::Option::Some(__iter0);
+                                        __sm.state = 1u32;
+                                        continue '__dispatch;
+                                    }
+                                }
                             }
                         }
                     }
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     2u32 => {
-                        let __lowering_value: u32 = {
-                            #[allow(unused_mut, unused_variables)]
-                            let mut total =
-                                ::core::option::Option::take(&mut __sm.total).unwrap_or_else(|| ::core::unreachable!());
-                            {
+                        #[allow(unused_unsafe, unsafe_code)]
+                        unsafe {
+                            let __lowering_value: u32 = {
                                 #[allow(unused_mut, unused_variables)]
-                                let mut __iter0 = ::core::option::Option::take(&mut __sm.iter0)
+                                let mut total = ::core::option::Option::take(&mut __sm.total)
                                     .unwrap_or_else(|| ::core::unreachable!());
-                            }
-                            total
-                        };
-                        return ::core::task::Poll::Ready(__lowering_value);
+                                {
+                                    #[allow(unused_mut, unused_variables)]
+                                    let mut __iter0 = ::core::option::Option::take(&mut __sm.iter0)
+                                        .unwrap_or_else(|| ::core::unreachable!());
+                                }
+                                total
+                            };
+                            return ::core::task::Poll::Ready(__lowering_value);
+                        }
                     }
                     _ => ::core::unreachable!("lowering: a state machine resumed in an unknown state"),
                 }

@@ -64,96 +64,38 @@ fn classify(n: u32) -> ::lowering::Task<&'static str, impl ::lowering::Witness> 
                     match __sm.state {
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         0u32 => {
-                            #[allow(unused_variables)]
-                            let n = ::lowering::__private::Place::of(&raw mut __sm.n);
-                            #[allow(unused_variables)]
-                            let __guard_0 = n.guard();
-                            {
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                #[allow(unused_variables)]
+                                let n = ::lowering::__private::Place::of(&raw mut __sm.n);
+                                #[allow(unused_variables)]
+                                let __guard_0 = n.guard();
                                 {
                                     {
-                                        if let &(0) = &(*n.get()) {
-                                            {
-                                                __sm.v1 = ::core::option::Option::Some(0usize);
-                                                ::core::mem::forget(__guard_0);
-                                                __sm.state = 1u32;
-                                                continue '__dispatch;
-                                            };
-                                        };
-                                        if let &(m) = &(*n.get()) {
-                                            {
+                                        {
+                                            if let &(0) = &(*n.get()) {
                                                 {
-                                                    ::lowering::__private::fill_awaiter(&mut __sm.awaiter_3, {
-                                                        #[allow(unused_imports)]
-                                                        use ::lowering::__private::AwaitAnyFuture as _;
-                                                        (is_prime(m)).__lowering_awaiter()
-                                                    });
+                                                    __sm.v1 = ::core::option::Option::Some(0usize);
                                                     ::core::mem::forget(__guard_0);
-                                                    __sm.state = 3u32;
+                                                    __sm.state = 1u32;
                                                     continue '__dispatch;
-                                                }
-                                            }
-                                        }
-                                        ();
-                                        ::core::mem::forget(__guard_0);
-                                        __sm.state = 2u32;
-                                        continue '__dispatch;
-                                    }
-                                }
-                            }
-                        }
-                        #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
-                        3u32 => {
-                            let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_3, __cx) {
-                                ::core::task::Poll::Ready(value) => value,
-                                ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
-                            };
-                            #[allow(unused_variables)]
-                            let n = ::lowering::__private::Place::of(&raw mut __sm.n);
-                            #[allow(unused_variables)]
-                            let __guard_0 = n.guard();
-                            {
-                                {
-                                    {
-                                        {
-                                            {
+                                                };
+                                            };
+                                            if let &(m) = &(*n.get()) {
                                                 {
-                                                    #[allow(unused_mut)]
-                                                    let mut __t0 = (__awaited,).0;
-                                                    __sm.v2 = ::core::option::Option::Some(__t0);
-                                                }
-                                                let __v2 = ::core::option::Option::take(&mut __sm.v2)
-                                                    .unwrap_or_else(|| ::core::unreachable!());
-                                                #[allow(unused_mut)]
-                                                let mut __t1 = ::core::convert::identity(__v2);
-                                                if __t1 {
                                                     {
-                                                        __sm.v1 = ::core::option::Option::Some(1usize);
+                                                        ::lowering::__private::fill_awaiter(&mut __sm.awaiter_3, {
+                                                            #[allow(unused_imports)]
+                                                            use ::lowering::__private::AwaitAnyFuture as _;
+                                                            (is_prime(m)).__lowering_awaiter()
+                                                        });
                                                         ::core::mem::forget(__guard_0);
-                                                        __sm.state = 1u32;
+                                                        __sm.state = 3u32;
                                                         continue '__dispatch;
-                                                    };
+                                                    }
                                                 }
-                                                ();
-                                                ::core::mem::forget(__guard_0);
-                                                __sm.state = 4u32;
-                                                continue '__dispatch;
                                             }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                        #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
-                        4u32 => {
-                            #[allow(unused_variables)]
-                            let n = ::lowering::__private::Place::of(&raw mut __sm.n);
-                            #[allow(unused_variables)]
-                            let __guard_0 = n.guard();
-                            {
-                                {
-                                    {
-                                        {
-                                            {}
+                                            ();
                                             ::core::mem::forget(__guard_0);
                                             __sm.state = 2u32;
                                             continue '__dispatch;
@@ -163,51 +105,126 @@ fn classify(n: u32) -> ::lowering::Task<&'static str, impl ::lowering::Witness> 
                             }
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
-                        2u32 => {
-                            #[allow(unused_variables)]
-                            let n = ::lowering::__private::Place::of(&raw mut __sm.n);
-                            #[allow(unused_variables)]
-                            let __guard_0 = n.guard();
-                            {
+                        3u32 => {
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_3, __cx) {
+                                    ::core::task::Poll::Ready(value) => value,
+                                    ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
+                                };
+                                #[allow(unused_variables)]
+                                let n = ::lowering::__private::Place::of(&raw mut __sm.n);
+                                #[allow(unused_variables)]
+                                let __guard_0 = n.guard();
                                 {
                                     {
-                                        if let &(_) = &(*n.get()) {
+                                        {
                                             {
-                                                __sm.v1 = ::core::option::Option::Some(2usize);
+                                                {
+                                                    {
+                                                        #[allow(unused_mut)]
+                                                        let mut __t0 = match __awaited {
+                                                            __lowering_awaited => (__lowering_awaited,).0,
+                                                        };
+                                                        __sm.v2 = ::core::option::Option::Some(__t0);
+                                                    }
+                                                    let __v2 = ::core::option::Option::take(&mut __sm.v2)
+                                                        .unwrap_or_else(|| ::core::unreachable!());
+                                                    #[allow(unused_mut)]
+                                                    let mut __t1 = ::core::convert::identity(__v2);
+                                                    if __t1 {
+                                                        {
+                                                            __sm.v1 = ::core::option::Option::Some(1usize);
+                                                            ::core::mem::forget(__guard_0);
+                                                            __sm.state = 1u32;
+                                                            continue '__dispatch;
+                                                        };
+                                                    }
+                                                    ();
+                                                    ::core::mem::forget(__guard_0);
+                                                    __sm.state = 4u32;
+                                                    continue '__dispatch;
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
+                        4u32 => {
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                #[allow(unused_variables)]
+                                let n = ::lowering::__private::Place::of(&raw mut __sm.n);
+                                #[allow(unused_variables)]
+                                let __guard_0 = n.guard();
+                                {
+                                    {
+                                        {
+                                            {
+                                                {}
                                                 ::core::mem::forget(__guard_0);
-                                                __sm.state = 1u32;
+                                                __sm.state = 2u32;
                                                 continue '__dispatch;
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
+                        2u32 => {
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                #[allow(unused_variables)]
+                                let n = ::lowering::__private::Place::of(&raw mut __sm.n);
+                                #[allow(unused_variables)]
+                                let __guard_0 = n.guard();
+                                {
+                                    {
+                                        {
+                                            if let &(_) = &(*n.get()) {
+                                                {
+                                                    __sm.v1 = ::core::option::Option::Some(2usize);
+                                                    ::core::mem::forget(__guard_0);
+                                                    __sm.state = 1u32;
+                                                    continue '__dispatch;
+                                                };
                                             };
-                                        };
-                                        __sm.v1 = ::core::option::Option::Some(::core::unreachable!(
-                                            "lowering: no arm of a match took its value"
-                                        ));
+                                            __sm.v1 = ::core::option::Option::Some(::core::unreachable!(
+                                                "lowering: no arm of a match took its value"
+                                            ));
+                                        }
                                     }
                                 }
                             }
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         1u32 => {
-                            #[allow(unused_variables)]
-                            let n = ::lowering::__private::Place::of(&raw mut __sm.n);
-                            #[allow(unused_variables)]
-                            let __guard_0 = n.guard();
-                            {
-                                let __lowering_value: &'static str = {
-                                    #[allow(unused_mut, unused_variables)]
-                                    let __v1 = ::core::option::Option::take(&mut __sm.v1)
-                                        .unwrap_or_else(|| ::core::unreachable!());
-                                    #[allow(irrefutable_let_patterns, unused_variables, unreachable_code)]
-                                    let __arm0: usize = ::core::convert::identity(__v1);
-                                    match (*n.get()) {
-                                        0 if __arm0 == 0usize => "zero",
-                                        m if __arm0 == 1usize => "prime",
-                                        _ if __arm0 == 2usize => "other",
-                                        #[allow(unreachable_patterns)]
-                                        _ => ::core::unreachable!("lowering: no arm of a match took its value"),
-                                    }
-                                };
-                                return ::core::task::Poll::Ready(__lowering_value);
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                #[allow(unused_variables)]
+                                let n = ::lowering::__private::Place::of(&raw mut __sm.n);
+                                #[allow(unused_variables)]
+                                let __guard_0 = n.guard();
+                                {
+                                    let __lowering_value: &'static str = {
+                                        #[allow(unused_mut, unused_variables)]
+                                        let __v1 = ::core::option::Option::take(&mut __sm.v1)
+                                            .unwrap_or_else(|| ::core::unreachable!());
+                                        #[allow(irrefutable_let_patterns, unused_variables, unreachable_code)]
+                                        let __arm0: usize = ::core::convert::identity(__v1);
+                                        match (*n.get()) {
+                                            0 if __arm0 == 0usize => "zero",
+                                            m if __arm0 == 1usize => "prime",
+                                            _ if __arm0 == 2usize => "other",
+                                            #[allow(unreachable_patterns)]
+                                            _ => ::core::unreachable!("lowering: no arm of a match took its value"),
+                                        }
+                                    };
+                                    return ::core::task::Poll::Ready(__lowering_value);
+                                }
                             }
                         }
                         _ => ::core::unreachable!("lowering: a state machine resumed in an unknown state"),

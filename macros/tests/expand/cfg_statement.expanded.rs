@@ -51,29 +51,37 @@ fn metered(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                 match __sm.state {
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     0u32 => {
-                        #[allow(unused_mut, unused_variables)]
-                        let n = ::core::option::Option::take(&mut __sm.n).unwrap_or_else(|| ::core::unreachable!());
-                        {
-                            ::lowering::__private::fill_awaiter(&mut __sm.awaiter_1, {
-                                #[allow(unused_imports)]
-                                use ::lowering::__private::AwaitAnyFuture as _;
-                                (ready(n)).__lowering_awaiter()
-                            });
-                            __sm.state = 1u32;
-                            continue '__dispatch;
+                        #[allow(unused_unsafe, unsafe_code)]
+                        unsafe {
+                            #[allow(unused_mut, unused_variables)]
+                            let n = ::core::option::Option::take(&mut __sm.n).unwrap_or_else(|| ::core::unreachable!());
+                            {
+                                ::lowering::__private::fill_awaiter(&mut __sm.awaiter_1, {
+                                    #[allow(unused_imports)]
+                                    use ::lowering::__private::AwaitAnyFuture as _;
+                                    (ready(n)).__lowering_awaiter()
+                                });
+                                __sm.state = 1u32;
+                                continue '__dispatch;
+                            }
                         }
                     }
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     1u32 => {
-                        let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
-                            ::core::task::Poll::Ready(value) => value,
-                            ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
-                        };
-                        let __lowering_value: u32 = {
-                            let value = (__awaited,).0;
-                            value
-                        };
-                        return ::core::task::Poll::Ready(__lowering_value);
+                        #[allow(unused_unsafe, unsafe_code)]
+                        unsafe {
+                            let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
+                                ::core::task::Poll::Ready(value) => value,
+                                ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
+                            };
+                            let __lowering_value: u32 = {
+                                let value = match __awaited {
+                                    __lowering_awaited => (__lowering_awaited,).0,
+                                };
+                                value
+                            };
+                            return ::core::task::Poll::Ready(__lowering_value);
+                        }
                     }
                     _ => ::core::unreachable!("lowering: a state machine resumed in an unknown state"),
                 }
@@ -144,35 +152,43 @@ fn metered(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                 match __sm.state {
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     0u32 => {
-                        #[allow(unused_mut, unused_variables)]
-                        let n = ::core::option::Option::take(&mut __sm.n).unwrap_or_else(|| ::core::unreachable!());
-                        {
-                            let timer = start();
-                            ::lowering::__private::fill_awaiter(&mut __sm.awaiter_1, {
-                                #[allow(unused_imports)]
-                                use ::lowering::__private::AwaitAnyFuture as _;
-                                (ready(n)).__lowering_awaiter()
-                            });
-                            __sm.timer = ::core::option::Option::Some(timer);
-                            __sm.state = 1u32;
-                            continue '__dispatch;
+                        #[allow(unused_unsafe, unsafe_code)]
+                        unsafe {
+                            #[allow(unused_mut, unused_variables)]
+                            let n = ::core::option::Option::take(&mut __sm.n).unwrap_or_else(|| ::core::unreachable!());
+                            {
+                                let timer = start();
+                                ::lowering::__private::fill_awaiter(&mut __sm.awaiter_1, {
+                                    #[allow(unused_imports)]
+                                    use ::lowering::__private::AwaitAnyFuture as _;
+                                    (ready(n)).__lowering_awaiter()
+                                });
+                                __sm.timer = ::core::option::Option::Some(timer);
+                                __sm.state = 1u32;
+                                continue '__dispatch;
+                            }
                         }
                     }
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     1u32 => {
-                        let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
-                            ::core::task::Poll::Ready(value) => value,
-                            ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
-                        };
-                        let __lowering_value: u32 = {
-                            #[allow(unused_mut, unused_variables)]
-                            let timer =
-                                ::core::option::Option::take(&mut __sm.timer).unwrap_or_else(|| ::core::unreachable!());
-                            let value = (__awaited,).0;
-                            timer.stop();
-                            value
-                        };
-                        return ::core::task::Poll::Ready(__lowering_value);
+                        #[allow(unused_unsafe, unsafe_code)]
+                        unsafe {
+                            let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
+                                ::core::task::Poll::Ready(value) => value,
+                                ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
+                            };
+                            let __lowering_value: u32 = {
+                                #[allow(unused_mut, unused_variables)]
+                                let timer = ::core::option::Option::take(&mut __sm.timer)
+                                    .unwrap_or_else(|| ::core::unreachable!());
+                                let value = match __awaited {
+                                    __lowering_awaited => (__lowering_awaited,).0,
+                                };
+                                timer.stop();
+                                value
+                            };
+                            return ::core::task::Poll::Ready(__lowering_value);
+                        }
                     }
                     _ => ::core::unreachable!("lowering: a state machine resumed in an unknown state"),
                 }

@@ -68,52 +68,62 @@ fn put<'__lowering_1>(
                     match __sm.state {
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         0u32 => {
-                            #[allow(unused_variables)]
-                            let __self = ::lowering::__private::Place::of(&raw mut __sm.this);
-                            #[allow(unused_variables)]
-                            let __guard_0 = __self.guard();
-                            #[allow(unused_variables)]
-                            let k = ::lowering::__private::Place::of(&raw mut __sm.k);
-                            #[allow(unused_variables)]
-                            let __guard_1 = k.guard();
-                            #[allow(unused_mut, unused_variables)]
-                            let v = ::core::option::Option::take(&mut __sm.v).unwrap_or_else(|| ::core::unreachable!());
-                            {
-                                ::lowering::__private::fill_awaiter(&mut __sm.awaiter_1, {
-                                    #[allow(unused_imports)]
-                                    use ::lowering::__private::AwaitAnyFuture as _;
-                                    ((*__self.get()).get(&(*k.get()))).__lowering_awaiter()
-                                });
-                                ::core::mem::forget(__guard_0);
-                                ::core::mem::forget(__guard_1);
-                                __sm.v = ::core::option::Option::Some(v);
-                                __sm.state = 1u32;
-                                continue '__dispatch;
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                #[allow(unused_variables)]
+                                let __self = ::lowering::__private::Place::of(&raw mut __sm.this);
+                                #[allow(unused_variables)]
+                                let __guard_0 = __self.guard();
+                                #[allow(unused_variables)]
+                                let k = ::lowering::__private::Place::of(&raw mut __sm.k);
+                                #[allow(unused_variables)]
+                                let __guard_1 = k.guard();
+                                #[allow(unused_mut, unused_variables)]
+                                let v =
+                                    ::core::option::Option::take(&mut __sm.v).unwrap_or_else(|| ::core::unreachable!());
+                                {
+                                    ::lowering::__private::fill_awaiter(&mut __sm.awaiter_1, {
+                                        #[allow(unused_imports)]
+                                        use ::lowering::__private::AwaitAnyFuture as _;
+                                        ((*__self.get()).get(&(*k.get()))).__lowering_awaiter()
+                                    });
+                                    ::core::mem::forget(__guard_0);
+                                    ::core::mem::forget(__guard_1);
+                                    __sm.v = ::core::option::Option::Some(v);
+                                    __sm.state = 1u32;
+                                    continue '__dispatch;
+                                }
                             }
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         1u32 => {
-                            let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
-                                ::core::task::Poll::Ready(value) => value,
-                                ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
-                            };
-                            #[allow(unused_variables)]
-                            let __self = ::lowering::__private::Place::of(&raw mut __sm.this);
-                            #[allow(unused_variables)]
-                            let __guard_0 = __self.guard();
-                            #[allow(unused_variables)]
-                            let k = ::lowering::__private::Place::of(&raw mut __sm.k);
-                            #[allow(unused_variables)]
-                            let __guard_1 = k.guard();
-                            #[allow(unused_mut, unused_variables)]
-                            let v = ::core::option::Option::take(&mut __sm.v).unwrap_or_else(|| ::core::unreachable!());
-                            let __lowering_value: Option<u32> = {
-                                let old = (__awaited,).0;
-                                (*__self.get()).0.retain(move |(key, _)| *key != (*k.get()));
-                                (*__self.get()).0.push(((&::lowering::__private::ByValue(k)).by_value(), v));
-                                old
-                            };
-                            return ::core::task::Poll::Ready(__lowering_value);
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
+                                    ::core::task::Poll::Ready(value) => value,
+                                    ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
+                                };
+                                #[allow(unused_variables)]
+                                let __self = ::lowering::__private::Place::of(&raw mut __sm.this);
+                                #[allow(unused_variables)]
+                                let __guard_0 = __self.guard();
+                                #[allow(unused_variables)]
+                                let k = ::lowering::__private::Place::of(&raw mut __sm.k);
+                                #[allow(unused_variables)]
+                                let __guard_1 = k.guard();
+                                #[allow(unused_mut, unused_variables)]
+                                let v =
+                                    ::core::option::Option::take(&mut __sm.v).unwrap_or_else(|| ::core::unreachable!());
+                                let __lowering_value: Option<u32> = {
+                                    let old = match __awaited {
+                                        __lowering_awaited => (__lowering_awaited,).0,
+                                    };
+                                    (*__self.get()).0.retain(move |(key, _)| *key != (*k.get()));
+                                    (*__self.get()).0.push(((&::lowering::__private::ByValue(k)).by_value(), v));
+                                    old
+                                };
+                                return ::core::task::Poll::Ready(__lowering_value);
+                            }
                         }
                         _ => ::core::unreachable!("lowering: a state machine resumed in an unknown state"),
                     }

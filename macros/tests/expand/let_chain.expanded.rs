@@ -59,78 +59,26 @@ fn chained(x: Option<u32>) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                     match __sm.state {
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         0u32 => {
-                            #[allow(unused_variables)]
-                            let x = ::lowering::__private::Place::of(&raw mut __sm.x);
-                            #[allow(unused_variables)]
-                            let __guard_0 = x.guard();
-                            {
-                                {
-                                    if let Some(a) = (&::lowering::__private::ByValue(x)).by_value() {
-                                        {
-                                            ::lowering::__private::fill_awaiter(&mut __sm.awaiter_3, {
-                                                #[allow(unused_imports)]
-                                                use ::lowering::__private::AwaitAnyFuture as _;
-                                                (ready(Some(a + 1))).__lowering_awaiter()
-                                            });
-                                            ::core::mem::forget(__guard_0);
-                                            __sm.state = 3u32;
-                                            continue '__dispatch;
-                                        }
-                                    }
-                                    ();
-                                    ::core::mem::forget(__guard_0);
-                                    __sm.state = 2u32;
-                                    continue '__dispatch;
-                                }
-                            }
-                        }
-                        #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
-                        3u32 => {
-                            let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_3, __cx) {
-                                ::core::task::Poll::Ready(value) => value,
-                                ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
-                            };
-                            #[allow(unused_variables)]
-                            let x = ::lowering::__private::Place::of(&raw mut __sm.x);
-                            #[allow(unused_variables)]
-                            let __guard_0 = x.guard();
-                            {
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                #[allow(unused_variables)]
+                                let x = ::lowering::__private::Place::of(&raw mut __sm.x);
+                                #[allow(unused_variables)]
+                                let __guard_0 = x.guard();
                                 {
                                     {
-                                        {
-                                            #[allow(unused_mut)]
-                                            let mut __t0 = (__awaited,).0;
-                                            if let Some(b) = __t0 {
-                                                {
-                                                    let _ = {
-                                                        {
-                                                            return ::core::task::Poll::Ready(b);
-                                                        }
-                                                    };
-                                                    ::core::mem::forget(__guard_0);
-                                                    __sm.state = 1u32;
-                                                    continue '__dispatch;
-                                                };
+                                        if let Some(a) = (&::lowering::__private::ByValue(x)).by_value() {
+                                            {
+                                                ::lowering::__private::fill_awaiter(&mut __sm.awaiter_3, {
+                                                    #[allow(unused_imports)]
+                                                    use ::lowering::__private::AwaitAnyFuture as _;
+                                                    (ready(Some(a + 1))).__lowering_awaiter()
+                                                });
+                                                ::core::mem::forget(__guard_0);
+                                                __sm.state = 3u32;
+                                                continue '__dispatch;
                                             }
-                                            ();
-                                            ::core::mem::forget(__guard_0);
-                                            __sm.state = 4u32;
-                                            continue '__dispatch;
                                         }
-                                    }
-                                }
-                            }
-                        }
-                        #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
-                        4u32 => {
-                            #[allow(unused_variables)]
-                            let x = ::lowering::__private::Place::of(&raw mut __sm.x);
-                            #[allow(unused_variables)]
-                            let __guard_0 = x.guard();
-                            {
-                                {
-                                    {
-                                        {}
                                         ();
                                         ::core::mem::forget(__guard_0);
                                         __sm.state = 2u32;
@@ -140,28 +88,97 @@ fn chained(x: Option<u32>) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                             }
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
-                        2u32 => {
-                            #[allow(unused_variables)]
-                            let x = ::lowering::__private::Place::of(&raw mut __sm.x);
-                            #[allow(unused_variables)]
-                            let __guard_0 = x.guard();
-                            {
+                        3u32 => {
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_3, __cx) {
+                                    ::core::task::Poll::Ready(value) => value,
+                                    ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
+                                };
+                                #[allow(unused_variables)]
+                                let x = ::lowering::__private::Place::of(&raw mut __sm.x);
+                                #[allow(unused_variables)]
+                                let __guard_0 = x.guard();
                                 {
-                                    ();
-                                    ::core::mem::forget(__guard_0);
-                                    __sm.state = 1u32;
-                                    continue '__dispatch;
+                                    {
+                                        {
+                                            {
+                                                #[allow(unused_mut)]
+                                                let mut __t0 = match __awaited {
+                                                    __lowering_awaited => (__lowering_awaited,).0,
+                                                };
+                                                if let Some(b) = __t0 {
+                                                    {
+                                                        let _ = {
+                                                            {
+                                                                return ::core::task::Poll::Ready(b);
+                                                            }
+                                                        };
+                                                        ::core::mem::forget(__guard_0);
+                                                        __sm.state = 1u32;
+                                                        continue '__dispatch;
+                                                    };
+                                                }
+                                                ();
+                                                ::core::mem::forget(__guard_0);
+                                                __sm.state = 4u32;
+                                                continue '__dispatch;
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
+                        4u32 => {
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                #[allow(unused_variables)]
+                                let x = ::lowering::__private::Place::of(&raw mut __sm.x);
+                                #[allow(unused_variables)]
+                                let __guard_0 = x.guard();
+                                {
+                                    {
+                                        {
+                                            {}
+                                            ();
+                                            ::core::mem::forget(__guard_0);
+                                            __sm.state = 2u32;
+                                            continue '__dispatch;
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
+                        2u32 => {
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                #[allow(unused_variables)]
+                                let x = ::lowering::__private::Place::of(&raw mut __sm.x);
+                                #[allow(unused_variables)]
+                                let __guard_0 = x.guard();
+                                {
+                                    {
+                                        ();
+                                        ::core::mem::forget(__guard_0);
+                                        __sm.state = 1u32;
+                                        continue '__dispatch;
+                                    }
                                 }
                             }
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         1u32 => {
-                            #[allow(unused_variables)]
-                            let x = ::lowering::__private::Place::of(&raw mut __sm.x);
-                            #[allow(unused_variables)]
-                            let __guard_0 = x.guard();
-                            let __lowering_value: u32 = { 0 };
-                            return ::core::task::Poll::Ready(__lowering_value);
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                #[allow(unused_variables)]
+                                let x = ::lowering::__private::Place::of(&raw mut __sm.x);
+                                #[allow(unused_variables)]
+                                let __guard_0 = x.guard();
+                                let __lowering_value: u32 = { 0 };
+                                return ::core::task::Poll::Ready(__lowering_value);
+                            }
                         }
                         _ => ::core::unreachable!("lowering: a state machine resumed in an unknown state"),
                     }

@@ -61,42 +61,48 @@ fn show(name: String) -> ::lowering::Task<usize, impl ::lowering::Witness> {
                     match __sm.state {
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         0u32 => {
-                            #[allow(unused_variables)]
-                            let name = ::lowering::__private::Place::of(&raw mut __sm.name);
-                            #[allow(unused_variables)]
-                            let __guard_0 = name.guard();
-                            {
-                                let held = &(*name.get());
-                                ::lowering::__private::fill_awaiter(&mut __sm.awaiter_1, {
-                                    #[allow(unused_imports)]
-                                    use ::lowering::__private::AwaitAnyFuture as _;
-                                    (tick()).__lowering_awaiter()
-                                });
-                                ::core::mem::forget(__guard_0);
-                                __sm.held = ::core::option::Option::Some(held);
-                                __sm.state = 1u32;
-                                continue '__dispatch;
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                #[allow(unused_variables)]
+                                let name = ::lowering::__private::Place::of(&raw mut __sm.name);
+                                #[allow(unused_variables)]
+                                let __guard_0 = name.guard();
+                                {
+                                    let held = &(*name.get());
+                                    ::lowering::__private::fill_awaiter(&mut __sm.awaiter_1, {
+                                        #[allow(unused_imports)]
+                                        use ::lowering::__private::AwaitAnyFuture as _;
+                                        (tick()).__lowering_awaiter()
+                                    });
+                                    ::core::mem::forget(__guard_0);
+                                    __sm.held = ::core::option::Option::Some(held);
+                                    __sm.state = 1u32;
+                                    continue '__dispatch;
+                                }
                             }
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         1u32 => {
-                            let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
-                                ::core::task::Poll::Ready(value) => value,
-                                ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
-                            };
-                            #[allow(unused_variables)]
-                            let name = ::lowering::__private::Place::of(&raw mut __sm.name);
-                            #[allow(unused_variables)]
-                            let __guard_0 = name.guard();
-                            let __lowering_value: usize = {
-                                #[allow(unused_mut, unused_variables)]
-                                let held = ::core::option::Option::take(&mut __sm.held)
-                                    .unwrap_or_else(|| ::core::unreachable!());
-                                __awaited;
-                                log!("{}", (*::lowering::__private::lend(name, __lent_run)).len());
-                                held.len() + (*name.get()).len()
-                            };
-                            return ::core::task::Poll::Ready(__lowering_value);
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
+                                    ::core::task::Poll::Ready(value) => value,
+                                    ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
+                                };
+                                #[allow(unused_variables)]
+                                let name = ::lowering::__private::Place::of(&raw mut __sm.name);
+                                #[allow(unused_variables)]
+                                let __guard_0 = name.guard();
+                                let __lowering_value: usize = {
+                                    #[allow(unused_mut, unused_variables)]
+                                    let held = ::core::option::Option::take(&mut __sm.held)
+                                        .unwrap_or_else(|| ::core::unreachable!());
+                                    __awaited;
+                                    log!("{}", (*::lowering::__private::lend(name, __lent_run)).len());
+                                    held.len() + (*name.get()).len()
+                                };
+                                return ::core::task::Poll::Ready(__lowering_value);
+                            }
                         }
                         _ => ::core::unreachable!("lowering: a state machine resumed in an unknown state"),
                     }

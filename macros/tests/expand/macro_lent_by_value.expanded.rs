@@ -81,84 +81,94 @@ fn register<'__lowering_1>(
                     match __sm.state {
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         0u32 => {
-                            #[allow(unused_mut, unused_variables)]
-                            let n = ::core::option::Option::take(&mut __sm.n).unwrap_or_else(|| ::core::unreachable!());
-                            #[allow(unused_mut, unused_variables)]
-                            let out =
-                                ::core::option::Option::take(&mut __sm.out).unwrap_or_else(|| ::core::unreachable!());
-                            {
-                                let __place_v = vec![7u8; n];
-                                #[allow(unused_variables)]
-                                let v = ::lowering::__private::Place::of(&raw mut __sm.v);
-                                #[allow(unused_variables)]
-                                let __guard_2 = v.guard();
-                                v.assign(__place_v);
-                                let r = &(*v.get());
-                                ::lowering::__private::fill_awaiter(&mut __sm.awaiter_1, {
-                                    #[allow(unused_imports)]
-                                    use ::lowering::__private::AwaitAnyFuture as _;
-                                    (tick()).__lowering_awaiter()
-                                });
-                                __sm.out = ::core::option::Option::Some(out);
-                                ::core::mem::forget(__guard_2);
-                                __sm.r = ::core::option::Option::Some(r);
-                                __sm.state = 1u32;
-                                continue '__dispatch;
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                #[allow(unused_mut, unused_variables)]
+                                let n =
+                                    ::core::option::Option::take(&mut __sm.n).unwrap_or_else(|| ::core::unreachable!());
+                                #[allow(unused_mut, unused_variables)]
+                                let out = ::core::option::Option::take(&mut __sm.out)
+                                    .unwrap_or_else(|| ::core::unreachable!());
+                                {
+                                    let __place_v = vec![7u8; n];
+                                    #[allow(unused_variables)]
+                                    let v = ::lowering::__private::Place::of(&raw mut __sm.v);
+                                    #[allow(unused_variables)]
+                                    let __guard_2 = v.guard();
+                                    v.assign(__place_v);
+                                    let r = &(*v.get());
+                                    ::lowering::__private::fill_awaiter(&mut __sm.awaiter_1, {
+                                        #[allow(unused_imports)]
+                                        use ::lowering::__private::AwaitAnyFuture as _;
+                                        (tick()).__lowering_awaiter()
+                                    });
+                                    __sm.out = ::core::option::Option::Some(out);
+                                    ::core::mem::forget(__guard_2);
+                                    __sm.r = ::core::option::Option::Some(r);
+                                    __sm.state = 1u32;
+                                    continue '__dispatch;
+                                }
                             }
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         1u32 => {
-                            let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
-                                ::core::task::Poll::Ready(value) => value,
-                                ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
-                            };
-                            #[allow(unused_mut, unused_variables)]
-                            let out =
-                                ::core::option::Option::take(&mut __sm.out).unwrap_or_else(|| ::core::unreachable!());
-                            {
-                                #[allow(unused_variables)]
-                                let v = ::lowering::__private::Place::of(&raw mut __sm.v);
-                                #[allow(unused_variables)]
-                                let __guard_2 = v.guard();
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
+                                    ::core::task::Poll::Ready(value) => value,
+                                    ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
+                                };
                                 #[allow(unused_mut, unused_variables)]
-                                let r =
-                                    ::core::option::Option::take(&mut __sm.r).unwrap_or_else(|| ::core::unreachable!());
-                                __awaited;
-                                let len = r.len();
-                                out.push({
-                                    #[allow(unused_variables, unused_mut)]
-                                    let mut v = (&::lowering::__private::ByValue(v)).by_value();
-                                    keep! { v . len () + 1000 }
-                                });
-                                ::lowering::__private::fill_awaiter(&mut __sm.awaiter_2, {
-                                    #[allow(unused_imports)]
-                                    use ::lowering::__private::AwaitAnyFuture as _;
-                                    (tick()).__lowering_awaiter()
-                                });
-                                ::core::mem::forget(__guard_2);
-                                __sm.len = ::core::option::Option::Some(len);
-                                __sm.state = 2u32;
-                                continue '__dispatch;
+                                let out = ::core::option::Option::take(&mut __sm.out)
+                                    .unwrap_or_else(|| ::core::unreachable!());
+                                {
+                                    #[allow(unused_variables)]
+                                    let v = ::lowering::__private::Place::of(&raw mut __sm.v);
+                                    #[allow(unused_variables)]
+                                    let __guard_2 = v.guard();
+                                    #[allow(unused_mut, unused_variables)]
+                                    let r = ::core::option::Option::take(&mut __sm.r)
+                                        .unwrap_or_else(|| ::core::unreachable!());
+                                    __awaited;
+                                    let len = r.len();
+                                    out.push({
+                                        #[allow(unused_variables, unused_mut)]
+                                        let mut v = (&::lowering::__private::ByValue(v)).by_value();
+                                        keep! { v . len () + 1000 }
+                                    });
+                                    ::lowering::__private::fill_awaiter(&mut __sm.awaiter_2, {
+                                        #[allow(unused_imports)]
+                                        use ::lowering::__private::AwaitAnyFuture as _;
+                                        (tick()).__lowering_awaiter()
+                                    });
+                                    ::core::mem::forget(__guard_2);
+                                    __sm.len = ::core::option::Option::Some(len);
+                                    __sm.state = 2u32;
+                                    continue '__dispatch;
+                                }
                             }
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         2u32 => {
-                            let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_2, __cx) {
-                                ::core::task::Poll::Ready(value) => value,
-                                ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
-                            };
-                            let __lowering_value: usize = {
-                                #[allow(unused_variables)]
-                                let v = ::lowering::__private::Place::of(&raw mut __sm.v);
-                                #[allow(unused_variables)]
-                                let __guard_2 = v.guard();
-                                #[allow(unused_mut, unused_variables)]
-                                let len = ::core::option::Option::take(&mut __sm.len)
-                                    .unwrap_or_else(|| ::core::unreachable!());
-                                __awaited;
-                                len
-                            };
-                            return ::core::task::Poll::Ready(__lowering_value);
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_2, __cx) {
+                                    ::core::task::Poll::Ready(value) => value,
+                                    ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
+                                };
+                                let __lowering_value: usize = {
+                                    #[allow(unused_variables)]
+                                    let v = ::lowering::__private::Place::of(&raw mut __sm.v);
+                                    #[allow(unused_variables)]
+                                    let __guard_2 = v.guard();
+                                    #[allow(unused_mut, unused_variables)]
+                                    let len = ::core::option::Option::take(&mut __sm.len)
+                                        .unwrap_or_else(|| ::core::unreachable!());
+                                    __awaited;
+                                    len
+                                };
+                                return ::core::task::Poll::Ready(__lowering_value);
+                            }
                         }
                         _ => ::core::unreachable!("lowering: a state machine resumed in an unknown state"),
                     }

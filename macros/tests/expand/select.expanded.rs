@@ -57,85 +57,93 @@ fn first(a: Gate, b: Gate) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                     match __sm.state {
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         0u32 => {
-                            #[allow(unused_variables)]
-                            let a = ::lowering::__private::Place::of(&raw mut __sm.a);
-                            #[allow(unused_variables)]
-                            let __guard_0 = a.guard();
-                            #[allow(unused_variables)]
-                            let b = ::lowering::__private::Place::of(&raw mut __sm.b);
-                            #[allow(unused_variables)]
-                            let __guard_1 = b.guard();
-                            {
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                #[allow(unused_variables)]
+                                let a = ::lowering::__private::Place::of(&raw mut __sm.a);
+                                #[allow(unused_variables)]
+                                let __guard_0 = a.guard();
+                                #[allow(unused_variables)]
+                                let b = ::lowering::__private::Place::of(&raw mut __sm.b);
+                                #[allow(unused_variables)]
+                                let __guard_1 = b.guard();
                                 {
-                                    ::lowering::__private::fill_awaiter(&mut __sm.awaiter_1, {
-                                        #[allow(unused_imports)]
-                                        use ::lowering::__private::AwaitAnyFuture as _;
-                                        (::lowering::__private::select2(
-                                            [true, true],
-                                            (
-                                                ::lowering::__private::IntoFuture::into_future((*a.get()).wait()),
-                                                ::lowering::__private::IntoFuture::into_future((*b.get()).wait()),
-                                            ),
-                                            (
-                                                move |__lowering_output| match __lowering_output {
-                                                    #[allow(unused_variables, non_snake_case)]
-                                                    _ => true,
-                                                    #[allow(unreachable_patterns)]
-                                                    _ => false,
-                                                },
-                                                move |__lowering_output| match __lowering_output {
-                                                    #[allow(unused_variables, non_snake_case)]
-                                                    _ => true,
-                                                    #[allow(unreachable_patterns)]
-                                                    _ => false,
-                                                },
-                                            ),
-                                            ::lowering::__private::Order::Random,
-                                        ))
-                                        .__lowering_awaiter()
-                                    });
-                                    ::core::mem::forget(__guard_0);
-                                    ::core::mem::forget(__guard_1);
-                                    __sm.state = 1u32;
-                                    continue '__dispatch;
+                                    {
+                                        ::lowering::__private::fill_awaiter(&mut __sm.awaiter_1, {
+                                            #[allow(unused_imports)]
+                                            use ::lowering::__private::AwaitAnyFuture as _;
+                                            (::lowering::__private::select2(
+                                                [true, true],
+                                                (
+                                                    ::lowering::__private::IntoFuture::into_future((*a.get()).wait()),
+                                                    ::lowering::__private::IntoFuture::into_future((*b.get()).wait()),
+                                                ),
+                                                (
+                                                    move |__lowering_output| match __lowering_output {
+                                                        #[allow(unused_variables, non_snake_case)]
+                                                        _ => true,
+                                                        #[allow(unreachable_patterns)]
+                                                        _ => false,
+                                                    },
+                                                    move |__lowering_output| match __lowering_output {
+                                                        #[allow(unused_variables, non_snake_case)]
+                                                        _ => true,
+                                                        #[allow(unreachable_patterns)]
+                                                        _ => false,
+                                                    },
+                                                ),
+                                                ::lowering::__private::Order::Random,
+                                            ))
+                                            .__lowering_awaiter()
+                                        });
+                                        ::core::mem::forget(__guard_0);
+                                        ::core::mem::forget(__guard_1);
+                                        __sm.state = 1u32;
+                                        continue '__dispatch;
+                                    }
                                 }
                             }
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         1u32 => {
-                            let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
-                                ::core::task::Poll::Ready(value) => value,
-                                ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
-                            };
-                            #[allow(unused_variables)]
-                            let a = ::lowering::__private::Place::of(&raw mut __sm.a);
-                            #[allow(unused_variables)]
-                            let __guard_0 = a.guard();
-                            #[allow(unused_variables)]
-                            let b = ::lowering::__private::Place::of(&raw mut __sm.b);
-                            #[allow(unused_variables)]
-                            let __guard_1 = b.guard();
-                            {
+                            #[allow(unused_unsafe, unsafe_code)]
+                            unsafe {
+                                let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
+                                    ::core::task::Poll::Ready(value) => value,
+                                    ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
+                                };
+                                #[allow(unused_variables)]
+                                let a = ::lowering::__private::Place::of(&raw mut __sm.a);
+                                #[allow(unused_variables)]
+                                let __guard_0 = a.guard();
+                                #[allow(unused_variables)]
+                                let b = ::lowering::__private::Place::of(&raw mut __sm.b);
+                                #[allow(unused_variables)]
+                                let __guard_1 = b.guard();
                                 {
-                                    #[allow(unused_mut)]
-                                    let mut __t0 = (__awaited,).0;
-                                    match __t0 {
-                                        ::lowering::__private::Selected2::_0(x) => {
-                                            return ::core::task::Poll::Ready(x);
-                                        }
-                                        ::lowering::__private::Selected2::_1(y) => {
-                                            return ::core::task::Poll::Ready(y + 1);
-                                        }
-                                        ::lowering::__private::Selected2::Disabled => {
-                                            return ::core::task::Poll::Ready(::core::panic!(
-                                                "all branches are disabled and there is no else branch"
-                                            ));
-                                        }
-                                        #[allow(unreachable_patterns)]
-                                        _ => {
-                                            return ::core::task::Poll::Ready(::core::unreachable!(
-                                                "failed to match bind"
-                                            ));
+                                    {
+                                        #[allow(unused_mut)]
+                                        let mut __t0 = match __awaited {
+                                            __lowering_awaited => (__lowering_awaited,).0,
+                                        };
+                                        match __t0 {
+                                            ::lowering::__private::Selected2::_0(x) => {
+                                                return ::core::task::Poll::Ready(x);
+                                            }
+                                            ::lowering::__private::Selected2::_1(y) => {
+                                                return ::core::task::Poll::Ready(y + 1);
+                                            }
+                                            ::lowering::__private::Selected2::Disabled => {
+                                                return ::core::task::Poll::Ready(::core::panic!(
+                                                    "all branches are disabled and there is no else branch"
+                                                ));
+                                            }
+                                            #[allow(unreachable_patterns)]
+                                            _ => {
+                                                return ::core::task::Poll::Ready(::core::unreachable!(
+                                                    "failed to match bind"
+                                                ));
+                                            }
                                         }
                                     }
                                 }

@@ -44,31 +44,39 @@ fn leaf(n: u32) -> ::lowering::ValueTask<u32, impl ::lowering::Witness> {
                 match __sm.state {
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     0u32 => {
-                        #[allow(unused_mut, unused_variables)]
-                        let n = ::core::option::Option::take(&mut __sm.n).unwrap_or_else(|| ::core::unreachable!());
-                        {
+                        #[allow(unused_unsafe, unsafe_code)]
+                        unsafe {
+                            #[allow(unused_mut, unused_variables)]
+                            let n = ::core::option::Option::take(&mut __sm.n).unwrap_or_else(|| ::core::unreachable!());
                             {
-                                ::lowering::__private::fill_awaiter(&mut __sm.awaiter_1, {
-                                    #[allow(unused_imports)]
-                                    use ::lowering::__private::AwaitAnyFuture as _;
-                                    (ready(n)).__lowering_awaiter()
-                                });
-                                __sm.state = 1u32;
-                                continue '__dispatch;
+                                {
+                                    ::lowering::__private::fill_awaiter(&mut __sm.awaiter_1, {
+                                        #[allow(unused_imports)]
+                                        use ::lowering::__private::AwaitAnyFuture as _;
+                                        (ready(n)).__lowering_awaiter()
+                                    });
+                                    __sm.state = 1u32;
+                                    continue '__dispatch;
+                                }
                             }
                         }
                     }
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     1u32 => {
-                        let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
-                            ::core::task::Poll::Ready(value) => value,
-                            ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
-                        };
-                        {
+                        #[allow(unused_unsafe, unsafe_code)]
+                        unsafe {
+                            let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
+                                ::core::task::Poll::Ready(value) => value,
+                                ::core::task::Poll::Pending => return ::core::task::Poll::Pending,
+                            };
                             {
-                                #[allow(unused_mut)]
-                                let mut __t0 = (__awaited,).0;
-                                return ::core::task::Poll::Ready(__t0 + 1);
+                                {
+                                    #[allow(unused_mut)]
+                                    let mut __t0 = match __awaited {
+                                        __lowering_awaited => (__lowering_awaited,).0,
+                                    };
+                                    return ::core::task::Poll::Ready(__t0 + 1);
+                                }
                             }
                         }
                     }

@@ -446,10 +446,12 @@ impl<'a> Emitter<'a> {
             segment.levels.last_mut().expect("checked").body.extend(code);
         }
         let body = segment.levels.pop().expect("the root level").code();
-        // The user's code in a segment may call an unsafe function outside `unsafe` only where
-        // the twin reports it (E0133, once, as for the plain function): the state machine's
-        // copy is in an `unsafe` block, whose `unused_unsafe` the segment's `allow` silences.
-        let body = quote!(unsafe { #body });
+        // An unsafe operation of the user's outside `unsafe` is the twin's error (E0133, once,
+        // as for the plain function): the state machine's copy of the code runs in an `unsafe`
+        // block, which would otherwise report it a second time, in other words (the segment's
+        // `allow(warnings)` changes rustc's wording). A crate that denies `unsafe_code` still
+        // gets it only for its own `unsafe`.
+        let body = quote!(#[allow(unused_unsafe, unsafe_code)] unsafe { #body });
         self.segments.push((segment.order, segment.state, body));
     }
 
@@ -952,7 +954,19 @@ impl<'a> Emitter<'a> {
             Some(Expr::Await(awaited_node)) => {
                 self.await_expr(awaited_node);
                 if self.reachable {
-                    let value = as_user_value(&awaited(), &awaited_node.operand, awaited_node.span);
+                    let value = match node.diverge {
+                        // A `match` arm, as the twin writes the value (`twin::AwaitedLets`): a
+                        // mismatch with the `let`'s type is then one diagnostic for both, and
+                        // the local's type an error, as after the plain function's await (no
+                        // follow-on errors).
+                        None => {
+                            let bound = Ident::new("__lowering_awaited", Span::mixed_site());
+                            let value = as_user_value(&bound, &awaited_node.operand, awaited_node.span);
+                            let awaited = awaited();
+                            syn::Expr::Verbatim(quote!(match #awaited { #bound => #value }))
+                        }
+                        Some(_) => as_user_value(&awaited(), &awaited_node.operand, awaited_node.span),
+                    };
                     self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span);
                 }
             }

@@ -1,0 +1,13 @@
+// An immutable local assigned after an await (E0384).
+#[allow(unused_imports)]
+use lowering::lowering;
+
+#[lowering(classic)]
+pub async fn f(a: u32) -> u32 {
+    let x = 1;
+    lowering::leaf::ready(()).await;
+    x = a;
+    x
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+// A value used after a move, the use after an await (issue 41's third case): see
+// `errors_match::a_moved_value_is_reported_twice` for what differs and why.
+#[allow(unused_imports)]
+use lowering::lowering;
+
+// (as a plain async fn)
+pub async fn f(v: Vec<u8>) -> usize {
+    let w = v;
+    lowering::leaf::ready(()).await;
+    v.len() + w.len()
+}
+
+fn main() {}
