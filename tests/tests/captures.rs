@@ -282,3 +282,114 @@ fn a_field_capture_beside_a_binding_that_hides_its_local() {
         assert_eq!(outcome, Outcome::Value(if call { 2 } else { 8 }));
     }
 }
+
+/// `move` closures and `async move` blocks that name a local only through its fields: since
+/// edition 2021 they take those fields alone (a copy of a `Copy` one), and the rest of the
+/// local stays where it is, to drop where its scope ends. The classic lowering once moved
+/// the whole local into them (it dropped the rest early, and a later read of a field hit its
+/// own "a local read after it was moved out"); it now takes the fields, as `captures.rs`
+/// takes those of code without `move`.
+mod moved_fields {
+    use super::*;
+
+    differential! {
+        /// A `Copy` field taken by a closure kept across an await: the rest drops at the end.
+        pub async fn copy_field_kept_across_an_await() -> u32 {
+            let v = (7u32, Loud::new("z"));
+            let f = move || v.0;
+            later("a", ()).await;
+            f()
+        }
+
+        /// The local read again after the closure took a copy of one field, in a loop that
+        /// awaits.
+        pub async fn field_read_again_in_a_loop() -> u32 {
+            let v = (Ok::<u32, String>(1), 2u32);
+            let f = move || v.1;
+            let x = loop {
+                if f() == 2 {
+                    break v.1;
+                }
+                now("a", 5u32).await;
+            };
+            x
+        }
+
+        /// A field that is not `Copy` moves into the closure; the other stays, and is read
+        /// after an await.
+        pub async fn owned_field_moved_into_a_closure(call: bool) -> u32 {
+            let pair = Pair { a: Loud::new("a"), b: Loud::new("b") };
+            let f = move || consume(pair.b);
+            later("made", 0u32).await;
+            let kept = weigh(&pair.a);
+            if call { f() + kept } else { kept }
+        }
+
+        /// An `async move` block that takes one field, awaited later; the other field is
+        /// borrowed across its await.
+        pub async fn async_move_block_takes_a_field() -> u32 {
+            let pair = Pair { a: Loud::new("a"), b: Loud::new("b") };
+            let pending = async move { consume(pair.b) + later("inside", 1u32).await };
+            let seen = weigh_later(&pair.a).await;
+            pending.await + seen
+        }
+
+        /// A path inside another (`v.b.a` beside `v.b`) takes the outer one; a local named
+        /// whole as well is taken whole.
+        pub async fn nested_paths_and_a_whole_local(call: bool) -> u32 {
+            let v = Pair { a: Loud::new("a"), b: Pair { a: Loud::new("ba"), b: Loud::new("bb") } };
+            let w = Pair { a: Loud::new("wa"), b: Loud::new("wb") };
+            let f = move || {
+                let n = weigh(&v.b.a) + weigh(&v.b) * 0 + weigh(&w.a);
+                drop(w);
+                n
+            };
+            later("made", 0u32).await;
+            let kept = weigh(&v.a);
+            if call { f() + kept } else { kept }
+        }
+    }
+
+    fn weigh(pair: &impl Weighed) -> u32 {
+        pair.weight()
+    }
+
+    pub trait Weighed {
+        fn weight(&self) -> u32;
+    }
+
+    impl Weighed for Loud {
+        fn weight(&self) -> u32 {
+            lowering_tests::fuzz::weigh(self)
+        }
+    }
+
+    impl<A: Weighed, B: Weighed> Weighed for Pair<A, B> {
+        fn weight(&self) -> u32 {
+            self.a.weight() + self.b.weight()
+        }
+    }
+
+    #[test]
+    fn fields_taken_by_move_code() {
+        assert_eq!(
+            same_at_every_suspension(classic::copy_field_kept_across_an_await, runtime::copy_field_kept_across_an_await),
+            Outcome::Value(7)
+        );
+        assert_eq!(
+            same_at_every_suspension(classic::field_read_again_in_a_loop, runtime::field_read_again_in_a_loop),
+            Outcome::Value(2)
+        );
+        for call in [true, false] {
+            same_at_every_suspension(
+                || classic::owned_field_moved_into_a_closure(call),
+                || runtime::owned_field_moved_into_a_closure(call),
+            );
+            same_at_every_suspension(
+                || classic::nested_paths_and_a_whole_local(call),
+                || runtime::nested_paths_and_a_whole_local(call),
+            );
+        }
+        same_at_every_suspension(classic::async_move_block_takes_a_field, runtime::async_move_block_takes_a_field);
+    }
+}

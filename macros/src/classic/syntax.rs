@@ -1,5 +1,7 @@
 //! Questions every phase asks of syn's tree, answered once each.
 
+use syn::visit::Visit;
+
 /// `expr` without the parentheses and invisible groups around it.
 pub(crate) fn strip_parens(mut expr: &syn::Expr) -> &syn::Expr {
     loop {
@@ -55,4 +57,114 @@ fn block_like(expr: &syn::Expr) -> bool {
             | syn::Expr::Const(_)
             | syn::Expr::TryBlock(_)
     )
+}
+
+/// `v.a.b` (fields only, through parentheses): `v` and `[a, b]`.
+pub(crate) fn field_chain(expr: &syn::Expr) -> Option<(String, Vec<syn::Member>)> {
+    let mut members = Vec::new();
+    let mut base = expr;
+    loop {
+        match base {
+            syn::Expr::Field(node) => {
+                members.push(node.member.clone());
+                base = &node.base;
+            }
+            syn::Expr::Paren(node) => base = &node.expr,
+            syn::Expr::Path(path) if !members.is_empty() && path.qself.is_none() => {
+                members.reverse();
+                return Some((path.path.get_ident()?.to_string(), members));
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The places a `move` closure or `async move` block (`code`) takes of each of `locals`, as
+/// edition 2021 captures them: `None` where it names the local whole (a bare mention, a
+/// mention inside a macro's tokens, which cannot be read as a path), else each field path it
+/// names (`v.a.b`; a method call, index or `&` on the path takes the path itself), none inside
+/// another. A name that `code` binds itself anywhere counts as whole (its mentions may be
+/// of either binding).
+pub(crate) fn moved_paths(code: &syn::Expr, locals: &[String]) -> Vec<(String, Option<Vec<syn::Member>>)> {
+    let mut finder = MovedPaths { locals, whole: Vec::new(), paths: Vec::new() };
+    finder.visit_expr(code);
+    let mut out: Vec<(String, Option<Vec<syn::Member>>)> = Vec::new();
+    for local in locals {
+        if finder.whole.contains(local) || !finder.paths.iter().any(|(root, _)| root == local) {
+            out.push((local.clone(), None));
+            continue;
+        }
+        let mine: Vec<&Vec<syn::Member>> =
+            finder.paths.iter().filter(|(root, _)| root == local).map(|(_, path)| path).collect();
+        for path in &mine {
+            let covered = mine.iter().any(|other| other.len() < path.len() && path.starts_with(other));
+            let seen = out.iter().any(|(root, known)| root == local && known.as_ref() == Some(*path));
+            if !covered && !seen {
+                out.push((local.clone(), Some((*path).clone())));
+            }
+        }
+    }
+    out
+}
+
+struct MovedPaths<'l> {
+    locals: &'l [String],
+    whole: Vec<String>,
+    paths: Vec<(String, Vec<syn::Member>)>,
+}
+
+impl MovedPaths<'_> {
+    fn named(&self, name: &str) -> bool {
+        self.locals.iter().any(|local| local == name)
+    }
+}
+
+impl<'ast> Visit<'ast> for MovedPaths<'_> {
+    fn visit_expr(&mut self, expr: &'ast syn::Expr) {
+        if let Some((root, members)) = field_chain(expr)
+            && self.named(&root)
+        {
+            self.paths.push((root, members));
+            return;
+        }
+        if let syn::Expr::Path(path) = expr
+            && path.qself.is_none()
+            && let Some(ident) = path.path.get_ident()
+            && self.named(&ident.to_string())
+        {
+            self.whole.push(ident.to_string());
+        }
+        syn::visit::visit_expr(self, expr);
+    }
+
+    fn visit_pat_ident(&mut self, node: &'ast syn::PatIdent) {
+        if self.named(&node.ident.to_string()) {
+            self.whole.push(node.ident.to_string());
+        }
+        syn::visit::visit_pat_ident(self, node);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        for token in mac.tokens.clone() {
+            collect_idents(token, &mut |name| {
+                if self.named(&name) {
+                    self.whole.push(name);
+                }
+            });
+        }
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+fn collect_idents(token: proc_macro2::TokenTree, found: &mut impl FnMut(String)) {
+    match token {
+        proc_macro2::TokenTree::Ident(ident) => found(ident.to_string()),
+        proc_macro2::TokenTree::Group(group) => {
+            for inner in group.stream() {
+                collect_idents(inner, found);
+            }
+        }
+        _ => {}
+    }
 }

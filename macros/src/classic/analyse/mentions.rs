@@ -304,6 +304,31 @@ impl Collector {
         }
     }
 
+    /// A `move` closure or `async move` block (`code`) that mentions `found`: it takes what
+    /// it names when it is made, as edition 2021 captures, each field path it names alone
+    /// (`move || v.0` takes `v.0`, and the rest of `v` stays) and the other locals whole.
+    fn moved_into(&mut self, code: &syn::Expr, found: Vec<Mention>) {
+        let mut names: Vec<String> = Vec::new();
+        for mention in &found {
+            let name = if mention.name == SELF_LOCAL { "self".to_owned() } else { mention.name.clone() };
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        for (name, path) in crate::classic::syntax::moved_paths(code, &names) {
+            let local = if name == "self" { SELF_LOCAL.to_owned() } else { name.clone() };
+            let (kind, field) = match path {
+                None => (Kind::Move, None),
+                Some(members) => {
+                    let root = syn::Ident::new(&name, proc_macro2::Span::call_site());
+                    let projection: syn::Expr = syn::parse_quote!(#root #(.#members)*);
+                    (Kind::MoveField, Some(projection))
+                }
+            };
+            self.found.push(Mention { name: local, kind, conditional: self.conditional > 0, field, called: false });
+        }
+    }
+
     /// Run `f` with the names `pat` binds hidden, then show them again.
     fn binding(&mut self, pat: &syn::Pat, f: impl FnOnce(&mut Self)) {
         let mark = self.bound.len();
@@ -470,6 +495,9 @@ impl Collector {
                 }
                 inner.expr(&node.body, Kind::Move);
                 let captured = node.capture.is_some();
+                if captured {
+                    return self.moved_into(expr, inner.found);
+                }
                 for mention in inner.found {
                     // A closure that uses a field by value captures that field by value.
                     let (kind, field) = match mention.kind {
@@ -491,6 +519,9 @@ impl Collector {
                 let kind = if node.capture.is_some() { Kind::Move } else { Kind::Read };
                 let mut inner = Collector { bound: self.bound.clone(), ..Collector::default() };
                 inner.visit_block(&node.block);
+                if node.capture.is_some() {
+                    return self.moved_into(expr, inner.found);
+                }
                 for mention in inner.found {
                     self.found.push(Mention {
                         name: mention.name,

@@ -10,6 +10,7 @@ use proc_macro2::{Ident, Span};
 use syn::visit::Visit;
 
 use crate::classic::analyse::assignments;
+pub(crate) use crate::classic::syntax::field_chain;
 
 /// The fields to take first, from the field paths `code` uses by value (`found`: the local's
 /// name and the path): one per distinct path, none inside another one taken (`v.b` covers
@@ -123,24 +124,4 @@ impl<'ast> Visit<'ast> for OtherMentions<'_> {
     }
 
     fn visit_item(&mut self, _: &'ast syn::Item) {}
-}
-
-/// `v.a.b` (fields only, through parentheses): `v` and `[a, b]`.
-pub(crate) fn field_chain(expr: &syn::Expr) -> Option<(String, Vec<syn::Member>)> {
-    let mut members = Vec::new();
-    let mut base = expr;
-    loop {
-        match base {
-            syn::Expr::Field(node) => {
-                members.push(node.member.clone());
-                base = &node.base;
-            }
-            syn::Expr::Paren(node) => base = &node.expr,
-            syn::Expr::Path(path) if !members.is_empty() && path.qself.is_none() => {
-                members.reverse();
-                return Some((path.path.get_ident()?.to_string(), members));
-            }
-            _ => return None,
-        }
-    }
 }

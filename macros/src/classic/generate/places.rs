@@ -730,8 +730,37 @@ impl<'a> Places<'a> {
     }
 
     /// A `move` closure or async block: it takes the values of the places it names when it
-    /// is made, as the plain closure would take the locals.
-    fn moved_into(&self, expr: &mut syn::Expr, captured: &[String]) {
+    /// is made, as the plain closure would take the locals; of a local it names only through
+    /// fields, those fields alone (`move || v.0` takes `v.0`, as edition 2021 captures, and
+    /// the rest of `v` stays in place, to drop where its scope ends).
+    fn moved_into(&mut self, expr: &mut syn::Expr, captured: &[String]) {
+        let paths = syntax::moved_paths(expr, captured);
+        let whole: Vec<String> = paths.iter().filter(|(_, path)| path.is_none()).map(|(local, _)| local.clone()).collect();
+        let fields: Vec<(String, Vec<syn::Member>)> = paths
+            .into_iter()
+            .filter_map(|(local, path)| path.map(|path| (local, path)))
+            .filter(|(local, _)| self.lookup(local).is_some())
+            .collect();
+        if !fields.is_empty() {
+            let captures: Vec<(Ident, String, Vec<syn::Member>)> = fields
+                .into_iter()
+                .enumerate()
+                .map(|(index, (local, members))| {
+                    let name = format!("__captured{}", self.hidden_captures + index);
+                    (Ident::new(&name, Span::mixed_site()), local, members)
+                })
+                .collect();
+            self.hidden_captures += captures.len();
+            self.with_taken_fields(&captures, |this| {
+                this.with_bound(whole.clone(), |this| match expr {
+                    syn::Expr::Closure(node) => this.closure(node, false),
+                    syn::Expr::Async(node) => this.async_block(node, false),
+                    _ => {}
+                })
+            });
+            self.taken_first(expr, &whole, &captures, &[]);
+            return;
+        }
         let prelude = self.capture_values(captured);
         let span = expr.span();
         // A block the rewriters after this one see into (`self` inside it becomes the local
