@@ -154,14 +154,12 @@ impl Body {
         matches!(self, Body::Plain | Body::Closure(ClosureKind::Shared | ClosureKind::Mutable, _))
             || matches!(self, Body::Closure(ClosureKind::Move, false))
     }
-    /// Names parts of locals (`v.0`, `weigh(&v.a)`): closures that borrow them. Not a macro
-    /// (handed `v.0` at `v`'s last use, it is lent all of `v`, whose rest would drop early),
-    /// nor a `move` closure or `async move` block, which takes the part alone: the classic
-    /// lowering then drops the rest of the local at the next suspension instead of where its
-    /// scope ends, or panics reading the part again after a loop's await (two bugs the fuzzer
-    /// found, `docs/fuzzer.md`), so that shape is not drawn.
+    /// Names parts of locals (`v.0`, `weigh(&v.a)`): closures, and a `move` closure or
+    /// `async move` block stored past the call, which take the part alone (edition 2021). Not
+    /// a macro (handed `v.0` at `v`'s last use, it is lent all of `v`, whose rest drops where
+    /// the statement ends: the README's "Where the lowerings differ").
     pub(super) fn names_parts(self) -> bool {
-        matches!(self, Body::Closure(ClosureKind::Shared | ClosureKind::Mutable, _))
+        matches!(self, Body::Closure(..)) || matches!(self, Body::Store(store) if !store.is_macro())
     }
 }
 
@@ -1085,7 +1083,7 @@ impl Checker {
                 // It owns only `Copy` values: the README's "Closures called before an await"
                 // (one that owns a value with a destructor and uses a capture by value drops
                 // at the next suspension after its last call) is not drawn.
-                if uses.iter().any(|(_, access)| !matches!(access, Access::Read(Ty::U32))) {
+                if uses.iter().any(|(_, access)| !matches!(access, Access::Read(Ty::U32) | Access::Element(_))) {
                     return Err("a bound `move` closure that owns more than `Copy` values".to_owned());
                 }
             }

@@ -1631,10 +1631,11 @@ fn fits(var: &check::Visible, body: Body) -> bool {
         Body::Store(store) if store.is_macro() => {
             (var.ty == Ty::U32 && var.in_this_loop && !var.frozen) || (droppy && var.movable)
         }
-        // No part of a local: `Body::names_parts` says why.
-        Body::Store(_) => var.ty == Ty::U32 || (droppy && var.movable),
-        Body::Closure(ClosureKind::Move, true) => var.ty == Ty::U32,
-        Body::Closure(ClosureKind::Move, false) => var.ty == Ty::U32 || reference || (droppy && var.movable),
+        Body::Store(_) => var.ty == Ty::U32 || (droppy && var.movable) || element || field,
+        Body::Closure(ClosureKind::Move, true) => var.ty == Ty::U32 || element,
+        Body::Closure(ClosureKind::Move, false) => {
+            var.ty == Ty::U32 || reference || (droppy && var.movable) || element || field
+        }
         Body::Closure(..) => var.ty == Ty::U32 || reference || (droppy && var.borrowable) || element || field,
     }
 }
