@@ -2525,3 +2525,60 @@ mod seed40404 {
         same_at_every_suspension(|| classic::program2856(Loud::new("p2"), 2), || runtime::program2856(Loud::new("p2"), 2));
     }
 }
+
+/// Seed 60606 (10,000 programs of the macro grammar, stopped after 2,000 for the fixes of the
+/// day).
+mod seed60606 {
+    use super::*;
+
+    differential! {
+        // A `let` that moves a loop's binding into a new one of the same name, then a `panic!`
+        // whose argument awaits on one branch and `break`s on the other: the statement always
+        // leaves (the panic, or the jump out of the loop), but the walk saw neither a panic
+        // (its operands may jump) nor a jump (it may panic), took the code after the `if`,
+        // which reads the binding, for what follows, and so the binding for a `Copy` one that
+        // the move left alive: it saved it after the move (E0382). Program 1251, as shrunk.
+        pub async fn program1251() {
+            'l19: for i20 in [Loud::new("l21")] {
+                let Ok(mut v9) = Ok::<u32, String>(0u32) else {
+                    let i20 = i20;
+                    let (v37, i20, v38, ) = (Loud::new("z"), 0u32, weigh(&Loud::new("t35")),);
+                    panic!("p39 {}", if false {
+                        weigh_later(&v37).await;
+                        0u32
+                    } else {
+                        break
+                    });
+                };
+                let v43 = i20;
+            }
+        }
+
+        // The same in an `if`, both ways.
+        pub async fn moved_then_panic_or_break(c: bool) -> u32 {
+            for i20 in [Loud::new("l21"), Loud::new("l22")] {
+                if c {
+                    let i20 = i20;
+                    let v37 = Loud::new("z");
+                    panic!("p39 {} {}", i20.name(), if false {
+                        weigh_later(&v37).await;
+                        0u32
+                    } else {
+                        break
+                    });
+                }
+                let v43 = i20;
+                later("a", weigh(&v43)).await;
+            }
+            7
+        }
+    }
+
+    #[test]
+    fn program1251() {
+        same_at_every_suspension(classic::program1251, runtime::program1251);
+        for c in [true, false] {
+            same_at_every_suspension(|| classic::moved_then_panic_or_break(c), || runtime::moved_then_panic_or_break(c));
+        }
+    }
+}

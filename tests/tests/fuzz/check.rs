@@ -294,12 +294,6 @@ impl Checker {
     }
 
     pub(super) fn declare(&mut self, name: &str, ty: Ty, mutable: bool) {
-        // A binding that hides another ends the locals `declare!` made before it: the classic
-        // lowering renames what follows such a `let` (in a branch of a statement that awaits)
-        // and loses the macro's `let` (E0425, a bug the fuzzer found: `docs/fuzzer.md`).
-        if self.locate(name).is_some() {
-            self.epoch += 1;
-        }
         let (loop_depth, target_depth) = (self.loop_depth, self.targets.len());
         self.scopes.last_mut().expect("a scope").push(Var {
             name: name.to_owned(),

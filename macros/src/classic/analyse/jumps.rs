@@ -19,6 +19,7 @@ pub(crate) fn jumps_out_of(expr: &syn::Expr) -> bool {
 }
 
 /// How a statement that always leaves its block leaves it.
+#[derive(Clone, PartialEq)]
 pub(crate) enum Leave {
     Return,
     Break(Option<syn::Lifetime>),
@@ -75,7 +76,25 @@ pub(crate) fn always_leaves(stmt: &Stmt) -> Option<Leave> {
                 Stmt::Expr(Expr::Plain(expr @ syn::Expr::Assign(_)), true) => !jumps_out_of(expr),
                 _ => false,
             };
-            if first.iter().all(computes) { always_leaves(last) } else { None }
+            if first.iter().all(computes) {
+                return always_leaves(last);
+            }
+            // A panic whose operands may leave by one jump (`panic!("{}", if c { f().await }
+            // else { break })`): that jump, or the panic, which leaves the function and reads
+            // nothing. Either way nothing after the statement runs, and the jump's target is
+            // where the code goes on.
+            if !matches!(always_leaves(last), Some(Leave::Panic)) {
+                return None;
+            }
+            let mut escaping = Vec::new();
+            for stmt in first {
+                Targets::default().stmt_escapes(stmt, &mut escaping);
+            }
+            escaping.dedup();
+            match escaping.as_slice() {
+                [only] => Some(only.clone()),
+                _ => None,
+            }
         }
         _ => None,
     }
@@ -105,6 +124,51 @@ impl Targets {
         inner
     }
 
+    /// The jumps that leave `stmt` (`Break`s and `Continue`s), in the order met.
+    fn stmt_escapes(&self, stmt: &Stmt, out: &mut Vec<Leave>) {
+        match stmt {
+            Stmt::Let(node) => {
+                if let Some(init) = &node.init {
+                    self.expr_escapes(init, out);
+                }
+                if let Some(block) = &node.diverge {
+                    out.extend(self.search(|jumps| jumps.visit_block(block)));
+                }
+            }
+            Stmt::Expr(expr, _) => self.expr_escapes(expr, out),
+            Stmt::Verbatim(stmt) => out.extend(self.search(|jumps| jumps.visit_stmt(stmt))),
+        }
+    }
+
+    fn block_escapes(&self, block: &Block, out: &mut Vec<Leave>) {
+        let inner = self.inside(block.label.as_ref(), false);
+        for stmt in &block.stmts {
+            inner.stmt_escapes(stmt, out);
+        }
+    }
+
+    fn expr_escapes(&self, expr: &Expr, out: &mut Vec<Leave>) {
+        match expr {
+            Expr::Plain(expr) => out.extend(self.search(|jumps| jumps.visit_expr(expr))),
+            Expr::Await(node) => out.extend(self.search(|jumps| jumps.visit_expr(&node.operand))),
+            Expr::Block(block) => self.block_escapes(block, out),
+            Expr::If(node) => {
+                out.extend(self.search(|jumps| jumps.visit_expr(&node.cond)));
+                self.block_escapes(&node.then_branch, out);
+                if let Some(other) = &node.else_branch {
+                    self.expr_escapes(other, out);
+                }
+            }
+            Expr::Match(node) => {
+                out.extend(self.search(|jumps| jumps.visit_expr(&node.scrutinee)));
+                for arm in &node.arms {
+                    self.block_escapes(&arm.body, out);
+                }
+            }
+            Expr::Loop(node) => self.inside(node.label.as_ref(), true).block_escapes(&node.body, out),
+        }
+    }
+
     fn stmt_jumps(&self, stmt: &Stmt) -> bool {
         match stmt {
             Stmt::Let(node) => {
@@ -127,9 +191,14 @@ impl Targets {
 
     /// Runs a `Jumps` search from these targets.
     fn visit(&self, search: impl FnOnce(&mut Jumps)) -> bool {
-        let mut jumps = Jumps { targets: self.clone(), escapes: false };
+        !self.search(search).is_empty()
+    }
+
+    /// The jumps a `Jumps` search from these targets finds leaving the code.
+    fn search(&self, search: impl FnOnce(&mut Jumps)) -> Vec<Leave> {
+        let mut jumps = Jumps { targets: self.clone(), escaping: Vec::new() };
         search(&mut jumps);
-        jumps.escapes
+        jumps.escaping
     }
 
     pub(crate) fn expr_jumps(&self, expr: &Expr) -> bool {
@@ -150,10 +219,10 @@ impl Targets {
     }
 }
 
-/// Finds a `break` or `continue` that leaves the code visited.
+/// Finds the `break`s and `continue`s that leave the code visited.
 struct Jumps {
     targets: Targets,
-    escapes: bool,
+    escaping: Vec<Leave>,
 }
 
 impl Jumps {
@@ -167,11 +236,15 @@ impl Jumps {
 
 impl<'ast> Visit<'ast> for Jumps {
     fn visit_expr_break(&mut self, node: &'ast syn::ExprBreak) {
-        self.escapes |= self.targets.escapes(node.label.as_ref());
+        if self.targets.escapes(node.label.as_ref()) {
+            self.escaping.push(Leave::Break(node.label.clone()));
+        }
         syn::visit::visit_expr_break(self, node);
     }
     fn visit_expr_continue(&mut self, node: &'ast syn::ExprContinue) {
-        self.escapes |= self.targets.escapes(node.label.as_ref());
+        if self.targets.escapes(node.label.as_ref()) {
+            self.escaping.push(Leave::Continue(node.label.clone()));
+        }
     }
     fn visit_expr_loop(&mut self, node: &'ast syn::ExprLoop) {
         self.nested(node.label.as_ref(), true, |this| syn::visit::visit_block(this, &node.body));
