@@ -13,16 +13,70 @@ pub(crate) fn strip_parens(mut expr: &syn::Expr) -> &syn::Expr {
     }
 }
 
+/// Which projections `place_root` looks through.
+#[derive(Clone, Copy)]
+pub(crate) enum Through {
+    /// Fields (`v.a.0`): the local a field projection starts from.
+    Fields,
+    /// Fields and indexes (`v.f[i]`): the local a borrow of a place takes.
+    Indexes,
+    /// Those, derefs (`*v.f`), `?`, and the calls of methods whose result may borrow their receiver (the
+    /// method's name says, by the function given): the local a value may hold a borrow of
+    /// (`v.iter_mut().next()`, `v.lock().unwrap()`).
+    Borrows(fn(&str) -> bool),
+}
+
+/// The local at the root of a place expression, through parentheses and the projections
+/// `through` names; `None` when it starts from anything else (a call, a literal, a path of
+/// more than one segment).
+pub(crate) fn place_root(expr: &syn::Expr, through: Through) -> Option<&syn::Ident> {
+    let borrows = matches!(through, Through::Borrows(_));
+    match expr {
+        syn::Expr::Path(path) if path.qself.is_none() => path.path.get_ident(),
+        syn::Expr::Paren(node) => place_root(&node.expr, through),
+        syn::Expr::Group(node) => place_root(&node.expr, through),
+        syn::Expr::Field(node) => place_root(&node.base, through),
+        syn::Expr::Index(node) if !matches!(through, Through::Fields) => place_root(&node.expr, through),
+        syn::Expr::Unary(node) if borrows && matches!(node.op, syn::UnOp::Deref(_)) => place_root(&node.expr, through),
+        syn::Expr::MethodCall(node) if matches!(through, Through::Borrows(may_borrow) if may_borrow(&node.method.to_string())) => {
+            place_root(&node.receiver, through)
+        }
+        syn::Expr::Try(node) if borrows => place_root(&node.expr, through),
+        _ => None,
+    }
+}
+
+/// The operands of a condition's `&&` chain, in order, through parentheses: the `let P = e`s
+/// of a `let` chain and the `bool`s between them (a condition without `&&` is one operand).
+pub(crate) fn chain_operands(cond: &syn::Expr) -> Vec<&syn::Expr> {
+    match cond {
+        syn::Expr::Binary(node) if matches!(node.op, syn::BinOp::And(_)) => {
+            let mut operands = chain_operands(&node.left);
+            operands.extend(chain_operands(&node.right));
+            operands
+        }
+        syn::Expr::Paren(node) => chain_operands(&node.expr),
+        other => vec![other],
+    }
+}
+
+/// The `let`s of a condition (`let P = e`, or a `&&` chain with some).
+pub(crate) fn let_chain(cond: &syn::Expr) -> Vec<&syn::ExprLet> {
+    chain_operands(cond)
+        .into_iter()
+        .filter_map(|operand| match operand {
+            syn::Expr::Let(node) => Some(node),
+            _ => None,
+        })
+        .collect()
+}
+
 /// An expression written as a statement as the rewriting left it, parenthesized when its first
 /// operand is a block-like expression that the rewriting put there (a macro lent values, `{ let v
 /// = ..; m!(v) } + 1;`): at the start of a statement, rustc reads such a block as a statement
 /// of its own and the rest (`+ 1`) as the next, which the user's `m!(v) + 1;` never was.
 pub(crate) fn expression_statement(expr: syn::Expr) -> syn::Expr {
-    if !block_like(&expr) && block_like(leftmost_operand(&expr)) {
-        syn::parse_quote!((#expr))
-    } else {
-        expr
-    }
+    if !block_like(&expr) && block_like(leftmost_operand(&expr)) { syn::parse_quote!((#expr)) } else { expr }
 }
 
 /// The operand an expression begins with (itself when it begins with none).

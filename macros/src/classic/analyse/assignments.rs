@@ -70,11 +70,7 @@ impl<'ast> Visit<'ast> for Finder {
     }
 
     fn visit_expr_await(&mut self, node: &'ast syn::ExprAwait) {
-        let mut base = &*node.base;
-        while let syn::Expr::Paren(paren) = base {
-            base = &paren.expr;
-        }
-        match base {
+        match crate::classic::syntax::strip_parens(&node.base) {
             syn::Expr::Async(block) if self.reach == Reach::HereAndNow => visit::visit_block(self, &block.block),
             _ => visit::visit_expr_await(self, node),
         }

@@ -64,17 +64,14 @@ impl Walker {
     /// An `if`/`while` condition: each `let` in it binds for what follows it in the chain and
     /// for the block after it (the caller's scope).
     fn condition(&mut self, cond: &syn::Expr) {
-        match cond {
-            syn::Expr::Let(node) => {
-                self.visit_expr(&node.expr);
-                self.bind(&node.pat);
+        for operand in crate::classic::syntax::chain_operands(cond) {
+            match operand {
+                syn::Expr::Let(node) => {
+                    self.visit_expr(&node.expr);
+                    self.bind(&node.pat);
+                }
+                other => self.visit_expr(other),
             }
-            syn::Expr::Binary(node) if matches!(node.op, syn::BinOp::And(_)) => {
-                self.condition(&node.left);
-                self.condition(&node.right);
-            }
-            syn::Expr::Paren(node) => self.condition(&node.expr),
-            other => self.visit_expr(other),
         }
     }
 

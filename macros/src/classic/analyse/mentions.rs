@@ -597,16 +597,7 @@ impl<'ast> Visit<'ast> for Collector {
 /// The variable a field projection starts from (`pair` in `pair.a.0`), if it is a plain
 /// variable.
 fn projection_root(base: &syn::Expr) -> Option<String> {
-    match base {
-        syn::Expr::Path(path) if path.qself.is_none() && path.path.segments.len() == 1 => {
-            let segment = &path.path.segments[0];
-            segment.arguments.is_empty().then(|| segment.ident.to_string())
-        }
-        syn::Expr::Paren(node) => projection_root(&node.expr),
-        syn::Expr::Group(node) => projection_root(&node.expr),
-        syn::Expr::Field(node) => projection_root(&node.base),
-        _ => None,
-    }
+    crate::classic::syntax::place_root(base, crate::classic::syntax::Through::Fields).map(ToString::to_string)
 }
 
 /// Does an irrefutable pattern leave parts of its value unbound (`_`, `..`)?

@@ -108,16 +108,7 @@ pub(crate) fn names_bound_in(expr: &syn::Expr) -> Vec<String> {
 
 /// The patterns of the `let`s in an `if` condition (`let P = e`, or a `&&` chain of them).
 pub(crate) fn let_patterns(cond: &syn::Expr) -> Vec<&syn::Pat> {
-    match cond {
-        syn::Expr::Let(node) => vec![&node.pat],
-        syn::Expr::Binary(node) if matches!(node.op, syn::BinOp::And(_)) => {
-            let mut pats = let_patterns(&node.left);
-            pats.extend(let_patterns(&node.right));
-            pats
-        }
-        syn::Expr::Paren(node) => let_patterns(&node.expr),
-        _ => Vec::new(),
-    }
+    crate::classic::syntax::let_chain(cond).into_iter().map(|node| &*node.pat).collect()
 }
 
 /// `pat` with each binding that `blank` picks replaced by `_` (by its sub-pattern, for

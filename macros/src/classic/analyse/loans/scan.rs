@@ -1,0 +1,227 @@
+//! What a piece of code binds, names and borrows, read from its syntax: the questions the
+//! search for held borrows asks of each statement.
+
+use super::*;
+
+pub(super) fn lets_of(cond: &syn::Expr) -> Vec<(&syn::Pat, &syn::Expr)> {
+    crate::classic::syntax::let_chain(cond).into_iter().map(|node| (&*node.pat, &*node.expr)).collect()
+}
+
+/// The locals whose borrows the value of `expr` may hold: the roots of its `&place`s, of
+/// receivers of methods that may return a borrow, and what its non-`move` closures and async
+/// blocks capture.
+pub(super) fn holding_roots(expr: &syn::Expr, out: &mut HashSet<String>) {
+    struct Roots<'o>(&'o mut HashSet<String>);
+    impl<'ast> Visit<'ast> for Roots<'_> {
+        fn visit_expr(&mut self, expr: &'ast syn::Expr) {
+            match expr {
+                syn::Expr::Reference(node) => place_root_into(&node.expr, self.0),
+                syn::Expr::RawAddr(node) => place_root_into(&node.expr, self.0),
+                syn::Expr::MethodCall(node) if !returns_owned(&node.method.to_string()) => {
+                    place_root_into(&node.receiver, self.0)
+                }
+                // What an await awaits is a future, whatever the method's name says (an
+                // `async fn fill(&mut self, ..)` is not `slice::fill`): it may hold its
+                // receiver borrowed until it completes.
+                syn::Expr::Await(node) => {
+                    if let syn::Expr::MethodCall(call) = strip_parens(&node.base) {
+                        place_root_into(&call.receiver, self.0);
+                    }
+                }
+                syn::Expr::Closure(node) if node.capture.is_none() => free_idents(&node.body, self.0),
+                syn::Expr::Async(node) if node.capture.is_none() => free_idents_block(&node.block, self.0),
+                // A macro's value holds no borrow of a local kept in place: a standard macro's
+                // (`format!`, `vec!`) owns what it holds, and any other macro is lent references
+                // bounded by the run of `move_next` (`generate::places`), which no value held
+                // across an await may keep. Keeping what it names in place would only turn a
+                // macro that takes or copies a local (`async move { .. }`) into a refusal.
+                _ => {}
+            }
+            match expr {
+                syn::Expr::Closure(_) | syn::Expr::Async(_) => {}
+                _ => visit::visit_expr(self, expr),
+            }
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    Roots(out).visit_expr(expr);
+}
+
+/// The names `let`s bind to async closures (`let f = async |x| ..;`): their calls' futures
+/// borrow them.
+pub(super) fn async_closures(block: &syn::Block) -> HashSet<String> {
+    struct Lets(HashSet<String>);
+    impl<'ast> Visit<'ast> for Lets {
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            if let Some(init) = &local.init
+                && let syn::Expr::Closure(closure) = strip_parens(&init.expr)
+                && closure.asyncness.is_some()
+            {
+                let mut bindings = Vec::new();
+                crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
+                self.0.extend(bindings.into_iter().map(|binding| binding.ident.to_string()));
+            }
+            visit::visit_local(self, local);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut lets = Lets(HashSet::new());
+    lets.visit_block(block);
+    lets.0
+}
+
+/// The names bound more than once in the body (by `let`s, or by a `let` and a parameter).
+pub(super) fn rebound_names(block: &syn::Block, params: &[String]) -> HashSet<String> {
+    struct Lets(std::collections::HashMap<String, usize>);
+    impl<'ast> Visit<'ast> for Lets {
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            let mut bindings = Vec::new();
+            crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
+            for binding in bindings {
+                *self.0.entry(binding.ident.to_string()).or_insert(0) += 1;
+            }
+            visit::visit_local(self, local);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut lets = Lets(params.iter().map(|param| (param.clone(), 1)).collect());
+    lets.visit_block(block);
+    lets.0.into_iter().filter(|(_, count)| *count > 1).map(|(name, _)| name).collect()
+}
+
+/// In an awaited operand: a local called (`f(1).await` borrows the closure `f`) and `&mut`
+/// parameters passed along (`fill(v).await` reborrows `*v`).
+pub(super) fn implicit_borrows(expr: &syn::Expr, exclusive_refs: &HashSet<String>, out: &mut HashSet<String>) {
+    struct Implicit<'a>(&'a HashSet<String>, &'a mut HashSet<String>);
+    impl<'ast> Visit<'ast> for Implicit<'_> {
+        fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+            if let Some(root) = place_root(&call.func) {
+                self.1.insert(root);
+            }
+            visit::visit_expr_call(self, call);
+        }
+        fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+            let name = if path.path.is_ident("self") {
+                Some("self".to_owned())
+            } else {
+                path.path.get_ident().map(|ident| ident.to_string())
+            };
+            if let Some(name) = name.filter(|name| self.0.contains(name)) {
+                self.1.insert(name);
+            }
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    Implicit(exclusive_refs, out).visit_expr(expr);
+}
+
+/// Does a pattern bind anything by reference, explicitly (`ref x`)?
+pub(super) fn binds_by_ref(pat: &syn::Pat) -> bool {
+    let mut bindings = Vec::new();
+    crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
+    bindings.iter().any(|binding| binding.by_ref)
+}
+
+pub(super) fn has_bindings(pat: &syn::Pat) -> bool {
+    let mut bindings = Vec::new();
+    crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
+    !bindings.is_empty()
+}
+
+/// Every single-identifier path in a closure's or async block's body, `self` included: what it
+/// may capture (names bound inside it are over-counted, harmlessly).
+pub(super) fn free_idents(expr: &syn::Expr, out: &mut HashSet<String>) {
+    let mut paths = Paths(out);
+    paths.visit_expr(expr);
+}
+
+pub(super) fn free_idents_block(block: &syn::Block, out: &mut HashSet<String>) {
+    let mut paths = Paths(out);
+    paths.visit_block(block);
+}
+
+pub(super) struct Paths<'o>(&'o mut HashSet<String>);
+
+impl<'ast> Visit<'ast> for Paths<'_> {
+    fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+        if let Some(ident) = path.path.get_ident() {
+            self.0.insert(ident.to_string());
+        } else if path.qself.is_none() && path.path.is_ident("self") {
+            self.0.insert("self".to_owned());
+        }
+    }
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.0.extend(idents(&mac.tokens));
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+pub(super) fn idents(tokens: &TokenStream) -> Vec<String> {
+    let mut out = Vec::new();
+    for token in tokens.clone() {
+        match token {
+            TokenTree::Ident(ident) => out.push(ident.to_string()),
+            TokenTree::Group(group) => out.extend(idents(&group.stream())),
+            // Inline format captures: `"{v}"`, `"{v:?}"`.
+            TokenTree::Literal(literal) => out.extend(std_macros::token_captures(&literal)),
+            TokenTree::Punct(_) => {}
+        }
+    }
+    out
+}
+
+/// The names a `let` statement binds.
+pub(super) fn let_bound_names(stmt: &syn::Stmt) -> Vec<String> {
+    let syn::Stmt::Local(local) = stmt else { return Vec::new() };
+    let mut bindings = Vec::new();
+    crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
+    bindings.into_iter().map(|binding| binding.ident.to_string()).collect()
+}
+
+/// The locals a statement names, once per mention, as the statement's code sees them: not
+/// the names its own bindings hide (`{ let v = 1; v }` does not name an outer `v`).
+pub(super) fn named_in(stmt: &syn::Stmt) -> Vec<String> {
+    let mentioned = match stmt {
+        syn::Stmt::Local(local) => {
+            let mut found = local.init.as_ref().map(|init| mentions::of_expr(&init.expr)).unwrap_or_default();
+            if let Some((_, diverge)) = local.init.as_ref().and_then(|init| init.diverge.as_ref()) {
+                found.extend(mentions::of_expr(diverge));
+            }
+            found
+        }
+        _ => mentions::of_stmt(stmt),
+    };
+    mentioned
+        .into_iter()
+        .map(|mention| if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name })
+        .collect()
+}
+
+/// How often each identifier appears in some tokens.
+pub(super) fn counts(tokens: &TokenStream) -> HashMap<String, usize> {
+    let mut out = HashMap::new();
+    for ident in idents(tokens) {
+        *out.entry(ident).or_insert(0) += 1;
+    }
+    out
+}
+
+/// The names that some `mut` binding in the body has (a `let`, a pattern of a `match` arm,
+/// `if let`, `for`, a closure's parameter).
+pub(super) fn mutable_names(block: &syn::Block) -> HashSet<String> {
+    struct Mutable(HashSet<String>);
+    impl<'ast> Visit<'ast> for Mutable {
+        fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+            if pat.mutability.is_some() {
+                self.0.insert(pat.ident.to_string());
+            }
+            visit::visit_pat_ident(self, pat);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut mutable = Mutable(HashSet::new());
+    mutable.visit_block(block);
+    mutable.0
+}

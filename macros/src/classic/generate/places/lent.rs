@@ -1,0 +1,327 @@
+//! Macros the lowering cannot see into, lent the locals they name: by value at a last use,
+//! else a reference bounded by a run (`Places::lend`); the standard and tracing macros' own
+//! grammars, read instead.
+
+use super::*;
+
+impl Places<'_> {
+    /// A macro call, its mentions of visible locals rewritten. A standard one's arguments are
+    /// expressions the lowering sees, rewritten as any other. Any other macro is code the
+    /// lowering cannot see into, which may keep what it is handed past the call (a `move`
+    /// closure it expands to, stored somewhere): it never receives a raw place. A visible
+    /// local that only this macro names in the statement, and no code after it, is lent by
+    /// value, as the plain function's macro gets the local itself: the `let`s that take those
+    /// values are returned, for the caller to write before the macro. Any other mention is a
+    /// place whose lifetime is bounded by this run of `move_next` (`lend`), so that a borrow
+    /// the macro keeps longer is rustc's error at the user's line.
+    pub(super) fn lent_macro(&mut self, mac: &mut syn::Macro) -> TokenStream {
+        if let Some(Ok(mut parsed)) = std_macros::parse(mac) {
+            let uses: Vec<std_macros::Use> = parsed.exprs_with_use().into_iter().map(|(_, usage)| usage).collect();
+            for (expr, usage) in parsed.exprs_mut().into_iter().zip(uses) {
+                match usage {
+                    std_macros::Use::Borrowed => self.rewrite(expr, Use::Place),
+                    std_macros::Use::Moved => self.value(expr),
+                }
+            }
+            // `"{v}"` captures `v` by name: name the value instead of the place.
+            for args in parsed.format_args_mut() {
+                for (name, span) in args.inline_captures() {
+                    if let Some(local) = self.lookup(&name) {
+                        let ident = with_span(&local.ident, span);
+                        let arg_name = Ident::new(&name, span);
+                        if !args.args.iter().any(|arg| arg.name.as_ref().is_some_and(|known| *known == arg_name)) {
+                            args.args.push(std_macros::FormatArg {
+                                name: Some(arg_name),
+                                expr: syn::parse_quote_spanned!(span=> (*#ident.get())),
+                            });
+                        }
+                    }
+                }
+            }
+            mac.tokens = parsed.arguments();
+            return TokenStream::new();
+        }
+        if has_tracing_fields(mac) {
+            let captured = self.message_captures(&mac.tokens);
+            self.lending.tracing_tokens = true;
+            let mut tokens = self.tokens(mac.tokens.clone(), Fields::Named, &HashSet::new());
+            // `"{req:?}"` in the message captures `req` by name, which names its place here:
+            // the value is passed as the named argument the capture reads instead.
+            for (name, place) in captured {
+                let trailing_comma = matches!(tokens.clone().into_iter().last(), Some(TokenTree::Punct(punct)) if punct.as_char() == ',');
+                let comma = if trailing_comma { quote!() } else { quote!(,) };
+                let arg_name = Ident::new(&name, place.span());
+                let lent = self.lend(&place, place.span());
+                tokens.extend(quote_spanned!(place.span()=> #comma #arg_name = #lent));
+            }
+            self.lending.tracing_tokens = false;
+            mac.tokens = tokens;
+            return TokenStream::new();
+        }
+        let by_value = self.lent_by_value(mac);
+        self.lent_by_value.extend(by_value.iter().map(|name| lent_key(mac, name).expect("a macro with a position")));
+        mac.tokens = self.tokens(mac.tokens.clone(), Fields::Sigils, &by_value);
+        let krate = self.krate;
+        by_value
+            .iter()
+            .map(|name| {
+                let place = &self.visible[name].ident;
+                // The user's own identifier: the macro's tokens (and a `"{v}"` among them)
+                // name the value, as in the plain function.
+                let value = Ident::new(name, place.span());
+                let span = place.span();
+                quote_spanned!(span=>
+                    #[allow(unused_variables, unused_mut)]
+                    let mut #value = (&#krate::__private::ByValue(#place)).by_value();
+                )
+            })
+            .collect()
+    }
+
+    /// The visible locals a macro the lowering cannot see into is lent by value: those that
+    /// no code after the statement names, that the statement names nowhere else, and only
+    /// where the macro runs once, as part of the statement (not in a loop, closure or async
+    /// block, which may run again or later).
+    pub(super) fn lent_by_value(&self, mac: &syn::Macro) -> HashSet<String> {
+        // (Only a macro whose place in the source is known: the twin finds it by that.)
+        if self.lending.deferred > 0
+            || std_macros::parse(mac).is_some()
+            || has_tracing_fields(mac)
+            || lent_key(mac, "").is_none()
+        {
+            return HashSet::new();
+        }
+        let mut found = Vec::new();
+        mentions::of_tokens(&mac.tokens, &mut found, false);
+        let mut here: HashMap<String, usize> = HashMap::new();
+        for mention in found {
+            let name = if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name };
+            *here.entry(name).or_default() += 1;
+        }
+        here.into_iter()
+            .filter(|(name, count)| {
+                // (`self` stays a place: a macro that takes the receiver by value is rare, and
+                // its value has no name of the user's to bind.)
+                name != "self"
+                    && self.lending.last_uses.contains(name)
+                    && self.lookup(name).is_some()
+                    && self.lending.mentions_here.get(name) == Some(count)
+            })
+            .map(|(name, _)| name)
+            .collect()
+    }
+
+    /// The place of the local whose place is `place`, lent to a macro: a reference bounded by
+    /// this run of `move_next` (`lowering::__private::lend`), or by the run of the closure or
+    /// async block around it that runs where it is made (`own_run`). A `move` closure or async
+    /// block the macro expands to captures the run's anchor with it, so that keeping it past
+    /// the run is a compile error, never a pointer into a state machine that may be gone.
+    /// (One of tracing's macros gets the place itself: `tracing_tokens`.)
+    pub(super) fn lend(&self, place: &Ident, span: Span) -> TokenStream {
+        if self.lending.tracing_tokens {
+            return quote_spanned!(span=> (*#place.get()));
+        }
+        let krate = self.krate;
+        let run = Ident::new(LENT_RUN, Span::mixed_site().located_at(span));
+        quote_spanned!(span=> (*#krate::__private::lend(#place, #run)))
+    }
+
+    /// Any other macro: its tokens, with each mention of a visible local (an identifier not
+    /// after `.` or `::` and not before `!`, `::` or `(`) made its lent place, except those
+    /// `by_value` names, which name the values taken before the macro.
+    pub(super) fn tokens(&self, tokens: TokenStream, fields: Fields, by_value: &HashSet<String>) -> TokenStream {
+        let mut shadowed = HashSet::new();
+        shadowed.extend(by_value.iter().cloned());
+        self.tokens_within(tokens, fields, &shadowed, false)
+    }
+
+    /// One level of a macro's tokens: `shadowed` names the function's locals that the
+    /// macro's own bindings hide here, `arms` says the tokens are a `match`'s arms
+    /// (`macro_bindings`); a pattern's names are never the function's.
+    pub(super) fn tokens_within(
+        &self,
+        tokens: TokenStream,
+        mut fields: Fields,
+        shadowed: &HashSet<String>,
+        arms: bool,
+    ) -> TokenStream {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        let scopes = macro_bindings::scopes(&tokens, arms);
+        let hidden = |index: usize, name: &str| {
+            scopes.pattern[index] || shadowed.contains(name) || scopes.shadowed[index].contains(name)
+        };
+        let mut out = Vec::new();
+        let mut skip_to = 0;
+        for (index, token) in tokens.iter().enumerate() {
+            if index < skip_to {
+                continue;
+            }
+            // tracing's fields come before its message: what follows the message is format
+            // arguments, which are expressions.
+            let at_argument_start =
+                index == 0 || matches!(&tokens[index - 1], TokenTree::Punct(punct) if punct.as_char() == ',');
+            if at_argument_start && matches!(token, TokenTree::Literal(literal) if literal.to_string().starts_with('"'))
+            {
+                fields = Fields::Sigils;
+            }
+            if let Some((field, end)) = self.shorthand_field(&tokens, index, fields) {
+                out.extend(field);
+                skip_to = end;
+                continue;
+            }
+            match token {
+                TokenTree::Ident(ident) => {
+                    let before = index.checked_sub(1).map(|before| &tokens[before]);
+                    let after = tokens.get(index + 1);
+                    let is_path_part = matches!(before, Some(TokenTree::Punct(punct)) if punct.as_char() == '.' || punct.as_char() == ':')
+                        || matches!(after, Some(TokenTree::Punct(punct)) if punct.as_char() == '!' || punct.as_char() == ':')
+                        || matches!(after, Some(TokenTree::Group(group)) if group.delimiter() == proc_macro2::Delimiter::Parenthesis);
+                    // `name = value` at the start of an argument is a named argument or a
+                    // field (`format_args!("{n}", n = n)`, tracing's `span!(.., n = n)`): the
+                    // name is a key, not a mention.
+                    let is_key = matches!(before, None | Some(TokenTree::Punct(_)))
+                        && !matches!(before, Some(TokenTree::Punct(punct)) if punct.as_char() != ',' && punct.as_char() != ';')
+                        && is_single_eq(tokens.get(index + 1), tokens.get(index + 2));
+                    let name = ident.to_string();
+                    match self.lookup(&name) {
+                        Some(local) if !is_path_part && !is_key && !hidden(index, &name) => {
+                            let place = with_span(&local.ident, ident.span());
+                            out.extend(self.lend(&place, ident.span()));
+                        }
+                        _ => out.push(token.clone()),
+                    }
+                }
+                TokenTree::Group(group) if scopes.pattern[index] => out.push(TokenTree::Group(group.clone())),
+                TokenTree::Group(group) => {
+                    let mut inner = shadowed.clone();
+                    inner.extend(scopes.shadowed[index].iter().cloned());
+                    let stream = self.tokens_within(group.stream(), Fields::Sigils, &inner, scopes.arms[index]);
+                    let mut new = proc_macro2::Group::new(group.delimiter(), stream);
+                    new.set_span(group.span());
+                    out.push(TokenTree::Group(new));
+                }
+                other => out.push(other.clone()),
+            }
+        }
+        out.into_iter().collect()
+    }
+}
+
+impl Places<'_> {
+    /// The in-place locals a tracing or log macro's message captures inline (`"{req:?}"`),
+    /// each once, with its place, unless the macro names the argument itself.
+    pub(super) fn message_captures(&self, tokens: &TokenStream) -> Vec<(String, Ident)> {
+        let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+        let at_argument_start = |index: usize| {
+            index == 0 || matches!(&tokens[index - 1], TokenTree::Punct(punct) if punct.as_char() == ',')
+        };
+        let Some((message_at, message)) = (0..tokens.len()).find_map(|index| match &tokens[index] {
+            TokenTree::Literal(literal) if at_argument_start(index) => {
+                syn::parse2::<syn::LitStr>(TokenTree::Literal(literal.clone()).into()).ok().map(|lit| (index, lit))
+            }
+            _ => None,
+        }) else {
+            return Vec::new();
+        };
+        // The message's own named arguments (`"{n}", n = ..`) follow it; a `key = value` before
+        // it is a field, which the format string cannot name.
+        let named: HashSet<String> = (message_at + 1..tokens.len())
+            .filter(|&index| at_argument_start(index) && is_single_eq(tokens.get(index + 1), tokens.get(index + 2)))
+            .filter_map(|index| match &tokens[index] {
+                TokenTree::Ident(ident) => Some(ident.to_string()),
+                _ => None,
+            })
+            .collect();
+        let mut found: Vec<(String, Ident)> = Vec::new();
+        for (name, span) in std_macros::inline_captures(&message) {
+            if named.contains(&name) || found.iter().any(|(known, _)| *known == name) {
+                continue;
+            }
+            if let Some(local) = self.lookup(&name) {
+                found.push((name, with_span(&local.ident, span)));
+            }
+        }
+        found
+    }
+
+    /// `?value` or `%conn.peer` as a whole argument (tracing's field shorthand: a field named
+    /// as the local, recorded with `Debug` or `Display`), with `value` living in place. No Rust
+    /// expression starts with `?` or `%`, so such a macro wants an identifier there, which a
+    /// place is not: written as the field it stands for, `value = ?(*value.get())`, under the
+    /// name the user gave it. In a tracing macro's fields a bare `value` is such a shorthand
+    /// too (`Fields::Named`). Returns the tokens and where the shorthand ends.
+    pub(super) fn shorthand_field(
+        &self,
+        tokens: &[TokenTree],
+        index: usize,
+        fields: Fields,
+    ) -> Option<(TokenStream, usize)> {
+        let at_argument_start = match index.checked_sub(1).map(|before| &tokens[before]) {
+            None => true,
+            Some(TokenTree::Punct(punct)) => punct.as_char() == ',',
+            Some(_) => false,
+        };
+        if !at_argument_start {
+            return None;
+        }
+        let (sigil, name_at) = match &tokens[index] {
+            TokenTree::Punct(sigil)
+                if matches!(sigil.as_char(), '?' | '%') && sigil.spacing() == proc_macro2::Spacing::Alone =>
+            {
+                (Some(sigil), index + 1)
+            }
+            TokenTree::Ident(_) if fields == Fields::Named => (None, index),
+            _ => return None,
+        };
+        let TokenTree::Ident(name) = tokens.get(name_at)? else { return None };
+        let local = self.lookup(&name.to_string())?;
+        // The dotted path that names the field (`conn.peer`), to the end of the argument.
+        let mut end = name_at + 1;
+        let mut members = Vec::new();
+        while let (Some(TokenTree::Punct(dot)), Some(TokenTree::Ident(member))) = (tokens.get(end), tokens.get(end + 1))
+        {
+            if dot.as_char() != '.' || dot.spacing() != proc_macro2::Spacing::Alone {
+                break;
+            }
+            members.push((dot.clone(), member.clone()));
+            end += 2;
+        }
+        if !matches!(tokens.get(end), None | Some(TokenTree::Punct(_))) {
+            return None;
+        }
+        if let Some(TokenTree::Punct(next)) = tokens.get(end)
+            && next.as_char() != ','
+        {
+            return None;
+        }
+        let key_members = members.iter().map(|(dot, member)| quote!(#dot #member));
+        let value_members = members.iter().map(|(dot, member)| quote!(#dot #member));
+        let place = with_span(&local.ident, name.span());
+        let lent = self.lend(&place, name.span());
+        let field = quote_spanned!(name.span()=> #name #(#key_members)* = #sigil #lent #(#value_members)*);
+        Some((field, end))
+    }
+}
+
+/// Which of a macro's arguments may be field shorthands that want the user's name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Fields {
+    /// `?value` and `%value`, in any macro (no expression starts so).
+    Sigils,
+    /// Those, and a bare `value`: the fields of one of tracing's macros, before the message.
+    Named,
+}
+
+/// Which macro lends which local by value: the local's name and where the macro's path
+/// starts in the source (`None` where spans carry no position).
+pub(crate) fn lent_key(mac: &syn::Macro, name: &str) -> Option<String> {
+    let start = mac.path.span().start();
+    (start.line != 0).then(|| format!("{name}@{}:{}", start.line, start.column))
+}
+
+/// Which method call takes its receiver by value on a `moves` hint: the receiver's name and
+/// where it starts in the source (as `lent_key`, with a `receiver ` mark).
+pub(crate) fn receiver_key(receiver: &syn::Expr, name: &str) -> Option<String> {
+    let start = receiver.span().start();
+    (start.line != 0).then(|| format!("receiver {name}@{}:{}", start.line, start.column))
+}
