@@ -106,24 +106,27 @@ fn the_fixture_is_lowered_fn_by_fn_and_its_tests_run_both_ways() {
             "  accepted  Source::twice src/lib.rs:35",
             "  accepted  <Counter as Source>::get src/lib.rs:41",
             "  accepted  Sender::send src/lib.rs:49",
-            "  refused   send_last src/lib.rs:56: E0597 at src/lib.rs:58: `tx` does not live long enough",
+            "  accepted  send_last src/lib.rs:56 (with keeps(tx))",
             "  accepted  bin:crate-fixture::greet src/main.rs:8",
             "  accepted  store::Store::load_twice src/store.rs:9",
             "  accepted  store::<Memory as Store>::load src/store.rs:18",
         ]
     );
-    assert_eq!(section("refusals by error code:"), ["  E0597: 1 (send_last)"]);
+    assert!(!stdout.contains("refusals by error code:"), "{stdout}");
     assert_eq!(section("tests passed:"), ["  reference 7/7", "  runtime   7/7", "  classic   7/7"]);
     assert_eq!(
         report.last().copied(),
-        Some("crate crate-fixture: 8/9 async fns lowered classic; tests 7/7 pass with them (runtime baseline 7/7)")
+        Some(
+            "crate crate-fixture: 9/9 async fns lowered classic (1 with hints); tests 7/7 pass with them (runtime \
+             baseline 7/7)"
+        )
     );
-    assert_eq!(output.status.code(), Some(1), "one refusal: not a success");
+    assert_eq!(output.status.code(), Some(0), "every fn lowered, with a hint, and every test passes");
     accepted_fns_have_their_figures_in_both_lowerings(&stdout);
 }
 
 /// The figures section of that run: the library inspected twice, each accepted library fn
-/// (not the binary's, not the refused one) in both lowerings, by its own record.
+/// (not the binary's) in both lowerings, by its own record.
 fn accepted_fns_have_their_figures_in_both_lowerings(stdout: &str) {
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("crate-command/run");
     let results: serde_json::Value =
@@ -136,7 +139,7 @@ fn accepted_fns_have_their_figures_in_both_lowerings(stdout: &str) {
         .iter()
         .map(|build| (build["configuration"].as_str().unwrap(), build["generated_types"].as_u64().unwrap()))
         .collect();
-    assert_eq!(builds, [("classic", 7), ("runtime", 0)]);
+    assert_eq!(builds, [("classic", 8), ("runtime", 0)]);
     let functions = figures["functions"].as_array().unwrap();
     let paths: Vec<&str> = functions.iter().map(|f| f["path"].as_str().unwrap()).collect();
     assert_eq!(
@@ -147,6 +150,7 @@ fn accepted_fns_have_their_figures_in_both_lowerings(stdout: &str) {
             "Source::twice",
             "<Counter as Source>::get",
             "Sender::send",
+            "send_last",
             "store::Store::load_twice",
             "store::<Memory as Store>::load",
         ]
@@ -199,7 +203,7 @@ fn a_crate_whose_tests_do_not_build_gets_its_acceptance_result() {
     assert_eq!(
         lines.last().map(String::as_str),
         Some(
-            "crate untestable: 2/2 async fns lowered classic; tests not run with classic (the crate's tests do not \
+            "crate untestable: 2/2 async fns lowered classic (0 with hints); tests not run with classic (the crate's tests do not \
              build: E0432 src/lib.rs:14: unresolved import `test_support_not_published`) (runtime baseline 0/0)"
         ),
         "{stderr}"
@@ -217,7 +221,7 @@ fn a_crate_whose_tests_fail_unchanged_gets_its_acceptance_result() {
     let last = lines.last().cloned().unwrap_or_default();
     assert!(
         last.starts_with(
-            "crate needs-server: 2/2 async fns lowered classic; tests not run with classic (1 of the crate's own 1 \
+            "crate needs-server: 2/2 async fns lowered classic (0 with hints); tests not run with classic (1 of the crate's own 1 \
              tests fail unchanged, first lib: tests::pings_the_server)"
         ),
         "{last}\n{stderr}"
@@ -228,8 +232,59 @@ fn a_crate_whose_tests_fail_unchanged_gets_its_acceptance_result() {
     assert_eq!(
         lines.last().map(String::as_str),
         Some(
-            "crate needs-server: 2/2 async fns lowered classic; tests not run with classic (--no-tests) (runtime baseline 0/0)"
+            "crate needs-server: 2/2 async fns lowered classic (0 with hints); tests not run with classic (--no-tests) (runtime baseline 0/0)"
         )
     );
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+}
+
+/// The hints: `run` builds classic only with `moves(cmd)` (E0507 without), `forward` only with
+/// `keeps(tx)` (E0597 without); the command finds both in rustc's errors, and the tests pass
+/// with them classic. `--no-hints` leaves both refused with those errors.
+#[test]
+fn hints_are_given_where_rustc_errors_call_for_them() {
+    let (output, lines) = untested_run("hints", &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some(
+            "crate hints: 6/6 async fns lowered classic (2 with hints); tests 2/2 pass with them (runtime baseline 2/2)"
+        ),
+        "{stderr}"
+    );
+    assert!(lines.contains(&"  accepted  run src/lib.rs:24 (with moves(cmd))".to_owned()), "{lines:?}");
+    assert!(lines.contains(&"  accepted  forward src/lib.rs:31 (with keeps(tx))".to_owned()), "{lines:?}");
+    assert!(lines.contains(&"  accepted  plain src/lib.rs:37".to_owned()), "{lines:?}");
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("crate-command/hints");
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("results.json")).unwrap()).unwrap();
+    assert_eq!(results["hints_enabled"], true);
+    let hints: Vec<(&str, &serde_json::Value)> = results["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["path"].as_str().unwrap(), &f["hints"]))
+        .filter(|(_, hints)| !hints.as_array().unwrap().is_empty())
+        .collect();
+    assert_eq!(hints, [("run", &serde_json::json!(["moves(cmd)"])), ("forward", &serde_json::json!(["keeps(tx)"]))]);
+
+    let (output, lines) = untested_run("hints", &["--no-hints"]);
+    let section = |title: &str| -> Vec<String> {
+        let start = lines.iter().position(|line| line == title).unwrap_or_else(|| panic!("no {title:?}: {lines:?}"));
+        lines[start + 1..].iter().take_while(|line| !line.is_empty()).cloned().collect()
+    };
+    assert_eq!(
+        section("async fns (6):")[3..5],
+        [
+            "  refused   run src/lib.rs:24: E0507 at src/lib.rs:27: cannot move out of a raw pointer",
+            "  refused   forward src/lib.rs:31: E0597 at src/lib.rs:33: `tx` does not live long enough",
+        ]
+    );
+    assert_eq!(section("refusals by error code:"), ["  E0507: 1 (run)", "  E0597: 1 (forward)"]);
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("crate hints: 4/6 async fns lowered classic (hints off); tests 2/2 pass with them (runtime baseline 2/2)")
+    );
+    assert_eq!(output.status.code(), Some(1), "two refusals");
 }

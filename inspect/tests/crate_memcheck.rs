@@ -33,7 +33,7 @@ fn valgrind_can_be_had() -> Result<(), String> {
     Err("valgrind is not installed, and apt-get as root is not available to install it".to_owned())
 }
 
-/// Every fixture fn but `send_last`, which the classic lowering refuses.
+/// Every fixture fn but `send_last`, which the classic lowering refuses without a hint.
 const ONLY: &str =
     "^(add|Counter::bump|Source::twice|<Counter as Source>::get|Sender::send|bin:crate-fixture::greet|store::.*) ";
 
@@ -84,7 +84,10 @@ fn memcheck_runs_each_test_binary_of_the_classic_build_and_counts_valgrinds_erro
     assert!(stdout.contains("\n  classic   7/7\n"), "{stdout}");
     assert_eq!(
         report.last().copied(),
-        Some("crate crate-fixture: 8/8 async fns lowered classic; tests 7/7 pass with them (runtime baseline 7/7)")
+        Some(
+            "crate crate-fixture: 8/8 async fns lowered classic (0 with hints); tests 7/7 pass with them (runtime \
+             baseline 7/7)"
+        )
     );
     assert_eq!(output.status.code(), Some(0), "every fn accepted, every test passing, memcheck clean:\n{stderr}");
 

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use super::escape;
 use crate::krate::figures::{Figures, shown};
 use crate::krate::memcheck::Memcheck;
+use crate::krate::report::hints_said;
 use crate::krate::results::Results;
 
 pub fn section(out: &mut String, loaded: &std::result::Result<Results, String>) {
@@ -22,7 +23,8 @@ pub fn section(out: &mut String, loaded: &std::result::Result<Results, String>) 
         out,
         "<p class=\"status\" id=\"crate-status\"><code>{}</code></p><p>{} {} (edition {}), from <code>{}</code>, by \
          <code>cargo run -p inspect -- crate</code>: each function tried classic, the rest runtime; a refusal is rustc's \
-         first error for it.</p>",
+         first error for it; a function rustc refuses with E0507 or E0597 on a local is given the hint the error \
+         calls for (<code>moves(x)</code>, <code>keeps(y)</code>) and built again, and counts as lowered with hints.</p>",
         escape(&results.last_line()),
         escape(&results.name),
         escape(&results.version),
@@ -85,7 +87,7 @@ pub fn section(out: &mut String, loaded: &std::result::Result<Results, String>) 
                 refusal.error.message,
                 if refusal.in_company { " (only with the other accepted fns)" } else { "" }
             ),
-        };
+        } + &hints_said(verdict);
         let _ = write!(
             out,
             "<tr><td><code>{}</code></td><td>{}:{}</td><td>{}</td></tr>",

@@ -1,5 +1,6 @@
 //! Writing one configuration into the copy: each function's file is its original text with
-//! `#[::lowering::lowering(MODE)] ` inserted at the function's offset. Nothing else changes, so
+//! `#[::lowering::lowering(ARGS)] ` inserted at the function's offset (ARGS: the mode, and
+//! for a classic fn the hints it was given, `classic, moves(cmd)`). Nothing else changes, so
 //! line numbers (and columns, but on the attribute's own line) stay those of the original.
 
 use std::collections::BTreeMap;
@@ -8,13 +9,13 @@ use std::path::Path;
 use super::functions::Function;
 use crate::error::{Context, Result};
 
-/// `modes[i]` is the lowering of `functions[i]`, `None` to leave it unannotated.
-pub fn write(original: &Path, copy: &Path, functions: &[Function], modes: &[Option<&str>]) -> Result<()> {
+/// `args[i]` is the attribute's arguments for `functions[i]`, `None` to leave it unannotated.
+pub fn write(original: &Path, copy: &Path, functions: &[Function], args: &[Option<String>]) -> Result<()> {
     let mut by_file: BTreeMap<&str, Vec<(usize, &str)>> = BTreeMap::new();
-    for (function, mode) in functions.iter().zip(modes) {
+    for (function, args) in functions.iter().zip(args) {
         let inserts = by_file.entry(function.file.as_str()).or_default();
-        if let Some(mode) = mode {
-            inserts.push((function.insert_at, mode));
+        if let Some(args) = args {
+            inserts.push((function.insert_at, args));
         }
     }
     for (file, inserts) in by_file {
@@ -29,9 +30,9 @@ fn insert(text: &str, mut inserts: Vec<(usize, &str)>) -> String {
     inserts.sort();
     let mut out = String::with_capacity(text.len() + inserts.len() * 40);
     let mut from = 0;
-    for (at, mode) in inserts {
+    for (at, args) in inserts {
         out.push_str(&text[from..at]);
-        out.push_str(&format!("#[::lowering::lowering({mode})] "));
+        out.push_str(&format!("#[::lowering::lowering({args})] "));
         from = at;
     }
     out.push_str(&text[from..]);
@@ -46,10 +47,10 @@ mod tests {
     fn inserts_keep_every_line_in_place() {
         let text = "fn a() {}\n  async fn b() {}\n#[inline] async fn c() {}\n";
         let (b, c) = (text.find("async fn b").unwrap(), text.find("async fn c").unwrap());
-        let out = insert(text, vec![(c, "runtime"), (b, "classic")]);
+        let out = insert(text, vec![(c, "runtime"), (b, "classic, moves(x)")]);
         assert_eq!(
             out,
-            "fn a() {}\n  #[::lowering::lowering(classic)] async fn b() {}\n#[inline] #[::lowering::lowering(runtime)] async fn c() {}\n"
+            "fn a() {}\n  #[::lowering::lowering(classic, moves(x))] async fn b() {}\n#[inline] #[::lowering::lowering(runtime)] async fn c() {}\n"
         );
         assert_eq!(out.lines().count(), text.lines().count());
     }

@@ -14,6 +14,7 @@ use cargo_metadata::Message;
 use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel, DiagnosticSpan};
 use serde::{Deserialize, Serialize};
 
+use super::hints::{self, Hint};
 use super::libtest::{self, Outcome};
 use crate::error::{Context, Result};
 use crate::process::{read_tail, wait_bounded};
@@ -42,6 +43,9 @@ pub struct CompileError {
     /// Relative to the package directory (outside it: as rustc named it).
     pub file: String,
     pub line: usize,
+    /// The hint this error calls for (E0507 on a local: `moves`, E0597: `keeps`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<Hint>,
 }
 
 pub enum Built {
@@ -253,5 +257,5 @@ fn located(diagnostic: &Diagnostic, dir: &Path, root: &Path) -> Option<CompileEr
         span = at.expansion.as_ref().map(|expansion| &expansion.span);
     }
     let (file, line) = place.unwrap_or_default();
-    Some(CompileError { code, message: diagnostic.message.clone(), file, line })
+    Some(CompileError { code, message: diagnostic.message.clone(), file, line, hint: hints::called_for(diagnostic) })
 }

@@ -14,11 +14,13 @@
 mod annotate;
 mod cargo;
 mod cfg;
+mod classic;
 pub mod figures;
 mod functions;
+pub(crate) mod hints;
 pub(crate) mod libtest;
 pub mod memcheck;
-mod report;
+pub(crate) mod report;
 pub mod results;
 mod source;
 
@@ -32,7 +34,7 @@ use figures::Figures;
 use functions::{Function, Placement};
 use memcheck::Memcheck;
 use regex::Regex;
-use results::{Phase, Refusal, Results, Tests, Verdict};
+use results::{Phase, Results, Tests, Verdict};
 
 use crate::builds;
 use crate::error::{Context, Error, Result};
@@ -41,18 +43,20 @@ pub const USAGE: &str = "\
 usage: inspect crate SOURCE [--only REGEX] [--features LIST] [--no-default-features]
                      [--placement outer|inner] [--build-timeout SECS] [--test-timeout SECS]
                      [--dir DIR] [--keep] [--no-figures] [--list] [--json]
-                     [--memcheck] [--memcheck-timeout SECS]
+                     [--memcheck] [--memcheck-timeout SECS] [--no-hints] [--lowering DIR]
 
 SOURCE is a crate's directory or Cargo.toml (a package, or a member of a workspace), or
 NAME@VERSION from crates.io. On a copy, never the original, puts #[::lowering::lowering(MODE)]
 on every async fn with a body that the build compiles (not tests, examples, benches, entry
 points, macro bodies or cfg-off code), then: builds and tests the unchanged crate (the
 reference), every fn runtime, every fn classic, and where that fails finds, fn by fn, which
-the classic lowering refuses and why (rustc's first error); last, runs the crate's tests
+the classic lowering refuses and why (rustc's first error), giving a fn the hints rustc's
+errors call for (E0507 on a local: moves(x); E0597: keeps(y)) while new ones help; last, runs the crate's tests
 (unit, integration, doc) with every accepted fn classic, and inspects the library's release
 build twice (the accepted fns classic, then every fn runtime) for each accepted fn's figures
 side by side. The last line is
-`crate NAME: A/N async fns lowered classic; tests P/T pass with them (runtime baseline P0/T0)`;
+`crate NAME: A/N async fns lowered classic (H with hints); tests P/T pass with them (runtime
+baseline P0/T0)`;
 the exit status is 0 only when A == N and P == T (and, with --memcheck, every test binary
 ran clean under memcheck).
 
@@ -76,6 +80,9 @@ ran clean under memcheck).
   --no-tests            build the library and binaries only and run no test: which fns the
                         classic lowering accepts (also what the command falls back to when
                         the crate's own tests do not build or fail unchanged)
+  --no-hints            give no hints: a fn rustc refuses with E0507 or E0597 stays refused
+  --lowering DIR        the lab's runtime/ directory the copy depends on (default: this
+                        checkout's; `inspect crater` gives a snapshot of one commit)
   --list                list the fns that would be lowered, and stop
   --json                print the results as JSON (as written to results.json)";
 
@@ -96,6 +103,10 @@ struct Options {
     memcheck_timeout: Duration,
     /// `--no-tests`: build the library and binaries only, and run no test.
     no_tests: bool,
+    /// Hints where rustc's errors call for them (off: `--no-hints`).
+    hints: bool,
+    /// `--lowering DIR`: the `lowering` package the copy depends on.
+    lowering: Option<PathBuf>,
     help: bool,
 }
 
@@ -116,6 +127,8 @@ impl Default for Options {
             memcheck: false,
             no_tests: false,
             memcheck_timeout: Duration::from_secs(1800),
+            hints: true,
+            lowering: None,
             help: false,
         }
     }
@@ -161,6 +174,8 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
             "--json" => options.json = true,
             "--memcheck" => options.memcheck = true,
             "--no-tests" => options.no_tests = true,
+            "--no-hints" => options.hints = false,
+            "--lowering" => options.lowering = Some(PathBuf::from(value()?)),
             "--memcheck-timeout" => options.memcheck_timeout = seconds(value()?, "--memcheck-timeout")?,
             "-h" | "--help" => options.help = true,
             other if other.starts_with('-') => {
@@ -189,7 +204,8 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
     };
     let source = options.source.clone().unwrap_or_default();
     let original = source::resolve(&source, &work)?;
-    let copy = source::copy(&original, &work)?;
+    let runtime = source::lowering_dir(options.lowering.as_deref())?;
+    let copy = source::copy(&original, &work, &runtime)?;
     let package = Package {
         name: original.name.clone(),
         version: original.version.clone(),
@@ -233,6 +249,8 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
         figures: Figures::default(),
         memcheck: None,
         tests_not_run: options.no_tests.then(|| "--no-tests".to_owned()),
+        hints: BTreeMap::new(),
+        unhinted_errors: BTreeMap::new(),
     };
     let verdicts = run.phases()?;
     source::keep_lock(&original, &copy, &work)?;
@@ -249,6 +267,7 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
         figures: run.figures,
         memcheck: run.memcheck,
         no_tests: options.no_tests,
+        hints_enabled: options.hints,
     };
     results.write(&work.join("results").join(format!("{}-{}.json", original.name, original.version)))?;
     results.write(&work.join("results.json"))?;
@@ -267,8 +286,14 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
     Ok(if results.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
+/// Whether `args` are options `inspect crate` takes: the crater checks the options it passes
+/// to every crate once, before any crate runs.
+pub fn check_options(args: &[String]) -> Result<()> {
+    parse(std::iter::once("placeholder@0.0.0".to_owned()).chain(args.iter().cloned())).map(|_| ())
+}
+
 /// The lab's target directory, as cargo has it.
-fn lab_target_dir() -> Result<PathBuf> {
+pub fn lab_target_dir() -> Result<PathBuf> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("Cargo.toml");
     let metadata = cargo_metadata::MetadataCommand::new()
         .manifest_path(manifest)
@@ -316,6 +341,10 @@ struct Run<'a> {
     /// Why no test runs (`--no-tests`, or the crate's own tests do not build or fail
     /// unchanged): the builds are then of the library and binaries only.
     tests_not_run: Option<String>,
+    /// The hints given to each function, by index (`classic`).
+    hints: BTreeMap<usize, hints::Given>,
+    /// Each hinted function's first error before it had hints.
+    unhinted_errors: BTreeMap<usize, CompileError>,
 }
 
 impl Run<'_> {
@@ -421,13 +450,19 @@ impl Run<'_> {
         self.phases.push(Phase { name: name.to_owned(), seconds, builds });
     }
 
-    /// Write a configuration: `None`, the sources unchanged; else the `classic` set classic and
-    /// every other function runtime.
+    /// Write a configuration: `None`, the sources unchanged; else the `classic` set classic
+    /// (each with the hints it was given) and every other function runtime.
     fn write(&self, classic: Option<&BTreeSet<usize>>) -> Result<()> {
-        let modes: Vec<Option<&str>> = (0..self.functions.len())
-            .map(|i| classic.map(|set| if set.contains(&i) { "classic" } else { "runtime" }))
+        let args: Vec<Option<String>> = (0..self.functions.len())
+            .map(|i| {
+                classic.map(|set| match self.hints.get(&i) {
+                    _ if !set.contains(&i) => "runtime".to_owned(),
+                    Some(given) => format!("classic{}", given.attribute_args()),
+                    None => "classic".to_owned(),
+                })
+            })
             .collect();
-        annotate::write(&self.pristine, &self.package.dir, self.functions, &modes)
+        annotate::write(&self.pristine, &self.package.dir, self.functions, &args)
     }
 
     fn build(&self, classic: Option<&BTreeSet<usize>>, what: &str) -> Result<Built> {
@@ -518,113 +553,6 @@ impl Run<'_> {
         }
         eprintln!("crate: [{configuration}] {}/{} tests pass", tests.passed(), tests.total());
         Ok(tests)
-    }
-
-    /// Which functions build classic: the verdicts, the test binaries of the accepted set
-    /// classic (`None` when there is no function), and the number of builds.
-    #[allow(clippy::type_complexity)]
-    fn classic(&self, everyone: &BTreeSet<usize>) -> Result<(Vec<Verdict>, Option<Vec<(String, PathBuf)>>, usize)> {
-        let mut refused: BTreeMap<usize, Refusal> = BTreeMap::new();
-        if everyone.is_empty() {
-            return Ok((Vec::new(), None, 0));
-        }
-        let mut builds = 0;
-        // Set aside the functions the errors fall in until the rest builds together.
-        let mut together = everyone.clone();
-        let mut set_aside = BTreeSet::new();
-        let mut binaries = loop {
-            builds += 1;
-            let what = if set_aside.is_empty() {
-                "classic".to_owned()
-            } else {
-                format!("classic, {} set aside", set_aside.len())
-            };
-            match self.build(Some(&together), &what)? {
-                Built::Ok(binaries) => break binaries,
-                failed => {
-                    let named = self.named(&failed, &together);
-                    // Errors outside every function: any of them may be the cause.
-                    let named =
-                        if named.is_empty() { std::mem::take(&mut together) } else { named.into_keys().collect() };
-                    together.retain(|i| !named.contains(i));
-                    set_aside.extend(named);
-                }
-            }
-        };
-        // Each set-aside function alone, the rest runtime.
-        for &i in &set_aside {
-            builds += 1;
-            let alone = BTreeSet::from([i]);
-            let what = format!("{} alone", self.functions[i].path);
-            match self.build(Some(&alone), &what)? {
-                Built::Ok(_) => {
-                    together.insert(i);
-                }
-                failed => {
-                    let error = first_error(&failed, self.options.build_timeout);
-                    eprintln!("crate:   refused {}: {} {}", self.functions[i].path, error.code, error.message);
-                    refused.insert(i, Refusal { error, in_company: false });
-                }
-            }
-        }
-        // The accepted set together: a function failing only in company is refused.
-        if !set_aside.is_empty() {
-            binaries = loop {
-                builds += 1;
-                match self.build(Some(&together), "accepted together")? {
-                    Built::Ok(binaries) => break binaries,
-                    failed => {
-                        let mut named = self.named(&failed, &together);
-                        if named.is_empty() {
-                            // Nothing to blame: the last one added goes, until the rest builds.
-                            let last =
-                                *together.iter().filter(|i| set_aside.contains(i)).next_back().context(
-                                    || "the accepted set does not build, and no set-aside function is in it",
-                                )?;
-                            named.insert(last, first_error(&failed, self.options.build_timeout));
-                        }
-                        for (i, error) in named {
-                            together.remove(&i);
-                            refused.insert(i, Refusal { error, in_company: true });
-                        }
-                    }
-                }
-            };
-        }
-        let verdicts = self
-            .functions
-            .iter()
-            .enumerate()
-            .map(|(i, function)| Verdict { function: function.clone(), refused: refused.remove(&i) })
-            .collect();
-        Ok((verdicts, Some(binaries), builds))
-    }
-
-    /// The functions of `among` the build's errors fall in, each with its first error.
-    fn named(&self, built: &Built, among: &BTreeSet<usize>) -> BTreeMap<usize, CompileError> {
-        let mut named = BTreeMap::new();
-        if let Built::Failed { errors, .. } = built {
-            for error in errors {
-                let within = among.iter().copied().find(|&i| {
-                    let f = &self.functions[i];
-                    f.file == error.file && (f.line..=f.end_line).contains(&error.line)
-                });
-                if let Some(i) = within {
-                    named.entry(i).or_insert_with(|| error.clone());
-                }
-            }
-        }
-        named
-    }
-}
-
-/// A failed build's first error, or what stood for it.
-fn first_error(built: &Built, timeout: Duration) -> CompileError {
-    let other = |message: String| CompileError { code: "build".to_owned(), message, file: String::new(), line: 0 };
-    match built {
-        Built::Failed { errors, other: text } => errors.first().cloned().unwrap_or_else(|| other(text.clone())),
-        Built::Timeout => other(format!("the build did not end within {timeout:?}")),
-        Built::Ok(_) => other("built".to_owned()),
     }
 }
 

@@ -21,18 +21,26 @@ pub fn terminal(results: &Results) -> String {
     let _ = writeln!(out, "\nasync fns ({}):", results.functions.len());
     for verdict in &results.functions {
         let f = &verdict.function;
+        let hints = hints_said(verdict);
         match &verdict.refused {
             None => {
-                let _ = writeln!(out, "  accepted  {} {}:{}", f.path, f.file, f.line);
+                let _ = writeln!(out, "  accepted  {} {}:{}{hints}", f.path, f.file, f.line);
             }
             Some(refusal) => {
                 let e = &refusal.error;
                 let company = if refusal.in_company { " (only with the other accepted fns)" } else { "" };
                 let _ = writeln!(
                     out,
-                    "  refused   {} {}:{}: {} at {}:{}: {}{company}",
+                    "  refused   {} {}:{}: {} at {}:{}: {}{company}{hints}",
                     f.path, f.file, f.line, e.code, e.file, e.line, e.message
                 );
+                if let Some(before) = &refusal.before_hints {
+                    let _ = writeln!(
+                        out,
+                        "            before the hints: {} at {}:{}: {}",
+                        before.code, before.file, before.line, before.message
+                    );
+                }
             }
         }
     }
@@ -76,6 +84,15 @@ pub fn terminal(results: &Results) -> String {
     }
     let _ = writeln!(out, "\n{}", results.last_line());
     out
+}
+
+/// ` (with moves(cmd), keeps(tx))` for a function given hints, else nothing.
+pub fn hints_said(verdict: &super::results::Verdict) -> String {
+    if verdict.hints.is_empty() {
+        return String::new();
+    }
+    let hints: Vec<String> = verdict.hints.iter().map(ToString::to_string).collect();
+    format!(" (with {})", hints.join(", "))
 }
 
 /// Each accepted library fn's figures, classic beside runtime, and the two builds'.

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::cargo::CompileError;
 use super::figures::Figures;
 use super::functions::Function;
+use super::hints::Hint;
 use super::libtest::Outcome;
 use super::memcheck::Memcheck;
 use crate::error::{Context, Result};
@@ -43,6 +44,10 @@ pub struct Results {
     /// `--no-tests`: no test was asked for, and none counts against the run.
     #[serde(default)]
     pub no_tests: bool,
+    /// Hints were given where rustc's errors called for them (off: `--no-hints`, and every
+    /// run before hints existed).
+    #[serde(default)]
+    pub hints_enabled: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -51,6 +56,10 @@ pub struct Verdict {
     pub function: Function,
     /// `None`: accepted.
     pub refused: Option<Refusal>,
+    /// The hints in the function's attribute when it was last built (`moves(cmd)`): an
+    /// accepted fn with hints is accepted thanks to them.
+    #[serde(default)]
+    pub hints: Vec<Hint>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,6 +68,9 @@ pub struct Refusal {
     pub error: CompileError,
     /// The function builds classic alone, but not with the other accepted ones.
     pub in_company: bool,
+    /// Where hints were given and it is still refused: its first error without them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before_hints: Option<CompileError>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -94,6 +106,16 @@ impl Results {
         self.functions.iter().filter(|verdict| verdict.refused.is_none()).count()
     }
 
+    /// The accepted functions that needed hints.
+    pub fn hinted(&self) -> usize {
+        self.functions.iter().filter(|verdict| verdict.refused.is_none() && !verdict.hints.is_empty()).count()
+    }
+
+    /// `(H with hints)`, or `(hints off)`.
+    pub fn hints_note(&self) -> String {
+        if self.hints_enabled { format!("({} with hints)", self.hinted()) } else { "(hints off)".to_owned() }
+    }
+
     pub fn configuration(&self, name: &str) -> Option<&Tests> {
         self.tests.iter().find(|tests| tests.configuration == name)
     }
@@ -109,7 +131,8 @@ impl Results {
         groups
     }
 
-    /// `crate NAME: A/N async fns lowered classic; tests P/T pass with them (runtime baseline P0/T0)`.
+    /// `crate NAME: A/N async fns lowered classic (H with hints); tests P/T pass with them
+    /// (runtime baseline P0/T0)`.
     pub fn last_line(&self) -> String {
         let counts = |name: &str| self.configuration(name).map_or((0, 0), |tests| (tests.passed(), tests.total()));
         let ((p, t), (p0, t0)) = (counts("classic"), counts("runtime"));
@@ -118,10 +141,11 @@ impl Results {
             None => format!("tests {p}/{t} pass with them"),
         };
         format!(
-            "crate {}: {}/{} async fns lowered classic; {tests} (runtime baseline {p0}/{t0})",
+            "crate {}: {}/{} async fns lowered classic {}; {tests} (runtime baseline {p0}/{t0})",
             self.name,
             self.accepted(),
-            self.functions.len()
+            self.functions.len(),
+            self.hints_note()
         )
     }
 

@@ -10,9 +10,18 @@ use cargo_metadata::{Metadata, MetadataCommand, Package, TargetKind};
 
 use crate::error::{Context, Error, Result};
 
-/// The lab's `runtime/` (the `lowering` package), which the copy depends on.
-fn runtime_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("runtime")
+/// The `lowering` package the copy depends on: `given` (`--lowering DIR`), else this
+/// checkout's `runtime/`; checked to be that package, canonical.
+pub fn lowering_dir(given: Option<&Path>) -> Result<PathBuf> {
+    let dir = given.map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("runtime"), Path::to_owned);
+    let manifest = dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest)
+        .map_err(|error| Error::new(format!("{}: not the lab's runtime/ directory ({error})", dir.display())))?;
+    let names_lowering = text.lines().any(|line| line.replace(' ', "") == "name=\"lowering\"");
+    if !names_lowering {
+        return Err(Error::new(format!("{} is not the manifest of the `lowering` package", manifest.display())));
+    }
+    dir.canonicalize().context(|| format!("resolving {}", dir.display()))
 }
 
 /// Where the original package is: its workspace root and the package's manifest.
@@ -117,8 +126,9 @@ pub struct Copy {
 }
 
 /// Copy the original's workspace (without `target/` and `.git/`) to `<work>/NAME/copy`, and a
-/// second, never changed, to `<work>/NAME/pristine`; then change the copy's manifests.
-pub fn copy(original: &Original, work: &Path) -> Result<Copy> {
+/// second, never changed, to `<work>/NAME/pristine`; then change the copy's manifests (the
+/// `lowering` package at `runtime` added).
+pub fn copy(original: &Original, work: &Path, runtime: &Path) -> Result<Copy> {
     let base = work.join(&original.name);
     let (root, pristine) = (base.join("copy"), base.join("pristine"));
     for dir in [&root, &pristine] {
@@ -132,8 +142,7 @@ pub fn copy(original: &Original, work: &Path) -> Result<Copy> {
     let manifest = root.join(relative);
     let package_dir = manifest.parent().context(|| "the copy's package directory")?.to_owned();
     let text = std::fs::read_to_string(&manifest).context(|| format!("reading {}", manifest.display()))?;
-    let runtime = runtime_dir().canonicalize().context(|| "finding the lab's runtime/ directory")?;
-    let mut text = with_dependency(&text, &runtime);
+    let mut text = with_dependency(&text, runtime);
     if relative == Path::new("Cargo.toml") && !has_table(&text, "workspace") {
         text.push_str("\n# Added by `inspect crate`: the copy is its own workspace.\n[workspace]\n");
     }

@@ -1,0 +1,215 @@
+//! The hints `inspect crate` gives a function where the classic lowering's guess about a
+//! method call is wrong, read from rustc's own error: a consuming method on a kept local is
+//! E0507 "cannot move out of ..." at that local (`moves(x)`), and a borrowing method at a
+//! local's last use is E0597 "`y` does not live long enough" (`keeps(y)`). The macro cannot
+//! know which a method is (that is decided after type checking); rustc says it, so the copy's
+//! attribute is given the hint and the function built again.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use cargo_metadata::diagnostic::{Diagnostic, DiagnosticSpan};
+use serde::{Deserialize, Serialize};
+
+/// How many times one function is given new hints before its error is taken as its refusal:
+/// each round adds at least one hint never given before, so this only bounds the builds.
+pub const MAX_ROUNDS: usize = 4;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// A method called on the local at its last use takes it by value.
+    Moves,
+    /// A method called on the local borrows it, at its last use too.
+    Keeps,
+}
+
+/// One hint, written in the attribute as `moves(local)` or `keeps(local)`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Hint {
+    pub kind: Kind,
+    pub local: String,
+}
+
+impl fmt::Display for Hint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.kind {
+            Kind::Moves => "moves",
+            Kind::Keeps => "keeps",
+        };
+        write!(f, "{kind}({})", self.local)
+    }
+}
+
+impl From<Hint> for String {
+    fn from(hint: Hint) -> String {
+        hint.to_string()
+    }
+}
+
+impl TryFrom<String> for Hint {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Hint, String> {
+        let parsed = |prefix: &str, kind: Kind| {
+            let local = text.strip_prefix(prefix)?.strip_suffix(')')?;
+            is_local_name(local).then(|| Hint { kind, local: local.to_owned() })
+        };
+        parsed("moves(", Kind::Moves)
+            .or_else(|| parsed("keeps(", Kind::Keeps))
+            .ok_or_else(|| format!("{text:?} is not a hint (moves(NAME) or keeps(NAME))"))
+    }
+}
+
+/// The hint rustc's error calls for, if it is one of the two the lowering takes.
+pub fn called_for(diagnostic: &Diagnostic) -> Option<Hint> {
+    let code = diagnostic.code.as_ref()?.code.as_str();
+    let primary = diagnostic.spans.iter().find(|span| span.is_primary)?;
+    match code {
+        // "cannot move out of a raw pointer": the local is the primary span's text (`cmd` in
+        // `cmd.apply(db)`); a field or a deref there is no local's, and no hint helps.
+        "E0507" if diagnostic.message.starts_with("cannot move out of") => {
+            highlighted(primary).filter(|text| is_local_name(text)).map(|local| Hint { kind: Kind::Moves, local })
+        }
+        // "`tx` does not live long enough", or "borrowed value does not live long enough" with
+        // the local at the primary span.
+        "E0597" => {
+            let named = diagnostic
+                .message
+                .strip_prefix('`')
+                .and_then(|rest| rest.split_once("` does not live long enough"))
+                .map(|(name, _)| name.to_owned());
+            named
+                .or_else(|| highlighted(primary))
+                .filter(|text| is_local_name(text))
+                .map(|local| Hint { kind: Kind::Keeps, local })
+        }
+        _ => None,
+    }
+}
+
+/// The source text a one-line span covers.
+fn highlighted(span: &DiagnosticSpan) -> Option<String> {
+    let [line] = span.text.as_slice() else { return None };
+    let text: String = line
+        .text
+        .chars()
+        .skip(line.highlight_start.saturating_sub(1))
+        .take(line.highlight_end - line.highlight_start)
+        .collect();
+    Some(text)
+}
+
+/// A name a hint can give: an identifier (raw ones too), not `self` or another keyword the
+/// attribute's `moves(..)`/`keeps(..)` cannot take.
+fn is_local_name(text: &str) -> bool {
+    let ident = text.strip_prefix("r#").unwrap_or(text);
+    let mut chars = ident.chars();
+    let starts = chars.next().is_some_and(|c| c.is_alphabetic() || c == '_');
+    starts
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
+        && !matches!(text, "self" | "Self" | "super" | "crate" | "_")
+}
+
+/// One function's hints: those in force, every one ever given, and the rounds used.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Given {
+    in_force: BTreeSet<Hint>,
+    tried: BTreeSet<Hint>,
+    rounds: usize,
+}
+
+impl Given {
+    /// Take the hints `called_for` names that were never given (a hint given once is not
+    /// given again, so a hint that did not help cannot loop), within `MAX_ROUNDS`: whether any
+    /// was new. A hint about a local replaces the opposite one about it.
+    pub fn learn<'a>(&mut self, called_for: impl IntoIterator<Item = &'a Hint>) -> bool {
+        if self.rounds >= MAX_ROUNDS {
+            return false;
+        }
+        let mut learned = false;
+        for hint in called_for {
+            if self.tried.insert(hint.clone()) {
+                self.in_force.retain(|given| given.local != hint.local);
+                self.in_force.insert(hint.clone());
+                learned = true;
+            }
+        }
+        self.rounds += usize::from(learned);
+        learned
+    }
+
+    pub fn in_force(&self) -> Vec<Hint> {
+        self.in_force.iter().cloned().collect()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.in_force.is_empty()
+    }
+
+    /// The attribute's arguments after the mode: `, moves(a, b), keeps(c)`, or nothing.
+    pub fn attribute_args(&self) -> String {
+        let names = |kind: Kind| -> Vec<&str> {
+            self.in_force.iter().filter(|hint| hint.kind == kind).map(|hint| hint.local.as_str()).collect()
+        };
+        let mut args = String::new();
+        for (kind, word) in [(Kind::Moves, "moves"), (Kind::Keeps, "keeps")] {
+            let names = names(kind);
+            if !names.is_empty() {
+                args.push_str(&format!(", {word}({})", names.join(", ")));
+            }
+        }
+        args
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diagnostic(code: &str, message: &str, text: &str, start: usize, end: usize) -> Diagnostic {
+        serde_json::from_value(serde_json::json!({
+            "message": message, "code": {"code": code, "explanation": null}, "level": "error",
+            "spans": [{
+                "file_name": "src/lib.rs", "byte_start": 0, "byte_end": 0, "line_start": 3, "line_end": 3,
+                "column_start": start, "column_end": end, "is_primary": true,
+                "text": [{"text": text, "highlight_start": start, "highlight_end": end}],
+                "label": null, "suggested_replacement": null, "suggestion_applicability": null, "expansion": null
+            }],
+            "children": [], "rendered": null
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn rustc_errors_name_the_hint_and_the_local() {
+        let moved = diagnostic("E0507", "cannot move out of a raw pointer", "    cmd.apply(db).await + seen", 5, 8);
+        assert_eq!(called_for(&moved).map(|h| h.to_string()).as_deref(), Some("moves(cmd)"));
+        let field = diagnostic("E0507", "cannot move out of a raw pointer", "    self.inner.send().await", 5, 15);
+        assert_eq!(called_for(&field), None, "a field is no local");
+        let kept = diagnostic("E0597", "`tx` does not live long enough", "    tx.send(v).await", 5, 7);
+        assert_eq!(called_for(&kept).map(|h| h.to_string()).as_deref(), Some("keeps(tx)"));
+        let unnamed = diagnostic("E0597", "borrowed value does not live long enough", "    ab.send(v).await", 5, 7);
+        assert_eq!(called_for(&unnamed).map(|h| h.to_string()).as_deref(), Some("keeps(ab)"));
+        let other = diagnostic("E0716", "temporary value dropped while borrowed", "    tx.send(v).await", 5, 7);
+        assert_eq!(called_for(&other), None);
+        let this = diagnostic("E0507", "cannot move out of a raw pointer", "    self.send().await", 5, 9);
+        assert_eq!(called_for(&this), None, "`moves(self)` is not a hint the attribute takes");
+    }
+
+    #[test]
+    fn a_hint_is_given_once_and_replaces_its_opposite() {
+        let moves = Hint::try_from("moves(x)".to_owned()).unwrap();
+        let keeps = Hint::try_from("keeps(x)".to_owned()).unwrap();
+        let other = Hint::try_from("keeps(y)".to_owned()).unwrap();
+        let mut given = Given::default();
+        assert!(given.learn([&moves, &other]));
+        assert_eq!(given.attribute_args(), ", moves(x), keeps(y)");
+        assert!(!given.learn([&moves]), "given once already");
+        assert!(given.learn([&keeps]));
+        assert_eq!(given.attribute_args(), ", keeps(x, y)");
+        assert!(!given.learn([&moves]), "no ping-pong between the two");
+        assert!(Hint::try_from("moves(self)".to_owned()).is_err());
+        assert!(Hint::try_from("moves x".to_owned()).is_err());
+    }
+}
