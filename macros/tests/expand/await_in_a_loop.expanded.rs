@@ -63,7 +63,7 @@ fn sum(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                 match __sm.state {
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     0u32 => {
-                        #[allow(unused_unsafe, unsafe_code)]
+                        #[allow(unused_unsafe)]
                         unsafe {
                             #[allow(unused_mut, unused_variables)]
                             let n = ::core::option::Option::take(&mut __sm.n).unwrap_or_else(|| ::core::unreachable!());
@@ -81,7 +81,7 @@ fn sum(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                     }
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     1u32 => {
-                        #[allow(unused_unsafe, unsafe_code)]
+                        #[allow(unused_unsafe)]
                         unsafe {
                             {
                                 #[allow(unused_mut, unused_variables)]
@@ -120,7 +120,7 @@ fn sum(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                     }
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     4u32 => {
-                        #[allow(unused_unsafe, unsafe_code)]
+                        #[allow(unused_unsafe)]
                         unsafe {
                             let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_4, __cx) {
                                 ::core::task::Poll::Ready(value) => value,
@@ -156,7 +156,7 @@ fn sum(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                     }
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     3u32 => {
-                        #[allow(unused_unsafe, unsafe_code)]
+                        #[allow(unused_unsafe)]
                         unsafe {
                             {
                                 #[allow(unused_mut, unused_variables)]
@@ -178,7 +178,7 @@ fn sum(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                     }
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     2u32 => {
-                        #[allow(unused_unsafe, unsafe_code)]
+                        #[allow(unused_unsafe)]
                         unsafe {
                             let __lowering_value: u32 = {
                                 #[allow(unused_mut, unused_variables)]

@@ -64,7 +64,7 @@ fn classify(n: u32) -> ::lowering::Task<&'static str, impl ::lowering::Witness> 
                     match __sm.state {
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         0u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 #[allow(unused_variables)]
                                 let n = ::lowering::__private::Place::of(&raw mut __sm.n);
@@ -106,7 +106,7 @@ fn classify(n: u32) -> ::lowering::Task<&'static str, impl ::lowering::Witness> 
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         3u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_3, __cx) {
                                     ::core::task::Poll::Ready(value) => value,
@@ -153,7 +153,7 @@ fn classify(n: u32) -> ::lowering::Task<&'static str, impl ::lowering::Witness> 
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         4u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 #[allow(unused_variables)]
                                 let n = ::lowering::__private::Place::of(&raw mut __sm.n);
@@ -175,7 +175,7 @@ fn classify(n: u32) -> ::lowering::Task<&'static str, impl ::lowering::Witness> 
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         2u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 #[allow(unused_variables)]
                                 let n = ::lowering::__private::Place::of(&raw mut __sm.n);
@@ -202,7 +202,7 @@ fn classify(n: u32) -> ::lowering::Task<&'static str, impl ::lowering::Witness> 
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         1u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 #[allow(unused_variables)]
                                 let n = ::lowering::__private::Place::of(&raw mut __sm.n);

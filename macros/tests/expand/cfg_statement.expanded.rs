@@ -51,7 +51,7 @@ fn metered(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                 match __sm.state {
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     0u32 => {
-                        #[allow(unused_unsafe, unsafe_code)]
+                        #[allow(unused_unsafe)]
                         unsafe {
                             #[allow(unused_mut, unused_variables)]
                             let n = ::core::option::Option::take(&mut __sm.n).unwrap_or_else(|| ::core::unreachable!());
@@ -68,7 +68,7 @@ fn metered(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                     }
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     1u32 => {
-                        #[allow(unused_unsafe, unsafe_code)]
+                        #[allow(unused_unsafe)]
                         unsafe {
                             let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
                                 ::core::task::Poll::Ready(value) => value,
@@ -152,7 +152,7 @@ fn metered(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                 match __sm.state {
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     0u32 => {
-                        #[allow(unused_unsafe, unsafe_code)]
+                        #[allow(unused_unsafe)]
                         unsafe {
                             #[allow(unused_mut, unused_variables)]
                             let n = ::core::option::Option::take(&mut __sm.n).unwrap_or_else(|| ::core::unreachable!());
@@ -171,7 +171,7 @@ fn metered(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                     }
                     #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                     1u32 => {
-                        #[allow(unused_unsafe, unsafe_code)]
+                        #[allow(unused_unsafe)]
                         unsafe {
                             let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
                                 ::core::task::Poll::Ready(value) => value,

@@ -59,7 +59,7 @@ fn chained(x: Option<u32>) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                     match __sm.state {
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         0u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 #[allow(unused_variables)]
                                 let x = ::lowering::__private::Place::of(&raw mut __sm.x);
@@ -89,7 +89,7 @@ fn chained(x: Option<u32>) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         3u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_3, __cx) {
                                     ::core::task::Poll::Ready(value) => value,
@@ -131,7 +131,7 @@ fn chained(x: Option<u32>) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         4u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 #[allow(unused_variables)]
                                 let x = ::lowering::__private::Place::of(&raw mut __sm.x);
@@ -152,7 +152,7 @@ fn chained(x: Option<u32>) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         2u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 #[allow(unused_variables)]
                                 let x = ::lowering::__private::Place::of(&raw mut __sm.x);
@@ -170,7 +170,7 @@ fn chained(x: Option<u32>) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         1u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 #[allow(unused_variables)]
                                 let x = ::lowering::__private::Place::of(&raw mut __sm.x);

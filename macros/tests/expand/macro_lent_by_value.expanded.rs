@@ -81,7 +81,7 @@ fn register<'__lowering_1>(
                     match __sm.state {
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         0u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 #[allow(unused_mut, unused_variables)]
                                 let n =
@@ -112,7 +112,7 @@ fn register<'__lowering_1>(
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         1u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
                                     ::core::task::Poll::Ready(value) => value,
@@ -150,7 +150,7 @@ fn register<'__lowering_1>(
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         2u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_2, __cx) {
                                     ::core::task::Poll::Ready(value) => value,

@@ -63,7 +63,7 @@ fn fill<'__lowering_1>(
                     match __sm.state {
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         0u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 #[allow(unused_variables)]
                                 let __self = ::lowering::__private::Place::of(&raw mut __sm.this);
@@ -87,7 +87,7 @@ fn fill<'__lowering_1>(
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         1u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
                                     ::core::task::Poll::Ready(value) => value,

@@ -57,7 +57,7 @@ fn first(a: Gate, b: Gate) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                     match __sm.state {
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         0u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 #[allow(unused_variables)]
                                 let a = ::lowering::__private::Place::of(&raw mut __sm.a);
@@ -106,7 +106,7 @@ fn first(a: Gate, b: Gate) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                         }
                         #[allow(warnings, dangerous_implicit_autorefs, clippy::all, clippy::pedantic, clippy::nursery)]
                         1u32 => {
-                            #[allow(unused_unsafe, unsafe_code)]
+                            #[allow(unused_unsafe)]
                             unsafe {
                                 let __awaited = match ::lowering::__private::poll_awaiter(&mut __sm.awaiter_1, __cx) {
                                     ::core::task::Poll::Ready(value) => value,

@@ -448,10 +448,14 @@ impl<'a> Emitter<'a> {
         let body = segment.levels.pop().expect("the root level").code();
         // An unsafe operation of the user's outside `unsafe` is the twin's error (E0133, once,
         // as for the plain function): the state machine's copy of the code runs in an `unsafe`
-        // block, which would otherwise report it a second time, in other words (the segment's
-        // `allow(warnings)` changes rustc's wording). A crate that denies `unsafe_code` still
-        // gets it only for its own `unsafe`.
-        let body = quote!(#[allow(unused_unsafe, unsafe_code)] unsafe { #body });
+        // block. Without it, rustc would report it a second time in other words ("requires
+        // unsafe function or block": rustc words E0133 so where `unsafe_op_in_unsafe_fn` is
+        // allowed, which the segment's `allow(warnings)` does to the edition 2024 default).
+        // The block draws no `unsafe_code` lint, which rustc does not report in code an
+        // attribute macro writes (its span is the macro's), so that a crate with
+        // `#![forbid(unsafe_code)]` can lower its functions; an `allow(unsafe_code)` here would
+        // be E0453 in such a crate, for every function.
+        let body = quote!(#[allow(unused_unsafe)] unsafe { #body });
         self.segments.push((segment.order, segment.state, body));
     }
 
