@@ -7,6 +7,7 @@
 //! inspect crosscheck
 //! inspect callgraph [--depths LIST] [--timeout SECS] [--json] ...
 //! inspect crate SOURCE [--only REGEX] [--features LIST] [--list] [--json] ...
+//! inspect crater LIST [--dir DIR] [--again NAME] [CRATE OPTIONS] ...
 //! ```
 //!
 //! Modules, one per source of facts: `builds` (cargo and builds), `records` and `dwarf` (the
@@ -15,12 +16,14 @@
 //! gathers them once, `report` renders them as a table or as JSON, `html` as one page;
 //! `bench` reads the benchmark's summary and `headline` picks the figures both open with;
 //! `callgraph` measures compile cost against the call graph on generated crates (I9); `krate`
-//! lowers another crate's async fns classic and runs its tests (`inspect crate`).
+//! lowers another crate's async fns classic and runs its tests (`inspect crate`); `crater`
+//! runs that over a list of crates into one table (`inspect crater`).
 
 mod attribute;
 mod bench;
 mod builds;
 mod callgraph;
+mod crater;
 mod crosscheck;
 mod dwarf;
 mod error;
@@ -60,6 +63,7 @@ usage: inspect [--manifest-path PATH] [-p NAME] [--json | --html [PATH]] [--benc
        inspect [--manifest-path PATH] [-p NAME] crosscheck
        inspect callgraph [OPTIONS]    (inspect callgraph --help)
        inspect crate SOURCE [OPTIONS] (inspect crate --help)
+       inspect crater LIST [OPTIONS]  (inspect crater --help)
 
 Builds the package (default: workloads) and reports, for every #[lowering] function and
 both variants: its lowering read from the artifact, MIR, LLVM IR, native code, state size,
@@ -84,7 +88,8 @@ the live stacks and failure reports of the package's `lowering_stacks` example.
   callgraph             build generated crates of growing call graphs under both lowerings
                         and report build time, binary size and the longest symbol (I9)
   crate                 lower every async fn of another crate classic, fn by fn, and run
-                        its tests with them";
+                        its tests with them
+  crater                `inspect crate` over a list of crates, resumable, one table";
 
 #[derive(Debug, Default)]
 struct Options {
@@ -213,7 +218,8 @@ fn run(options: Options) -> Result<ExitCode> {
                 eprintln!("inspect: {}", callgraph.status());
             }
             let krate = krate::results::load(&krate::results::default_path(&target_dir));
-            let written = html::write(&facts, &bench, &callgraph, &krate, &package.workspace_root, &path)?;
+            let crater = crater::results::load(&crater::results::default_path(&target_dir));
+            let written = html::write(&facts, &bench, &callgraph, &krate, &crater, &package.workspace_root, &path)?;
             println!(
                 "wrote {} ({} bytes in {} ms) and its functions' code in {} ({} bytes)",
                 written.path.display(),
@@ -238,6 +244,8 @@ fn main() -> ExitCode {
         callgraph::main(args.into_iter().skip(1))
     } else if args.first().is_some_and(|first| first == "crate") {
         krate::main(args.into_iter().skip(1))
+    } else if args.first().is_some_and(|first| first == "crater") {
+        crater::main(args.into_iter().skip(1))
     } else {
         parse(args).and_then(run)
     };

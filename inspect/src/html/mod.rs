@@ -9,6 +9,7 @@
 mod callgraph;
 pub mod charts;
 mod code;
+mod crater;
 mod krate;
 mod sections;
 
@@ -63,12 +64,13 @@ pub fn write(
     bench: &Bench,
     callgraph: &Loaded,
     crate_results: &KrateResults,
+    crater_results: &CraterResults,
     source_root: &Path,
     path: &Path,
 ) -> Result<Written> {
     let started = Instant::now();
     let code_dir_name = code_dir_name(path);
-    let page = render(facts, bench, callgraph, crate_results, source_root, &code_dir_name)?;
+    let page = render(facts, bench, callgraph, crate_results, crater_results, source_root, &code_dir_name)?;
     if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).context(|| format!("creating {}", dir.display()))?;
     }
@@ -126,12 +128,15 @@ pub fn chart_html(out: &mut String, chart: &charts::Chart) {
 
 /// The last `inspect crate` run, or why there is none.
 pub type KrateResults = std::result::Result<crate::krate::results::Results, String>;
+/// The last `inspect crater` table, or why there is none.
+pub type CraterResults = std::result::Result<crate::crater::results::Crater, String>;
 
 pub fn render(
     facts: &Facts,
     bench: &Bench,
     callgraph: &Loaded,
     crate_results: &KrateResults,
+    crater_results: &CraterResults,
     source_root: &Path,
     code_dir_name: &str,
 ) -> Result<Page> {
@@ -148,7 +153,7 @@ pub fn render(
          <p>Every <code>#[lowering]</code> function, compiled as the classic state machine and as a plain \
          <code>async fn</code>; read from the artifact ({INSPECTED_BUILD}). \
          Classic is <span class=\"classic\">orange</span>, runtime <span class=\"runtime\">blue</span>.</p>\
-         <nav><a href=\"#headline\">headline</a> <a href=\"#bench\">benchmark</a> <a href=\"#callgraph\">call graph</a> <a href=\"#crate\">crate</a> \
+         <nav><a href=\"#headline\">headline</a> <a href=\"#bench\">benchmark</a> <a href=\"#callgraph\">call graph</a> <a href=\"#crate\">crate</a> <a href=\"#crater\">crater</a> \
          <a href=\"#functions\">functions</a> \
          <a href=\"#sizes\">sizes</a> <a href=\"#stacks\">stacks</a></nav></header><main>",
         escape(&krate.package)
@@ -167,6 +172,7 @@ pub fn render(
 
     callgraph::section(&mut out, callgraph, chart_html)?;
     krate::section(&mut out, crate_results);
+    crater::section(&mut out, crater_results);
 
     let _ = write!(
         out,
