@@ -225,12 +225,16 @@ impl<T, M: MovedFields> Place<T, M> {
     }
 
     /// Move the value out (`consume(v)`): the local holds nothing afterwards.
+    ///
+    /// Panics if the local holds no value, or only part of one (a field moved out by
+    /// `take_field`): Rust never moves a partly moved value whole, so reaching the panic is a
+    /// bug of the classic lowering, reported instead of moving a field twice.
     #[inline]
     pub fn take(self) -> T {
         // SAFETY: as in `get`; `live` is cleared before the value is read, so it moves once.
         unsafe {
             let slot = &mut *self.slot;
-            if !slot.live {
+            if !slot.live || !slot.moved.is_empty() {
                 dead_local();
             }
             slot.live = false;
@@ -450,5 +454,44 @@ impl<T, M: MovedFields> CaptureByValue<T, M> for &Capture<T, M> {
     #[inline(always)]
     fn capture(&self) -> Captured<T, M> {
         Captured::Own(UnsafeCell::new(Slot::holding(self.0.take())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn forget_second(whole: *mut (String, String), moved: u32) {
+        // SAFETY: the slot's value, read once to drop what was not moved out.
+        let whole = unsafe { std::ptr::read(whole) };
+        if moved.contains(1) {
+            std::mem::forget(whole.1);
+        }
+    }
+
+    /// A local whose field moved out is never moved whole: the lowering's own mistake would
+    /// move the field twice, and `take` panics instead.
+    #[test]
+    #[should_panic(expected = "a local read after it was moved out")]
+    fn a_partly_moved_local_is_not_taken_whole() {
+        let mut slot: Slot<(String, String)> = Slot::holding((String::from("a"), String::from("b")));
+        let place = Place::of(&raw mut slot);
+        // SAFETY: a pointer to the second field of the slot's live value.
+        let field = unsafe { &raw mut (*place.get()).1 };
+        let second = place.take_field(1, field, forget_second);
+        assert_eq!(second, "b");
+        let _whole = place.take();
+    }
+
+    /// Once the field is back, the local is whole again.
+    #[test]
+    fn a_field_assigned_again_makes_the_local_whole() {
+        let mut slot: Slot<(String, String)> = Slot::holding((String::from("a"), String::from("b")));
+        let place = Place::of(&raw mut slot);
+        // SAFETY: as above.
+        let field = unsafe { &raw mut (*place.get()).1 };
+        let second = place.take_field(1, field, forget_second);
+        place.assign_field(1, field, second + "!");
+        assert_eq!(place.take(), (String::from("a"), String::from("b!")));
     }
 }

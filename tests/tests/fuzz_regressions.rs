@@ -2582,3 +2582,51 @@ mod seed60606 {
         }
     }
 }
+
+/// Seed 70707 (10,000 programs on `eaf0d7e`, the parts of locals that `move` code names drawn).
+mod seed70707 {
+    use super::*;
+
+    differential! {
+        // An `async move` block naming a field of a kept local, inside an async block awaited
+        // where it is made: the outer block took the field first, and the inner `move` took it
+        // again from the outer's binding and the place both (E0382; and, once that was
+        // silenced, the whole local by value after its field had moved out: a field moved
+        // twice). A field the code around took first is now that code's binding, which the
+        // `move` takes as any local. Program 1836.
+        pub async fn program1836(pending: &mut Vec<std::pin::Pin<Box<dyn std::future::Future<Output = u32>>>>, p2: u32) -> u32 {
+            let v6 = Pair { a: Loud::new("l4"), b: Loud::new("l5") };
+            later("a15", 2u32).await;
+            (async {
+                pending.push(Box::pin(async move { later("a16", p2 + weigh(&v6.b)).await }));
+                ev("e17", 4u32)
+            }
+            .await)
+                * p2
+        }
+
+        // The same with a closure, and the other field read after.
+        pub async fn closure_in_an_awaited_block(out: &mut Vec<Box<dyn Fn() -> u32>>, p2: u32) -> u32 {
+            let v6 = Pair { a: Loud::new("l4"), b: Loud::new("l5") };
+            later("a15", 2u32).await;
+            let n = async {
+                out.push(Box::new(move || p2 + weigh(&v6.b)));
+                ev("e17", 4u32)
+            }
+            .await;
+            n + weigh(&v6.a)
+        }
+    }
+
+    #[test]
+    fn program1836() {
+        same_with_sinks_at_every_suspension(
+            |sinks| Box::pin(classic::program1836(&mut sinks.pending, 5u32)),
+            |sinks| Box::pin(runtime::program1836(&mut sinks.pending, 5u32)),
+        );
+        same_with_sinks_at_every_suspension(
+            |sinks| Box::pin(classic::closure_in_an_awaited_block(&mut sinks.kept, 5u32)),
+            |sinks| Box::pin(runtime::closure_in_an_awaited_block(&mut sinks.kept, 5u32)),
+        );
+    }
+}

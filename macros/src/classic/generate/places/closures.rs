@@ -76,39 +76,45 @@ impl Places<'_> {
     /// fields, those fields alone (`move || v.0` takes `v.0`, as edition 2021 captures, and
     /// the rest of `v` stays in place, to drop where its scope ends).
     pub(super) fn moved_into(&mut self, expr: &mut syn::Expr, captured: &[String]) {
+        // A field the code around took first (`captures`) is that code's binding here, which
+        // the `move` takes as it takes any local: neither it nor its local is taken again.
+        let taken_around = |local: &String, members: &[syn::Member]| {
+            self.captures.taken_fields.iter().any(|(_, taken, path)| taken == local && members.starts_with(path))
+        };
         let paths = syntax::moved_paths(expr, captured);
+        let around = paths.iter().any(|(local, path)| path.as_ref().is_some_and(|members| taken_around(local, members)));
         let whole: Vec<String> =
             paths.iter().filter(|(_, path)| path.is_none()).map(|(local, _)| local.clone()).collect();
         let fields: Vec<(String, Vec<syn::Member>)> = paths
             .into_iter()
             .filter_map(|(local, path)| path.map(|path| (local, path)))
-            .filter(|(local, _)| self.lookup(local).is_some())
+            .filter(|(local, members)| self.lookup(local).is_some() && !taken_around(local, members))
             .collect();
-        if !fields.is_empty() {
-            let captures: Vec<(Ident, String, Vec<syn::Member>)> = fields
-                .into_iter()
-                .enumerate()
-                .map(|(index, (local, members))| {
-                    let name = format!("__captured{}", self.captures.hidden_captures + index);
-                    (Ident::new(&name, Span::mixed_site()), local, members)
-                })
-                .collect();
-            self.captures.hidden_captures += captures.len();
-            self.with_taken_fields(&captures, |this| {
-                this.with_bound(whole.clone(), |this| match expr {
-                    syn::Expr::Closure(node) => this.closure(node, false),
-                    syn::Expr::Async(node) => this.async_block(node, false),
-                    _ => {}
-                })
-            });
-            self.taken_first(expr, &whole, &captures, &[]);
+        if fields.is_empty() && !around {
+            let prelude = self.capture_values(captured);
+            let span = expr.span();
+            // A block the rewriters after this one see into (`self` inside it becomes the
+            // local that holds it there).
+            *expr = syn::parse2(quote_spanned!(span=> { #prelude #expr })).expect("a block");
             return;
         }
-        let prelude = self.capture_values(captured);
-        let span = expr.span();
-        // A block the rewriters after this one see into (`self` inside it becomes the local
-        // that holds it there).
-        *expr = syn::parse2(quote_spanned!(span=> { #prelude #expr })).expect("a block");
+        let captures: Vec<(Ident, String, Vec<syn::Member>)> = fields
+            .into_iter()
+            .enumerate()
+            .map(|(index, (local, members))| {
+                let name = format!("__captured{}", self.captures.hidden_captures + index);
+                (Ident::new(&name, Span::mixed_site()), local, members)
+            })
+            .collect();
+        self.captures.hidden_captures += captures.len();
+        self.with_taken_fields(&captures, |this| {
+            this.with_bound(whole.clone(), |this| match expr {
+                syn::Expr::Closure(node) => this.closure(node, false),
+                syn::Expr::Async(node) => this.async_block(node, false),
+                _ => {}
+            })
+        });
+        self.taken_first(expr, &whole, &captures, &[]);
     }
 
     /// The visible locals that code rewritten by `f` uses by value (whole), and the fields of
