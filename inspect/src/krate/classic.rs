@@ -156,10 +156,7 @@ impl Run<'_> {
         let mut named: BTreeMap<usize, Vec<CompileError>> = BTreeMap::new();
         if let Built::Failed { errors, .. } = built {
             for error in errors {
-                let within = among.iter().copied().find(|&i| {
-                    let f = &self.functions[i];
-                    f.file == error.file && (f.line..=f.end_line).contains(&error.line)
-                });
+                let within = among.iter().copied().find(|&i| self.functions[i].holds(&error.file, error.line));
                 if let Some(i) = within {
                     named.entry(i).or_default().push(error.clone());
                 }

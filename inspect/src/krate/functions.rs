@@ -34,12 +34,21 @@ pub struct Function {
     /// Byte offset of the insertion in the file's original text.
     #[serde(skip)]
     pub insert_at: usize,
+    /// The line the attribute goes on (before the fn's doc comments and attributes, with
+    /// `--placement outer`): rustc's errors at the attribute are the fn's too.
+    #[serde(skip)]
+    pub attribute_line: usize,
 }
 
 impl Function {
     /// What `--only` matches: `path file:line`.
     pub fn key(&self) -> String {
         format!("{} {}:{}", self.path, self.file, self.line)
+    }
+
+    /// Whether `file:line` is in the fn: its attribute, signature or body.
+    pub fn holds(&self, file: &str, line: usize) -> bool {
+        self.file == file && (self.attribute_line.min(self.line)..=self.end_line).contains(&line)
     }
 
     /// In a binary target (`bin:NAME::..`), not the library.
@@ -210,6 +219,7 @@ impl Finder<'_> {
             line: fn_token.start().line,
             end_line: end.line,
             insert_at: source.offset(at),
+            attribute_line: at.line,
         });
     }
 
@@ -316,6 +326,23 @@ fn outer() { async fn nested() {} }
             ("sys::on_unix", 14),
         ];
         assert_eq!(names, expected.map(|(path, line)| (path.to_owned(), line)));
+    }
+
+    #[test]
+    fn a_fn_holds_the_lines_of_its_attribute_signature_and_body() {
+        let dir = std::env::temp_dir().join(format!("inspect-krate-functions-{}-holds", std::process::id()));
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        let file = dir.join("src/lib.rs");
+        std::fs::write(&file, SOURCE).unwrap();
+        let roots = [Root { file, prefix: String::new() }];
+        let functions = find(&dir, &roots, &Cfg::from_print(""), Placement::Outer).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let with_attrs = functions.iter().find(|f| f.path == "with_attrs").unwrap();
+        assert_eq!((with_attrs.attribute_line, with_attrs.line), (2, 4));
+        assert!(with_attrs.holds("src/lib.rs", 2) && with_attrs.holds("src/lib.rs", 4));
+        assert!(
+            !with_attrs.holds("src/lib.rs", 1) && !with_attrs.holds("src/lib.rs", 5) && !with_attrs.holds("x.rs", 4)
+        );
     }
 
     #[test]
