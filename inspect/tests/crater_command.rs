@@ -123,6 +123,20 @@ fn a_killed_run_resumes_where_it_stopped_and_writes_one_table() {
         )
     );
 
+    // The table alone, as Markdown, without running anything.
+    let output = run(&list, &["--no-run", "--markdown"]);
+    let markdown = String::from_utf8_lossy(&output.stdout);
+    assert!(markdown.contains("| hints@0.1.0 | 2021 | 6/6 | 2 | 2/2 | 2/2 |  |\n"), "{markdown}");
+    assert!(markdown.contains("\n    crater: 8/8 async fns lowered classic (100.0 %)"), "{markdown}");
+    assert_eq!(output.status.code(), Some(0));
+
+    // One run at a time in a directory.
+    std::fs::write(dir.join("run.lock"), std::process::id().to_string()).unwrap();
+    let output = run(&list, &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(&format!("another inspect crater (process {}) is running", std::process::id())), "{stderr}");
+    std::fs::remove_file(dir.join("run.lock")).unwrap();
+
     // `--again` runs a done crate again (the cheap one: it fails at once).
     let output = run(&list, &["--again", "no-such-crate-at-all-lowering"]);
     let stderr = String::from_utf8_lossy(&output.stderr);

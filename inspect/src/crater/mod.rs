@@ -27,7 +27,7 @@ use crate::process::wait_bounded;
 
 pub const USAGE: &str = "\
 usage: inspect crater LIST [--dir DIR] [--again NAME]... [--crate-timeout SECS] [--lab REV]
-                     [--json] [CRATE OPTIONS...]
+                     [--no-run] [--json | --markdown] [CRATE OPTIONS...]
 
 Runs `inspect crate` on each crate of LIST, one after another, and writes one table: a row per
 crate (its result line: A/N async fns lowered classic, H with hints, its tests classic and
@@ -47,7 +47,10 @@ says so, and the run goes on.
   --lab REV             the lab commit whose lowering the crates are built against,
                         extracted once under DIR (default HEAD); `worktree`: this
                         checkout as it is
+  --no-run              run no crate: the table of the rows saved so far (while a run
+                        goes on in DIR, say)
   --json                print crater.json rather than the table
+  --markdown            print the table as Markdown (for docs/real-crates.md)
   CRATE OPTIONS         passed to every `inspect crate` (--build-timeout, --test-timeout,
                         --no-figures, --no-hints, --memcheck, ...; not --dir, --json,
                         --lowering or --list, which the crater sets)";
@@ -72,7 +75,9 @@ struct Options {
     again: Vec<String>,
     crate_timeout: Option<Duration>,
     lab: Option<String>,
+    no_run: bool,
     json: bool,
+    markdown: bool,
     crate_options: Vec<String>,
     help: bool,
 }
@@ -104,6 +109,8 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
             }
             "--lab" => options.lab = Some(value()?),
             "--json" => options.json = true,
+            "--markdown" => options.markdown = true,
+            "--no-run" => options.no_run = true,
             "-h" | "--help" => options.help = true,
             // The crater gives each crate its own (`--dir` and `--json` are the crater's).
             "--lowering" | "--list" => {
@@ -121,6 +128,9 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Options> {
     }
     if !options.help && options.list.is_none() {
         return Err(Error::new(format!("inspect crater needs a LIST\n\n{USAGE}")));
+    }
+    if options.json && options.markdown {
+        return Err(Error::new(format!("--json and --markdown: one of them\n\n{USAGE}")));
     }
     krate::check_options(&options.crate_options).map_err(|error| Error::new(format!("crate options: {error}")))?;
     Ok(options)
@@ -149,6 +159,18 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
     };
     std::fs::create_dir_all(&dir).context(|| format!("creating {}", dir.display()))?;
     let dir = dir.canonicalize().context(|| format!("resolving {}", dir.display()))?;
+    if options.no_run {
+        // The lowering and options the rows were made with, as the table last said them.
+        let previous = results::load(&dir.join("crater.json")).ok();
+        let lab = previous.as_ref().map_or_else(
+            || lab::Lab { commit: "unknown (no run yet)".to_owned(), runtime: PathBuf::new() },
+            |previous| previous.lab.clone(),
+        );
+        let crate_options = previous.map_or_else(|| options.crate_options.clone(), |previous| previous.crate_options);
+        let crater = table(&entries, &dir, &list_path, &lab, &crate_options)?;
+        return print_table(&crater, &options);
+    }
+    let _lock = RunLock::take(&dir)?;
     let lab = lab::prepare(options.lab.as_deref().unwrap_or("HEAD"), &dir)?;
     let exe = std::env::current_exe().context(|| "finding this inspect's own executable")?;
     let timeout = options.crate_timeout.unwrap_or(Duration::from_secs(7200));
@@ -177,12 +199,46 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
         table(&entries, &dir, &list_path, &lab, &options.crate_options)?;
     }
     let crater = table(&entries, &dir, &list_path, &lab, &options.crate_options)?;
+    print_table(&crater, &options)
+}
+
+fn print_table(crater: &Crater, options: &Options) -> Result<ExitCode> {
     if options.json {
-        println!("{}", serde_json::to_string_pretty(&crater).context(|| "serialising the crater's table")?);
+        println!("{}", serde_json::to_string_pretty(crater).context(|| "serialising the crater's table")?);
+    } else if options.markdown {
+        print!("{}", table::markdown(crater));
     } else {
-        print!("{}", table::terminal(&crater));
+        print!("{}", table::terminal(crater));
     }
     Ok(if crater.pending.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// One run at a time in a directory: two would run the same pending crates in one work
+/// directory. The lock file holds the running crater's process id; one whose process is gone
+/// (a run killed) is taken over.
+struct RunLock(PathBuf);
+
+impl RunLock {
+    fn take(dir: &Path) -> Result<RunLock> {
+        let path = dir.join("run.lock");
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            let pid = text.trim();
+            if !pid.is_empty() && Path::new("/proc").join(pid).exists() && pid != std::process::id().to_string() {
+                return Err(Error::new(format!(
+                    "another inspect crater (process {pid}) is running in {}; --no-run prints its table so far",
+                    dir.display()
+                )));
+            }
+        }
+        std::fs::write(&path, std::process::id().to_string()).context(|| format!("writing {}", path.display()))?;
+        Ok(RunLock(path))
+    }
+}
+
+impl Drop for RunLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 fn row_path(dir: &Path, entry: &Entry) -> PathBuf {

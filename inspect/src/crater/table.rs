@@ -86,3 +86,69 @@ pub fn terminal(crater: &Crater) -> String {
     let _ = writeln!(out, "\ncrater: {}", totals.line());
     out
 }
+
+/// The table as Markdown: a row per crate, then the totals, the refusals by code (most first,
+/// one example each) and the tests that pass runtime and not classic.
+pub fn markdown(crater: &Crater) -> String {
+    let mut out = String::new();
+    let cell = |text: &str| text.replace('|', "\\|");
+    let count = |count: Option<Count>| count.map_or_else(|| "-".to_owned(), |c| format!("{}/{}", c.passed, c.total));
+    let _ = writeln!(
+        out,
+        "| crate | edition | lowered classic | with hints | tests classic | runtime baseline | refusals, or why not measured |"
+    );
+    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- |");
+    for row in &crater.rows {
+        let done = row.status == Status::Done;
+        let said = if done {
+            let mut parts: Vec<String> =
+                row.refusals.iter().map(|(code, refused)| format!("{code} {}", refused.len())).collect();
+            parts.extend(row.tests_not_run.as_ref().map(|why| format!("tests not run: {why}")));
+            parts.join("; ")
+        } else {
+            format!("{}: {}", row.status.as_str(), row.detail.as_deref().unwrap_or_default())
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            cell(&row.label()),
+            row.edition.as_deref().unwrap_or("-"),
+            if done { format!("{}/{}", row.accepted, row.functions) } else { "-".to_owned() },
+            if done { row.hinted.to_string() } else { "-".to_owned() },
+            count(row.classic),
+            count(row.baseline),
+            cell(&said)
+        );
+    }
+    for pending in &crater.pending {
+        let _ = writeln!(out, "| {} | | | | | | pending |", cell(pending));
+    }
+    let _ = writeln!(out, "\n    crater: {}", crater.totals.line());
+    let by_code = crater.totals.refusals_by_count();
+    if !by_code.is_empty() {
+        let _ = writeln!(out, "\n| code | refused fns | an example |\n| --- | --- | --- |");
+        for (code, n) in by_code {
+            let example = crater.rows.iter().find_map(|row| {
+                let refused = row.refusals.get(code)?.first()?;
+                Some(format!(
+                    "{} `{}` ({}, error at {}): {}",
+                    row.label(),
+                    refused.path,
+                    refused.at,
+                    refused.error_at,
+                    refused.message
+                ))
+            });
+            let _ = writeln!(out, "| {code} | {n} | {} |", cell(&example.unwrap_or_default()));
+        }
+    }
+    let failing: Vec<String> = crater
+        .rows
+        .iter()
+        .flat_map(|row| row.classic_only_failures.iter().map(move |test| format!("- {}: {test}", row.label())))
+        .collect();
+    if !failing.is_empty() {
+        let _ = writeln!(out, "\nTests that pass runtime and not classic:\n\n{}", failing.join("\n"));
+    }
+    out
+}
