@@ -189,7 +189,8 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
             continue;
         }
         eprintln!("crater: [{}/{}] {}: running", at + 1, entries.len(), entry.source);
-        let row = run_one(&exe, entry, &dir, &lab, &options.crate_options, timeout)?;
+        let mut row = run_one(&exe, entry, &dir, &lab, &options.crate_options, timeout)?;
+        row.lab_commit = lab.commit.clone();
         let said = row
             .last_line
             .clone()

@@ -73,6 +73,10 @@ pub struct Row {
     pub seconds: f64,
     /// `inspect crate`'s log of this crate.
     pub log: PathBuf,
+    /// The lab commit whose lowering this crate was built against (a rerun with another
+    /// `--lab` leaves the rows it did not redo on theirs: the table says so).
+    #[serde(default)]
+    pub lab_commit: String,
     pub name: Option<String>,
     pub version: Option<String>,
     pub edition: Option<String>,
@@ -103,6 +107,7 @@ impl Row {
             detail: Some(detail),
             seconds,
             log,
+            lab_commit: String::new(),
             name: None,
             version: None,
             edition: None,
@@ -145,6 +150,7 @@ impl Row {
             detail: None,
             seconds,
             log,
+            lab_commit: String::new(),
             name: Some(results.name.clone()),
             version: Some(results.version.clone()),
             edition: Some(results.edition.clone()),

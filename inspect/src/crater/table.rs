@@ -15,6 +15,15 @@ pub fn terminal(crater: &Crater) -> String {
         crater.lab.commit,
         crater.crate_options.join(" ")
     );
+    let others: Vec<String> = crater
+        .rows
+        .iter()
+        .filter(|row| !row.lab_commit.is_empty() && row.lab_commit != crater.lab.commit)
+        .map(|row| format!("{} ({})", row.label(), row.lab_commit))
+        .collect();
+    if !others.is_empty() {
+        let _ = writeln!(out, "built against another lowering (rerun them with --again): {}", others.join(", "));
+    }
     let _ = writeln!(
         out,
         "\n{:<36} {:>4} {:>9} {:>5} {:>11} {:>11} {:>7}  refusals / why not measured",
