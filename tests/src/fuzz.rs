@@ -51,6 +51,13 @@ pub async fn weigh_later(loud: &Loud) -> u32 {
     loud.name().len() as u32
 }
 
+/// Borrows a string across a suspension (`len_later("u", &v.name().to_uppercase()).await`:
+/// the owned temporary at the end of the chain must live until the call completes).
+pub async fn len_later(label: &str, text: &str) -> u32 {
+    later(&format!("len {label} {text}"), ()).await;
+    text.len() as u32
+}
+
 /// Methods that take a `Loud` by value (it drops inside), called on locals and parameters:
 /// the macro cannot tell them from methods that borrow (the README's "consuming methods").
 impl Loud {

@@ -544,6 +544,41 @@ fn default_run_draws_every_real_code_shape() {
     assert!(missing.is_empty(), "the default run draws no program with {missing:?}");
 }
 
+/// The shapes published crates showed the classic lowering appear in the default run's
+/// programs: a struct literal's shorthand naming a local kept in place, a struct update moving
+/// a field out of a local, and an owned temporary at the end of a method chain borrowed by an
+/// awaited call, of a local and of a temporary.
+#[test]
+fn default_run_draws_every_crate_shape() {
+    use fuzz::ast::Node;
+    let names = [
+        "`Pair { a, b: .. }.a` (a field shorthand) naming a local kept in place",
+        "`Pair { a: .., ..v }.b` (a struct update)",
+        "`len_later(.., &v.name().to_uppercase()).await` (a chain's temporary, of a local)",
+        "`len_later(.., &Loud::new(..).name().to_uppercase()).await` (of a temporary)",
+    ];
+    let mut counts = [0usize; 4];
+    for index in 0..DEFAULT_PROGRAMS {
+        let program = fuzz::generate::program(DEFAULT_SEED, index);
+        let mut found = [false; 4];
+        fuzz::ast::visit_block(&program.body, &mut |node| match node {
+            Node::Expr(Expr::PairShorthand(_)) => found[0] = true,
+            Node::Expr(Expr::PairUpdate(..)) => found[1] = true,
+            Node::Expr(Expr::UpperLater(_, Some(_))) => found[2] = true,
+            Node::Expr(Expr::UpperLater(_, None)) => found[3] = true,
+            _ => {}
+        });
+        for (count, found) in counts.iter_mut().zip(found) {
+            *count += usize::from(found);
+        }
+    }
+    for (name, count) in names.iter().zip(counts) {
+        println!("{count:4} of {DEFAULT_PROGRAMS} programs: {name}");
+    }
+    let missing: Vec<&str> = names.iter().zip(counts).filter(|(_, count)| *count == 0).map(|(name, _)| *name).collect();
+    assert!(missing.is_empty(), "the default run draws no program with {missing:?}");
+}
+
 /// The macro and closure shapes appear in the default run's programs, each with an operand the
 /// classic lowering keeps in place: the user's macros `keep!` (a `move` closure), `deferred!`
 /// (an `async move` block that awaits), both stored past the call, `plain!` (an expression)

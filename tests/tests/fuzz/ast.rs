@@ -227,6 +227,15 @@ pub enum Expr {
     IsOk(String),
     /// `Pair { a, b }.a` (`first`) or `.b`: the other field is a temporary.
     PairField(Box<Expr>, Box<Expr>, bool),
+    /// `Pair { a, b: e }.a`: a struct literal whose field shorthand names the `Loud` local `a`,
+    /// which moves into it (crates' `Out { entry, n }`).
+    PairShorthand(Box<Expr>),
+    /// `Pair { a: e, ..base }.b`: a struct update that moves `base.b` out of a `Pair` local.
+    PairUpdate(Box<Expr>, String),
+    /// `len_later("label", &<src>.name().to_uppercase()).await`: the owned temporary at the
+    /// end of a method chain, borrowed by an awaited call; `src` is a `Loud` local (borrowed
+    /// across the await) or a temporary `Loud::new("label")` (`None`).
+    UpperLater(String, Option<String>),
     /// `(e, ..)`: only as what a `let` destructures or binds whole (or awaits first).
     Tuple(Vec<Expr>),
     /// `name.index`: a `u32` element of a tuple local, copied (the rest of the local stays,
@@ -583,7 +592,9 @@ pub fn children(expr: &Expr) -> Vec<&Expr> {
         | Expr::SelfBump(value)
         | Expr::Plain(value)
         | Expr::Put(_, value)
-        | Expr::Panic(_, value) => vec![&**value],
+        | Expr::Panic(_, value)
+        | Expr::PairShorthand(value)
+        | Expr::PairUpdate(value, _) => vec![&**value],
         Expr::Event(event) => event.values().collect(),
         Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
             vec![&**left, &**right]
@@ -624,7 +635,9 @@ pub fn children_mut(expr: &mut Expr) -> Vec<&mut Expr> {
         | Expr::SelfBump(value)
         | Expr::Plain(value)
         | Expr::Put(_, value)
-        | Expr::Panic(_, value) => vec![&mut **value],
+        | Expr::Panic(_, value)
+        | Expr::PairShorthand(value)
+        | Expr::PairUpdate(value, _) => vec![&mut **value],
         Expr::Event(event) => event.values_mut().collect(),
         Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
             vec![&mut **left, &mut **right]
@@ -680,6 +693,7 @@ pub fn awaits(expr: &Expr) -> bool {
         | Expr::Join(..)
         | Expr::AsyncBlock(_)
         | Expr::WeighLater(_)
+        | Expr::UpperLater(..)
         | Expr::WeighRef(_, true)
         | Expr::Fill(..)
         | Expr::FillNew(..)
@@ -706,6 +720,9 @@ pub fn stmt_awaits(stmt: &Stmt) -> bool {
     }
 }
 
+/// The local a struct literal's field shorthand names (`Expr::PairShorthand`): the field's.
+pub const SHORTHAND_LOCAL: &str = "a";
+
 /// The names of locals and parameters `expr` itself names (not counting its parts).
 pub fn own_names(expr: &Expr) -> Vec<String> {
     match expr {
@@ -725,7 +742,10 @@ pub fn own_names(expr: &Expr) -> Vec<String> {
         | Expr::IntoLen(name, _)
         | Expr::SpendLater(name, ..)
         | Expr::CallClosure(name)
-        | Expr::Put(name, _) => vec![name.clone()],
+        | Expr::Put(name, _)
+        | Expr::PairUpdate(_, name)
+        | Expr::UpperLater(_, Some(name)) => vec![name.clone()],
+        Expr::PairShorthand(_) => vec![SHORTHAND_LOCAL.to_owned()],
         Expr::Loop(Loop { kind: LoopKind::OverBuf { buf, .. }, .. }) => vec![buf.clone()],
         Expr::Event(event) => {
             let mut names: Vec<String> = event
@@ -819,7 +839,7 @@ fn in_place_expr(expr: &Expr, found: &mut std::collections::BTreeSet<String>) {
     match expr {
         // Their code runs in place, or after the call: none of the function's awaits.
         Expr::Store(..) | Expr::Closure(_) | Expr::Apply(_) => return,
-        Expr::WeighLater(name) | Expr::Fill(name, _) | Expr::PushLater(name, _) => {
+        Expr::WeighLater(name) | Expr::Fill(name, _) | Expr::PushLater(name, _) | Expr::UpperLater(_, Some(name)) => {
             found.insert(name.clone());
         }
         Expr::Loop(Loop { kind: LoopKind::OverBuf { buf, .. }, body, .. }) if block_awaits(body) => {

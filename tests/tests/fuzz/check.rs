@@ -887,6 +887,26 @@ impl Checker {
             }
             Expr::NewDuo(..) => Ok(Ty::Duo),
             Expr::MoveField(name, first) => self.field(name, *first, true),
+            Expr::PairShorthand(b) => {
+                // The fields in the order written: the shorthand first.
+                let ty = self.use_var(SHORTHAND_LOCAL)?;
+                if ty != Ty::Loud {
+                    return Err(format!("a shorthand field of {ty:?}"));
+                }
+                self.operand(b, &Ty::Loud)?;
+                Ok(Ty::Loud)
+            }
+            Expr::PairUpdate(a, base) => {
+                self.operand(a, &Ty::Loud)?;
+                // (Only `b` is taken from the base: `a` may have moved out before.)
+                self.field(base, false, true)
+            }
+            Expr::UpperLater(_, source) => {
+                if let Some(name) = source {
+                    self.borrow_var(name, &Ty::Loud)?;
+                }
+                Ok(Ty::U32)
+            }
             Expr::WeighField(name, first) => {
                 self.field(name, *first, false)?;
                 Ok(Ty::U32)

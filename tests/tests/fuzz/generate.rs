@@ -43,6 +43,7 @@ fn drawn(seed: u64, index: usize, everyday: bool) -> (Program, usize) {
         generator.everyday = everyday;
         generator.real_code = everyday && real_code();
         generator.macros = generator.real_code && macros();
+        generator.crate_shapes = generator.macros && crate_shapes();
         let mut program = generator.program();
         consuming_forms(&mut program);
         // Valid by construction; the check guards the generator itself.
@@ -59,6 +60,15 @@ fn drawn(seed: u64, index: usize, everyday: bool) -> (Program, usize) {
 /// `LOWERING_FUZZ_MACROS=0` (the programs of runs made before them).
 fn macros() -> bool {
     std::env::var("LOWERING_FUZZ_MACROS").map_or(true, |value| value != "0")
+}
+
+/// Whether to draw the shapes published crates showed the classic lowering (issue 40): a
+/// struct literal's field shorthand naming a kept local, a struct update `..base` moving a
+/// field out of a local, an owned temporary at the end of a method chain borrowed by an
+/// awaited call. Every run does unless `LOWERING_FUZZ_CRATES=0` (the programs of runs made
+/// before them).
+fn crate_shapes() -> bool {
+    std::env::var("LOWERING_FUZZ_CRATES").map_or(true, |value| value != "0")
 }
 
 /// Whether to draw issue 26's shapes, the bodies real crates have (`let .. else`, tracing's
@@ -112,6 +122,8 @@ struct Generator<'r> {
     real_code: bool,
     /// Draw macros of the user's and closures too (`macros`).
     macros: bool,
+    /// Draw the shapes published crates showed the classic lowering (`crate_shapes`).
+    crate_shapes: bool,
     /// Statements that must come right after the one just drawn, in the same block: the shape
     /// a keeper prepares, what names the locals a borrowing macro was lent (so that the macro
     /// is not their last use).
@@ -136,6 +148,7 @@ impl<'r> Generator<'r> {
             everyday: false,
             real_code: false,
             macros: false,
+            crate_shapes: false,
             follow_ups: Vec::new(),
             operands: Vec::new(),
             kept: Vec::new(),
@@ -306,6 +319,11 @@ impl<'r> Generator<'r> {
     fn stmt(&mut self) -> Stmt {
         if self.macros && self.chance(12) {
             return self.macro_stmt();
+        }
+        if self.crate_shapes && self.chance(6) {
+            if let Some(stmt) = self.crate_shape() {
+                return stmt;
+            }
         }
         if self.real_code {
             match self.below(100) {
@@ -887,6 +905,65 @@ impl<'r> Generator<'r> {
             self.follow_ups.push(Stmt::Expr(Expr::Note(note, Box::new(value))));
         }
         Some(scene)
+    }
+
+    // ----- issue 40's shapes: what published crates showed -------------------------------
+
+    /// One of the shapes of published crates' bodies that the classic lowering once got
+    /// wrong, or `None` where it does not apply here.
+    fn crate_shape(&mut self) -> Option<Stmt> {
+        let note = self.fresh("n");
+        match self.below(3) {
+            // `{ let a = Loud::new(..); note(.., weigh_later(&a).await); note(.., consume(Pair {
+            // a, b: Loud::new(..) }.a)); }`: `a` kept in place, then named by a shorthand.
+            0 => {
+                let made = self.fresh("l");
+                let other = self.fresh("t");
+                let binding = Binding { name: SHORTHAND_LOCAL.to_owned(), mutable: false };
+                let kept = Stmt::Expr(Expr::Note(self.fresh("n"), Box::new(Expr::WeighLater(SHORTHAND_LOCAL.to_owned()))));
+                let literal = Expr::PairShorthand(Box::new(Expr::NewLoud(other)));
+                let taken = Stmt::Expr(Expr::Note(note, Box::new(Expr::Call(Helper::Consume, vec![literal]))));
+                Some(Stmt::Expr(Expr::Block(Block {
+                    stmts: vec![Stmt::Let(Pat::Bind(binding), Expr::NewLoud(made)), kept, taken],
+                    tail: None,
+                })))
+            }
+            // `note(.., consume(v.a)); note(.., consume(Pair { a: Loud::new(..), ..v }.b));`:
+            // `v.b` moves out of a pair whose other field moved before. (With `v.a` still
+            // there, the classic lowering moves all of `v` into the literal, and `v.a` drops
+            // where the statement ends rather than where `v`'s scope does: the README's
+            // "Where the lowerings differ", not drawn.)
+            1 => {
+                let moved = self.moved.clone();
+                let pairs: Vec<String> = self
+                    .visible()
+                    .into_iter()
+                    .filter(|var| var.ty == Ty::Duo && var.present && var.parts == 0)
+                    .filter(|var| var.in_this_loop && !var.frozen)
+                    .map(|var| var.name)
+                    .filter(|name| !moved.iter().any(|gone| gone.starts_with(&format!("{name}."))))
+                    .collect();
+                let base = pairs.get(self.below(pairs.len().max(1)))?.clone();
+                self.moved.push(format!("{base}.a"));
+                self.moved.push(format!("{base}.b"));
+                let first = Expr::Call(Helper::Consume, vec![Expr::MoveField(base.clone(), true)]);
+                let update = Expr::PairUpdate(Box::new(Expr::NewLoud(self.fresh("l"))), base);
+                let second = self.fresh("n");
+                self.follow_ups.push(Stmt::Expr(Expr::Note(second, Box::new(Expr::Call(Helper::Consume, vec![update])))));
+                Some(Stmt::Expr(Expr::Note(note, Box::new(first))))
+            }
+            // `note(.., len_later(.., &<src>.name().to_uppercase()).await)`, of a `Loud` local
+            // or a temporary one.
+            _ => {
+                let source = if self.chance(50) {
+                    self.pick_var(|var| var.ty == Ty::Loud && var.borrowable)
+                } else {
+                    None
+                };
+                let label = self.fresh("u");
+                Some(Stmt::Expr(Expr::Note(note, Box::new(Expr::UpperLater(label, source)))))
+            }
+        }
     }
 
     // ----- issue 26's shapes: what real crates write ---------------------------------------

@@ -357,7 +357,7 @@ impl Printer {
             Expr::If(..) | Expr::Match(..) | Expr::Block(_) | Expr::Labelled(..) | Expr::Loop(_) => {
                 context != Context::Free
             }
-            Expr::PairField(..) => context == Context::Condition,
+            Expr::PairField(..) | Expr::PairShorthand(_) | Expr::PairUpdate(..) => context == Context::Condition,
             Expr::Deref(_) | Expr::Borrow(_) => context != Context::Free,
             // At the start of a statement or a block's tail, `async { .. }` would end there.
             Expr::AsyncBlock(_) => true,
@@ -463,6 +463,23 @@ impl Printer {
             Expr::LocalField(name, index) => write!(self.out, "{name}.{index}").unwrap(),
             Expr::WeighNew(label) => write!(self.out, "weigh(&Loud::new(\"{label}\"))").unwrap(),
             Expr::IsOk(name) => write!(self.out, "{name}.is_ok()").unwrap(),
+            Expr::PairShorthand(b) => {
+                self.out.push_str("Pair { a, b: ");
+                self.expr(b, Context::Free);
+                self.out.push_str(" }.a");
+            }
+            Expr::PairUpdate(a, base) => {
+                self.out.push_str("Pair { a: ");
+                self.expr(a, Context::Free);
+                write!(self.out, ", ..{base} }}.b").unwrap();
+            }
+            Expr::UpperLater(label, source) => {
+                let source = match source {
+                    Some(name) => name.clone(),
+                    None => format!("Loud::new(\"{label}\")"),
+                };
+                write!(self.out, "len_later(\"{label}\", &{source}.name().to_uppercase()).await").unwrap();
+            }
             Expr::PairField(a, b, first) => {
                 self.out.push_str("Pair { a: ");
                 self.expr(a, Context::Free);

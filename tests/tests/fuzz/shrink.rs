@@ -186,6 +186,7 @@ fn own_edits(expr: &Expr) -> Vec<Expr> {
         // The same borrow without its suspension.
         Expr::WeighRef(name, true) => out.push(Expr::WeighRef(name.clone(), false)),
         Expr::WeighLater(name) => out.push(Expr::Weigh(name.clone())),
+        Expr::UpperLater(label, Some(_)) => out.push(Expr::UpperLater(label.clone(), None)),
         Expr::Lit(value) if *value > 0 => out.push(Expr::Lit(value - 1)),
         Expr::If(cond, then_branch, Some(_)) => out.push(Expr::If(cond.clone(), then_branch.clone(), None)),
         Expr::Match(scrutinee, arms) => {
