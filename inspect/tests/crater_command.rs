@@ -134,8 +134,24 @@ fn a_killed_run_resumes_where_it_stopped_and_writes_one_table() {
     std::fs::write(dir.join("run.lock"), std::process::id().to_string()).unwrap();
     let output = run(&list, &[]);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains(&format!("another inspect crater (process {}) is running", std::process::id())), "{stderr}");
+    assert!(
+        stderr.contains(&format!("another inspect crater (process {}) is running", std::process::id())),
+        "{stderr}"
+    );
     std::fs::remove_file(dir.join("run.lock")).unwrap();
+
+    // A row built against another lowering is run again.
+    let missing_row = dir.join("rows/no-such-crate-at-all-lowering-0.0.1.json");
+    let text = std::fs::read_to_string(&missing_row).unwrap();
+    assert!(text.contains("\"lab_commit\": \"worktree\""), "{text}");
+    std::fs::write(&missing_row, text.replace("\"lab_commit\": \"worktree\"", "\"lab_commit\": \"0123abc\"")).unwrap();
+    let output = run(&list, &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no-such-crate-at-all-lowering@0.0.1: running (its row was built against 0123abc)"),
+        "{stderr}"
+    );
+    assert!(std::fs::read_to_string(&missing_row).unwrap().contains("\"lab_commit\": \"worktree\""));
 
     // `--again` runs a done crate again (the cheap one: it fails at once).
     let output = run(&list, &["--again", "no-such-crate-at-all-lowering"]);

@@ -37,7 +37,8 @@ classic, the share of tests passing classic). LIST holds one crate a line, NAME@
 path relative to the list, optionally followed by options for that crate alone; # starts a
 comment. Each crate's row is saved in DIR as soon as it is done; a rerun skips those (the run
 is resumable after an interruption). A crate that fails, crashes or times out is a row that
-says so, and the run goes on.
+says so, and the run goes on. A row built against another lab commit than the run's is run
+again (give --lab COMMIT to resume a run after HEAD moved on).
 
   --dir DIR             rows, logs, the crates' shared work directory and crater.json
                         (default <target>/lowering-crater, which `inspect --html` reads)
@@ -184,11 +185,19 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
     for (at, entry) in entries.iter().enumerate() {
         let row_path = row_path(&dir, entry);
         let again = options.again.iter().any(|again| entry.named(again));
-        if !again && results::read_row(&row_path).is_some() {
+        // A row counts as done for the lowering it was built against: another commit's is
+        // run again, so that every row of the table measures one lowering.
+        let saved = results::read_row(&row_path);
+        let done = saved.as_ref().is_some_and(|row| row.lab_commit == lab.commit);
+        if !again && done {
             eprintln!("crater: [{}/{}] {}: already done", at + 1, entries.len(), entry.source);
             continue;
         }
-        eprintln!("crater: [{}/{}] {}: running", at + 1, entries.len(), entry.source);
+        let other = saved.filter(|_| !done).map_or_else(String::new, |row| {
+            let commit = if row.lab_commit.is_empty() { "an unrecorded commit" } else { row.lab_commit.as_str() };
+            format!(" (its row was built against {commit})")
+        });
+        eprintln!("crater: [{}/{}] {}: running{other}", at + 1, entries.len(), entry.source);
         let mut row = run_one(&exe, entry, &dir, &lab, &options.crate_options, timeout)?;
         row.lab_commit = lab.commit.clone();
         let said = row
