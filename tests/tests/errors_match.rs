@@ -6,15 +6,18 @@
 //! `cargo` prints a diagnostic that rustc emits twice with the same text once (trybuild records
 //! both): the borrow-check twin and the state machine's copy of the user's code may both report
 //! a mistake, and where the state machine's copy is written so that rustc reports it in the
-//! plain function's words (an awaited value a `let` annotates, `generate::emit`), the user reads
-//! it once. `cargo_output` removes such repeats before comparing, as `cargo` does.
+//! plain function's words (an awaited value a `let` annotates, or one an operand takes by
+//! value: an argument, a field, the operand of `?` or of an arithmetic operator, a returned
+//! value; `generate::emit::awaited_values`), the user reads it once. `cargo_output` removes such
+//! repeats before comparing, as `cargo` does.
 //!
-//! Two shapes are not there yet, each pinned by a test below that asserts the exact difference:
-//! a value used after a move (`a_moved_value_is_reported_twice`) and a result of the wrong type
-//! (`a_result_of_the_wrong_type_is_reported_twice`).
+//! Three shapes are not there yet, each pinned by a test below that asserts the exact
+//! difference: a value used after a move (`a_moved_value_is_reported_twice`), a result of the
+//! wrong type (`a_result_of_the_wrong_type_is_reported_twice`) and a `let` with a type whose
+//! initializer awaits inside an expression (`a_typed_let_around_an_await_is_reported_twice`).
 
 /// The cases whose errors are the plain function's, word for word.
-const CASES: [&str; 19] = [
+const CASES: [&str; 23] = [
     "rustc_rejects_type_mismatch",
     "rustc_rejects_unknown_name",
     "rustc_rejects_wrong_method",
@@ -34,10 +37,14 @@ const CASES: [&str; 19] = [
     "private_field_read",
     "trait_method_missing",
     "unknown_method_after_await",
+    "awaited_argument_mismatch",
+    "awaited_field_mismatch",
+    "awaited_question_mark_mismatch",
+    "awaited_operand_mismatch",
 ];
 
 /// Every pair: the cases above and the two that still differ.
-const PAIRS: [&str; 21] = [
+const PAIRS: [&str; 26] = [
     "rustc_rejects_type_mismatch",
     "rustc_rejects_unknown_name",
     "rustc_rejects_wrong_method",
@@ -57,8 +64,13 @@ const PAIRS: [&str; 21] = [
     "private_field_read",
     "trait_method_missing",
     "unknown_method_after_await",
+    "awaited_argument_mismatch",
+    "awaited_field_mismatch",
+    "awaited_question_mark_mismatch",
+    "awaited_operand_mismatch",
     "moved_value_after_await",
     "tail_of_wrong_type",
+    "awaited_inside_typed_let",
 ];
 
 const ATTRIBUTE: &str = "#[lowering(classic)]";
@@ -136,4 +148,18 @@ fn a_result_of_the_wrong_type_is_reported_twice() {
     assert_eq!(classic.len(), 2, "the twin's error and the state machine's");
     assert!(classic[0].contains("return type inferred to be `u32` here"));
     assert!(classic.iter().all(|error| error.starts_with("error[E0308]: mismatched types")));
+}
+
+/// `let pair: (u32, u32) = (ready("text").await, 1);`: the twin reports the plain function's
+/// mismatch at the awaited value; the state machine computes the initializer into a slot of
+/// its own (`__sm.v1 = Some((.., 1))`, its type inferred from the value) before the `let`
+/// binds it (`identity(__v1)`), so its mismatch is the whole tuple's, at the attribute.
+#[test]
+fn a_typed_let_around_an_await_is_reported_twice() {
+    let (classic, plain) = classic_and_plain("awaited_inside_typed_let");
+    assert_eq!(plain.len(), 1);
+    assert_eq!(classic.len(), 2, "the twin's error and the state machine's");
+    assert_eq!(classic[0], plain[0], "the twin's is the plain function's");
+    assert!(classic[1].contains("expected `(u32, u32)`, found `(&str, {integer})`"));
+    assert!(classic[1].contains("#[lowering(classic)]"), "at the attribute");
 }

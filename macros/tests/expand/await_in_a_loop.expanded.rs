@@ -141,7 +141,9 @@ fn sum(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                                                 let mut __t1 = match __awaited {
                                                     __lowering_awaited => (__lowering_awaited,).0,
                                                 };
-                                                total += __t1;
+                                                total += match __t1 {
+                                                    __lowering_awaited => (__lowering_awaited,).0,
+                                                };
                                             }
                                             ();
                                             __sm.total = ::core::option::Option::Some(total);

@@ -75,7 +75,11 @@ fn leaf(n: u32) -> ::lowering::ValueTask<u32, impl ::lowering::Witness> {
                                     let mut __t0 = match __awaited {
                                         __lowering_awaited => (__lowering_awaited,).0,
                                     };
-                                    return ::core::task::Poll::Ready(__t0 + 1);
+                                    return ::core::task::Poll::Ready(
+                                        match __t0 {
+                                            __lowering_awaited => (__lowering_awaited,).0,
+                                        } + 1,
+                                    );
                                 }
                             }
                         }

@@ -221,7 +221,7 @@ impl Lower {
     /// A fresh temporary located at the code it holds, so that rustc's notes about it point
     /// there.
     fn temp_at(&mut self, span: Span) -> syn::Ident {
-        let mut temp = self.temp("t");
+        let mut temp = self.temp(OPERAND_PREFIX);
         temp.set_span(Span::mixed_site().located_at(span));
         temp
     }
@@ -1309,6 +1309,18 @@ fn changes_anything(expr: &syn::Expr) -> bool {
 /// (`len_of(&String::from("x")).await`): an await may hold a borrow of one, so they live in
 /// place (`analyse::loans::is_hoisted_temporary`): `__h0`, `__h1`, ...
 pub(crate) const HOISTED_PREFIX: &str = "h";
+
+/// The prefix of the temporaries an operand is spilled into (`Lower::temp_at`): `__t0`, ..
+const OPERAND_PREFIX: &str = "t";
+
+/// Is this a temporary an operand was spilled into (`Lower::spill_value`), an await's value
+/// among them?
+pub(crate) fn is_operand_temporary(ident: &syn::Ident) -> bool {
+    let name = ident.to_string();
+    name.strip_prefix("__")
+        .and_then(|rest| rest.strip_prefix(OPERAND_PREFIX))
+        .is_some_and(|index| !index.is_empty() && index.bytes().all(|byte| byte.is_ascii_digit()))
+}
 
 /// Is this a temporary the lowering made (`Lower::temp`)?
 pub(crate) fn is_lowering_temporary(ident: &syn::Ident) -> bool {

@@ -35,14 +35,17 @@ use crate::classic::analyse::loans::{self, borrow_root};
 use crate::classic::analyse::mentions::{self, Kind};
 use crate::classic::parse::bindings::{let_patterns, names_bound_in, pattern_bindings};
 use crate::classic::parse::ir::{self, Block, Expr, Stmt};
+use crate::classic::parse::lower::is_operand_temporary;
 use crate::classic::syntax;
 
+mod awaited_values;
 mod in_place;
 mod initialization;
 mod liveness_queries;
 mod segment;
 mod shadowing;
 
+use self::awaited_values::{AwaitedAt, as_user_value};
 use self::segment::{Level, Segment};
 
 pub(crate) type VarId = usize;
@@ -223,6 +226,9 @@ pub(crate) struct Emitter<'a> {
     /// Locals saved with some of their fields used by value: a field moved out leaves a
     /// local that cannot be saved whole, so they live in place in the next walk.
     pub wants_in_place: HashSet<String>,
+    /// The lowering's temporaries that hold an awaited value, by name, with where the user
+    /// wrote the await (`awaited_values`).
+    awaited_temporaries: HashMap<String, AwaitedAt>,
 }
 
 fn sm() -> Ident {
@@ -275,6 +281,7 @@ impl<'a> Emitter<'a> {
             initializing: Vec::new(),
             parts: config.parts.clone(),
             wants_in_place: HashSet::new(),
+            awaited_temporaries: HashMap::new(),
         }
     }
 
@@ -714,7 +721,9 @@ impl<'a> Emitter<'a> {
 
     /// `rewrite_expr` for an expression matched against patterns (`Places::matched`).
     fn rewrite_matched(&mut self, expr: &syn::Expr, patterns: Option<&[&syn::Pat]>) -> syn::Expr {
-        let expr = &self.places_matched(expr, patterns);
+        let expr = self.places_matched(expr, patterns);
+        // Before the jumps are rewritten: a `return` of an awaited value is then one too.
+        let expr = &awaited_values::read_as_awaited(expr, &self.awaited_temporaries);
         let jumps = self.rewriter().scan_expr(expr);
         let jumps = self.jumps_for(jumps);
         let mut rewriter = self.rewriter();
@@ -958,24 +967,33 @@ impl<'a> Emitter<'a> {
             Some(Expr::Await(awaited_node)) => {
                 self.await_expr(awaited_node);
                 if self.reachable {
+                    let at = AwaitedAt::of(&awaited_node.operand, awaited_node.span);
                     let value = match node.diverge {
-                        // A `match` arm, as the twin writes the value (`twin::AwaitedLets`): a
-                        // mismatch with the `let`'s type is then one diagnostic for both, and
-                        // the local's type an error, as after the plain function's await (no
-                        // follow-on errors).
-                        None => {
-                            let bound = Ident::new("__lowering_awaited", Span::mixed_site());
-                            let value = as_user_value(&bound, &awaited_node.operand, awaited_node.span);
-                            let awaited = awaited();
-                            syn::Expr::Verbatim(quote!(match #awaited { #bound => #value }))
-                        }
-                        Some(_) => as_user_value(&awaited(), &awaited_node.operand, awaited_node.span),
+                        // A `match` arm, as the await's desugaring gives the value: a mismatch
+                        // with the `let`'s type is then the twin's diagnostic, in its words,
+                        // and the local's type an error, as after the plain function's await
+                        // (no follow-on errors).
+                        None => awaited_values::as_awaited(awaited().into_token_stream(), at),
+                        Some(_) => as_user_value(&awaited(), at),
                     };
+                    // A temporary the lowering spilled the await into (`f(g().await)`): where
+                    // an operand reads it, it reads as the awaited value.
+                    if let Some(temporary) = lowering_temporary(&node.pat) {
+                        self.awaited_temporaries.insert(temporary, at);
+                    }
                     self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span);
                 }
             }
             Some(init) => match init.source() {
                 Some(source) if !self.must_split(init) => {
+                    // The same value moved into another temporary (an operand read before a
+                    // later one awaits).
+                    if let (Some(temporary), syn::Expr::Path(path)) = (lowering_temporary(&node.pat), source)
+                        && let Some(held) = path.path.get_ident()
+                        && let Some(at) = self.awaited_temporaries.get(&held.to_string())
+                    {
+                        self.awaited_temporaries.insert(temporary, *at);
+                    }
                     self.bind_let(attrs, &node.pat, source, node.diverge.as_ref(), node.span)
                 }
                 _ => {
@@ -1519,21 +1537,14 @@ fn has_return(expr: &syn::Expr) -> bool {
     finder.0
 }
 
-/// The value of `operand.await`, written so that rustc gives it the span of the user's
-/// `operand.await` (`(__awaited,).0`, from the operand's first token to the `await` keyword):
-/// an error about it (`let x: String = ready(1u32).await;`) points where the twin's does, not
-/// at the attribute. (It is not the same diagnostic: the twin's, like the plain function's,
-/// has no "expected due to this" label, which rustc leaves out for an await's desugaring.)
-fn as_user_value(hidden: &Ident, operand: &syn::Expr, await_span: Span) -> syn::Expr {
-    let first = quote::ToTokens::to_token_stream(operand).into_iter().next().map_or(await_span, |token| token.span());
-    let mut tuple = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, quote!(#hidden,));
-    tuple.set_span(first);
-    let index = proc_macro2::Literal::usize_unsuffixed(0);
-    let mut index = index;
-    index.set_span(await_span);
-    let mut dot = proc_macro2::Punct::new('.', proc_macro2::Spacing::Alone);
-    dot.set_span(await_span);
-    syn::Expr::Verbatim(quote!(#tuple #dot #index))
+/// The name of a temporary of the lowering's that `pat` binds (`mut __t0`), if it is one.
+fn lowering_temporary(pat: &syn::Pat) -> Option<String> {
+    match pat {
+        syn::Pat::Ident(binding) if binding.subpat.is_none() && is_operand_temporary(&binding.ident) => {
+            Some(binding.ident.to_string())
+        }
+        _ => None,
+    }
 }
 
 fn as_value(hidden: &Ident) -> syn::Expr {

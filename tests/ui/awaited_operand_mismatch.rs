@@ -1,0 +1,14 @@
+// An awaited value of the wrong type as an arithmetic operand and a returned value.
+#[allow(unused_imports)]
+use lowering::lowering;
+use lowering::leaf::ready;
+
+#[lowering(classic)]
+pub async fn f(early: bool) -> u32 {
+    if early {
+        return ready("text").await;
+    }
+    ready("a").await + 1u32
+}
+
+fn main() {}
