@@ -15,8 +15,8 @@ use super::hints::Hint;
 use super::results::{Refusal, Verdict};
 use crate::error::{Context, Result};
 
-/// The verdicts, the test binaries of the accepted set classic (`None` when there is no
-/// function), and the number of builds.
+/// The verdicts, the test binaries of the accepted set classic (`None` when no function is
+/// accepted), and the number of builds.
 pub type Search = (Vec<Verdict>, Option<Vec<(String, PathBuf)>>, usize);
 
 impl Run<'_> {
@@ -117,7 +117,9 @@ impl Run<'_> {
                 hints: self.hints.get(&i).map(|given| given.in_force()).unwrap_or_default(),
             })
             .collect();
-        Ok((verdicts, Some(binaries), builds))
+        // With every fn refused, the last build had none classic: its tests would be the runtime
+        // configuration's again, not a classic result.
+        Ok((verdicts, (!together.is_empty()).then_some(binaries), builds))
     }
 
     /// Give function `i` the hints its `errors` call for that it never had (unless `--no-hints`):
