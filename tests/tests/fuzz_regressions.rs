@@ -2630,3 +2630,46 @@ mod seed70707 {
         );
     }
 }
+
+/// The default run (seed 7) once it drew the shapes of published crates.
+mod seed7_crate_shapes {
+    use super::*;
+
+    differential! {
+        // A consuming method awaited in one arm of a `match` on a local whose other arm binds
+        // its name again: the other arm's mentions, counted by name, were subtracted from the
+        // statement's, which counts binding by binding, so the receiver was not at its last
+        // use, kept in place, and moved out of its place (E0507). Program 456, reduced.
+        pub async fn program456(c: u32) -> u32 {
+            let v21 = Loud::new("l20");
+            later("a22", 1u32).await;
+            match c {
+                1 => {
+                    let v21 = &Loud::new("t44");
+                    (weigh(v21), later("a47", 4u32).await).0
+                }
+                _ => later("a48", v21.spend_later(ev("e49", 3u32)).await).await,
+            }
+        }
+
+        pub async fn other_arm_binds_the_name(c: u32) -> u32 {
+            let v21 = Loud::new("l20");
+            later("a22", 1u32).await;
+            match c {
+                1 => {
+                    let v21 = 5u32;
+                    (v21, later("a47", 4u32).await).0
+                }
+                _ => later("a48", v21.spend_later(ev("e49", 3u32)).await).await,
+            }
+        }
+    }
+
+    #[test]
+    fn program456() {
+        for c in [1, 2] {
+            same_at_every_suspension(|| classic::program456(c), || runtime::program456(c));
+            same_at_every_suspension(|| classic::other_arm_binds_the_name(c), || runtime::other_arm_binds_the_name(c));
+        }
+    }
+}

@@ -593,7 +593,9 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                         self.finder.record_root(&node.expr);
                     }
                 }
-                let in_arms: Vec<_> = node.arms.iter().map(|arm| counts(&quote::quote!(#arm))).collect();
+                // Counted as `named_in` counts the statement (the `unit` they are taken from):
+                // a `let` of an arm that hides a local does not name it.
+                let in_arms: Vec<_> = node.arms.iter().map(arm_named).collect();
                 for (index, arm) in node.arms.iter().enumerate() {
                     let mut others = HashMap::new();
                     for (_, counts) in in_arms.iter().enumerate().filter(|(other, _)| *other != index) {

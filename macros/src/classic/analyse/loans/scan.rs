@@ -225,3 +225,23 @@ pub(super) fn mutable_names(block: &syn::Block) -> HashSet<String> {
     mutable.visit_block(block);
     mutable.0
 }
+
+/// The locals a `match` arm names, once per mention (its guard and its body), as `named_in`
+/// counts a statement's: not the names the arm's pattern or the body's own `let`s bind.
+pub(super) fn arm_named(arm: &syn::Arm) -> HashMap<String, usize> {
+    let mut bindings = Vec::new();
+    crate::classic::parse::bindings::pattern_bindings(&arm.pat, &mut bindings);
+    let bound: HashSet<String> = bindings.into_iter().map(|binding| binding.ident.to_string()).collect();
+    let mut found = mentions::of_expr(&arm.body);
+    if let syn::Pat::Guard(guard) = &arm.pat {
+        found.extend(mentions::of_expr(&guard.guard));
+    }
+    let mut named = HashMap::new();
+    for mention in found {
+        let name = if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name };
+        if !bound.contains(&name) {
+            *named.entry(name).or_insert(0) += 1;
+        }
+    }
+    named
+}
