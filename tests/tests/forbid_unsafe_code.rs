@@ -1,10 +1,9 @@
 //! A crate with `#![forbid(unsafe_code)]`, as many published crates are, lowers its functions
 //! classic and gets the plain function's behaviour. The state machine's own `unsafe` blocks
 //! (each segment of `move_next`, the raw places of locals kept across an await) draw no
-//! `unsafe_code` lint: rustc does not report it in code an attribute macro writes. What such a
-//! crate cannot lower is a pinning macro (`pin!`, `tokio::pin!`, `futures::pin_mut!`): the
-//! lowering rewrites it into an `unsafe` block at the user's tokens, which the lint reports
-//! (`tests/ui/pin_in_a_crate_forbidding_unsafe_code.rs`).
+//! `unsafe_code` lint: rustc does not report it in code an attribute macro writes. That holds
+//! for the `unsafe` block a pinning macro (`pin!`, `tokio::pin!`, `futures::pin_mut!`) is
+//! rewritten into, which is the lowering's own code, as the plain function's macro's is.
 //!
 //! This file is its own crate, so the `forbid` below is the crate's: had the expansion any
 //! `allow(unsafe_code)` (E0453 under `forbid`) or a lint-reported `unsafe` block, the file
@@ -23,6 +22,16 @@ pub async fn fill(buf: &mut Vec<u32>, n: u32) {
 }
 
 lowering::both! {
+    /// Futures pinned by the three pinning macros, polled across awaits.
+    pub async fn pinned_by_macros(n: u32) -> u32 {
+        let first = later("first", n);
+        tokio::pin!(first);
+        let second = later("second", n + 1);
+        futures::pin_mut!(second);
+        let third = std::pin::pin!(later("third", n + 2));
+        first.await + second.await + third.await
+    }
+
     /// No local kept in place: parameters and locals saved across awaits by value.
     pub async fn locals_saved_by_value(a: u32, b: u32) -> u32 {
         let x = later("x", a).await;
@@ -114,4 +123,12 @@ fn a_method_of_the_crate() {
     let mut counter = Counter { count: 1 };
     assert_eq!(futures::executor::block_on(counter.bump(2)), 3);
     assert_eq!(counter.count, 3);
+}
+
+#[test]
+fn futures_pinned_by_macros() {
+    assert_eq!(
+        same_at_every_suspension(|| classic::pinned_by_macros(1), || runtime::pinned_by_macros(1)),
+        Outcome::Value(6)
+    );
 }

@@ -112,9 +112,10 @@ fn names(mac: &syn::Macro, pinned: &mut usize) -> syn::Result<Vec<syn::Stmt>> {
         let span = name.span();
         let holder = holder(pinned, span);
         lets.push(syn::parse_quote_spanned!(span=> let mut #holder = #value;));
+        let pinned = lowering_unsafe_pin(&holder, span);
         lets.push(syn::parse_quote_spanned!(span=>
             #[allow(unused_mut)]
-            let mut #name = unsafe { ::core::pin::Pin::new_unchecked(&mut #holder) };
+            let mut #name = #pinned;
         ));
     }
     Ok(lets)
@@ -135,13 +136,23 @@ fn value(local: &syn::Local, mac: &syn::Macro, pinned: &mut usize) -> syn::Resul
     let span = value.span();
     let holder = holder(pinned, span);
     let (attrs, pat) = (&local.attrs, &local.pat);
+    let pinned = lowering_unsafe_pin(&holder, span);
     Ok(vec![
         syn::parse_quote_spanned!(span=> let mut #holder = #value;),
         syn::parse_quote_spanned!(span=>
             #(#attrs)*
-            let #pat = unsafe { ::core::pin::Pin::new_unchecked(&mut #holder) };
+            let #pat = #pinned;
         ),
     ])
+}
+
+/// `unsafe { Pin::new_unchecked(&mut holder) }`, written as the lowering's own code (mixed
+/// site, located at the user's macro): sound because nothing names `holder` again, so the
+/// value never moves; and, as the pinning macro's own `unsafe` is, out of reach of the user's
+/// `#![forbid(unsafe_code)]`, which rustc applies to the user's tokens only.
+fn lowering_unsafe_pin(holder: &syn::Ident, span: Span) -> proc_macro2::TokenStream {
+    let lowering = Span::mixed_site().located_at(span);
+    quote::quote_spanned!(lowering=> unsafe { ::core::pin::Pin::new_unchecked(&mut #holder) })
 }
 
 fn shape_error(mac: &syn::Macro) -> syn::Error {
