@@ -382,14 +382,14 @@ fn walk(config: &Config<'_>, body: &ir::Block, function: &Function, params: &[cr
     }
     emitter.body(body, specs);
     Walked {
-        awaiters: std::mem::take(&mut emitter.awaiters),
-        segments: std::mem::take(&mut emitter.segments),
-        errors: std::mem::take(&mut emitter.errors),
-        heads: std::mem::take(&mut emitter.heads),
-        fields_used: std::mem::take(&mut emitter.fields_used),
-        parts: std::mem::take(&mut emitter.parts),
-        wants_in_place: std::mem::take(&mut emitter.wants_in_place),
-        lent_by_value: std::mem::take(&mut emitter.lent_by_value),
+        awaiters: std::mem::take(&mut emitter.found.awaiters),
+        segments: std::mem::take(&mut emitter.states.segments),
+        errors: std::mem::take(&mut emitter.found.errors),
+        heads: std::mem::take(&mut emitter.states.heads),
+        fields_used: std::mem::take(&mut emitter.found.fields_used),
+        parts: std::mem::take(&mut emitter.found.parts),
+        wants_in_place: std::mem::take(&mut emitter.found.wants_in_place),
+        lent_by_value: std::mem::take(&mut emitter.found.lent_by_value),
         vars: std::mem::take(&mut emitter.vars),
     }
 }

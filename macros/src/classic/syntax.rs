@@ -1,5 +1,7 @@
 //! Questions every phase asks of syn's tree, answered once each.
 
+use proc_macro2::Ident;
+use syn::spanned::Spanned;
 use syn::visit::Visit;
 
 /// `expr` without the parentheses and invisible groups around it.
@@ -221,4 +223,59 @@ fn collect_idents(token: proc_macro2::TokenTree, found: &mut impl FnMut(String))
         }
         _ => {}
     }
+}
+
+/// `f(..)`, `Self::f(..)`, `self.f(..)`, or one of them in `Box::pin(..)`, where `f` is
+/// `function`: the call to await.
+///
+/// `bare_name` says whether a bare `name(..)` can call the function: in a free function it
+/// does; in a method, or any function of an `impl` or trait, a bare name is a free function's
+/// (an associated function is `Self::name(..)`), even one of the method's own name.
+pub(crate) fn recursive_call<'e>(operand: &'e syn::Expr, function: &Ident, bare_name: bool) -> Option<&'e syn::Expr> {
+    let is_self_call = |expr: &syn::Expr| match expr {
+        syn::Expr::Call(call) => match &*call.func {
+            syn::Expr::Path(path) => {
+                let segments: Vec<String> =
+                    path.path.segments.iter().map(|segment| segment.ident.to_string()).collect();
+                match segments.as_slice() {
+                    [name] => bare_name && function == name,
+                    [owner, name] => owner == "Self" && function == name,
+                    _ => false,
+                }
+            }
+            _ => false,
+        },
+        syn::Expr::MethodCall(call) => {
+            call.method == *function && matches!(&*call.receiver, syn::Expr::Path(path) if path.path.is_ident("self"))
+        }
+        _ => false,
+    };
+    if is_self_call(operand) {
+        return Some(operand);
+    }
+    if let syn::Expr::Call(call) = operand
+        && let syn::Expr::Path(path) = &*call.func
+    {
+        let segments: Vec<String> = path.path.segments.iter().map(|segment| segment.ident.to_string()).collect();
+        let boxed = matches!(segments.as_slice(), [a, b] if a == "Box" && b == "pin")
+            || matches!(segments.as_slice(), [.., a, b] if a == "Box" && b == "pin");
+        if boxed && call.args.len() == 1 && is_self_call(&call.args[0]) {
+            return Some(&call.args[0]);
+        }
+    }
+    None
+}
+
+/// Which macro lends which local by value: the local's name and where the macro's path
+/// starts in the source (`None` where spans carry no position).
+pub(crate) fn lent_key(mac: &syn::Macro, name: &str) -> Option<String> {
+    let start = mac.path.span().start();
+    (start.line != 0).then(|| format!("{name}@{}:{}", start.line, start.column))
+}
+
+/// Which method call takes its receiver by value on a `moves` hint: the receiver's name and
+/// where it starts in the source (as `lent_key`, with a `receiver ` mark).
+pub(crate) fn receiver_key(receiver: &syn::Expr, name: &str) -> Option<String> {
+    let start = receiver.span().start();
+    (start.line != 0).then(|| format!("receiver {name}@{}:{}", start.line, start.column))
 }

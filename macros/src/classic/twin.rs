@@ -16,8 +16,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
-use crate::classic::generate::emit::recursive_call;
-use crate::classic::generate::places::{lent_key, receiver_key};
+use crate::classic::syntax::{lent_key, receiver_key, recursive_call};
 use crate::func::{Function, Param};
 
 pub(crate) fn emit(

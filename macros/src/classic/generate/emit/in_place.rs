@@ -186,10 +186,10 @@ impl Emitter<'_> {
     fn places_in(&mut self, expr: &syn::Expr, rewrite: impl FnOnce(&mut Places, &syn::Expr) -> syn::Expr) -> syn::Expr {
         let (visible, others) = self.visible_places();
         let last_uses = self.last_uses(&visible);
-        let mut places = Places::new(&visible, &others, &self.parts, self.config.krate).with_last_uses(last_uses);
+        let mut places = Places::new(&visible, &others, &self.found.parts, self.config.krate).with_last_uses(last_uses);
         let rewritten = rewrite(&mut places, expr);
         let found = std::mem::take(&mut places.found_parts);
-        self.lent_by_value.extend(std::mem::take(&mut places.lent_by_value));
+        self.found.lent_by_value.extend(std::mem::take(&mut places.lent_by_value));
         self.add_parts(found);
         rewritten
     }
@@ -199,11 +199,11 @@ impl Emitter<'_> {
     pub(super) fn places_stmt(&mut self, stmt: &syn::Stmt) -> syn::Stmt {
         let (visible, others) = self.visible_places();
         let last_uses = self.last_uses(&visible);
-        let mut places = Places::new(&visible, &others, &self.parts, self.config.krate).with_last_uses(last_uses);
+        let mut places = Places::new(&visible, &others, &self.found.parts, self.config.krate).with_last_uses(last_uses);
         let stmt = places.stmt(stmt);
         let found = std::mem::take(&mut places.found_parts);
         let preludes = std::mem::take(&mut places.preludes);
-        self.lent_by_value.extend(std::mem::take(&mut places.lent_by_value));
+        self.found.lent_by_value.extend(std::mem::take(&mut places.lent_by_value));
         self.add_parts(found);
         for prelude in preludes {
             self.emit(prelude);
@@ -221,7 +221,7 @@ impl Emitter<'_> {
         if visible.is_empty() {
             return pat.clone();
         }
-        let mut places = Places::new(&visible, &others, &self.parts, self.config.krate);
+        let mut places = Places::new(&visible, &others, &self.found.parts, self.config.krate);
         let mut guarded = guarded.clone();
         *guarded.guard = places.guard(&guarded.pat, &guarded.guard);
         let found = std::mem::take(&mut places.found_parts);
@@ -231,7 +231,7 @@ impl Emitter<'_> {
 
     pub(super) fn add_parts(&mut self, found: Vec<(String, String)>) {
         for (field, path) in found {
-            let known = self.parts.entry(field).or_default();
+            let known = self.found.parts.entry(field).or_default();
             if !known.contains(&path) {
                 known.push(path);
             }

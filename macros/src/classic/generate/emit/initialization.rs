@@ -52,10 +52,11 @@ impl Emitter<'_> {
         }
         let Some(field) = &mention.field else { return };
         let key = (id, field.to_token_stream().to_string());
-        if !self.fields_used.iter().any(|(known, _)| *known == key) {
-            self.fields_used.push((key.clone(), field.clone()));
+        if !self.found.fields_used.iter().any(|(known, _)| *known == key) {
+            self.found.fields_used.push((key.clone(), field.clone()));
         }
         let index = self
+            .found
             .fields_used
             .iter()
             .filter(|((owner, _), _)| *owner == id)
@@ -105,7 +106,7 @@ impl Emitter<'_> {
     /// values drop now, as Rust drops them on assignment (right after the new value is
     /// computed; only the write, which nothing observes, comes between).
     pub(super) fn drop_replaced(&mut self, replaced: Vec<VarId>) {
-        if !self.reachable {
+        if !self.position.reachable {
             return;
         }
         for id in replaced {

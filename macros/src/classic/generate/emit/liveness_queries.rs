@@ -6,13 +6,13 @@ use crate::classic::analyse::liveness::{self, Rest};
 
 impl<'a> Emitter<'a> {
     pub(super) fn push_rest(&mut self, rest: Rest<'a>) {
-        self.rest.push(rest);
-        self.rest_depth.push(self.scopes.len());
+        self.position.rest.push(rest);
+        self.position.rest_depth.push(self.scopes.len());
     }
 
     pub(super) fn pop_rest(&mut self) {
-        self.rest.pop();
-        self.rest_depth.pop();
+        self.position.rest.pop();
+        self.position.rest_depth.pop();
     }
 
     /// The entries of `rest` inside the scope that declares `id` (the code outside it cannot
@@ -20,9 +20,9 @@ impl<'a> Emitter<'a> {
     /// among them where `name` means a binding of a `let` being initialized.
     pub(super) fn rest_seen_by(&self, id: VarId, name: &str) -> (&[Rest<'a>], Vec<usize>) {
         let depth = self.scopes.iter().position(|scope| scope.vars.contains(&id)).map_or(0, |index| index + 1);
-        let start = self.rest_depth.iter().position(|&at| at >= depth).unwrap_or(self.rest.len());
+        let start = self.position.rest_depth.iter().position(|&at| at >= depth).unwrap_or(self.position.rest.len());
         let rebound = self.rebound(name).into_iter().filter_map(|index| index.checked_sub(start)).collect();
-        (&self.rest[start..], rebound)
+        (&self.position.rest[start..], rebound)
     }
 
     /// Is the value `name` holds now read by code that may run after the current statement?
@@ -37,7 +37,7 @@ impl<'a> Emitter<'a> {
     pub(super) fn mentioned_after_leaving(&self, name: &str, rest_len: usize) -> bool {
         let Some(id) = self.lookup(name) else { return false };
         let (rest, rebound) = self.rest_seen_by(id, name);
-        let skipped = self.rest.len() - rest.len();
+        let skipped = self.position.rest.len() - rest.len();
         let kept = rest_len.saturating_sub(skipped).min(rest.len());
         let rebound: Vec<usize> = rebound.into_iter().filter(|&index| index < kept).collect();
         liveness::read_later(&rest[..kept], name, &rebound)
@@ -45,7 +45,8 @@ impl<'a> Emitter<'a> {
 
     /// The entries of `rest` where `name` means a binding of a `let` being initialized.
     pub(super) fn rebound(&self, name: &str) -> Vec<usize> {
-        self.initializing
+        self.position
+            .initializing
             .iter()
             .filter(|(_, names)| names.iter().any(|bound| bound == name))
             .map(|(index, _)| *index)

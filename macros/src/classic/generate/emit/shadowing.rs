@@ -17,7 +17,7 @@ impl Emitter<'_> {
     /// leaves this nested scope for a merge point, a loop head or a block's exit. (The
     /// function body's own scope is left by returning.)
     pub(super) fn shadowed_by(&self, pat: &syn::Pat) -> Vec<VarId> {
-        let await_later = liveness::transition_later(&self.rest) || self.hiding_later(pat);
+        let await_later = liveness::transition_later(&self.position.rest) || self.hiding_later(pat);
         let nested = self.scopes.len() > 2;
         let innermost = &self.scopes.last().expect("a scope is open").vars;
         let mut bindings = Vec::new();
@@ -41,7 +41,7 @@ impl Emitter<'_> {
         let may_hold = |name: &str| {
             binds_now.iter().any(|bound| bound == name) || self.lookup(name).is_some_and(|id| self.init[id] != Init::No)
         };
-        liveness::later_let_patterns(&self.rest).into_iter().any(|later| {
+        liveness::later_let_patterns(&self.position.rest).into_iter().any(|later| {
             let mut hidden = Vec::new();
             pattern_bindings(later, &mut hidden);
             hidden.iter().any(|binding| may_hold(&binding.ident.to_string()))

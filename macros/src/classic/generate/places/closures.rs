@@ -82,7 +82,8 @@ impl Places<'_> {
             self.captures.taken_fields.iter().any(|(_, taken, path)| taken == local && members.starts_with(path))
         };
         let paths = syntax::moved_paths(expr, captured);
-        let around = paths.iter().any(|(local, path)| path.as_ref().is_some_and(|members| taken_around(local, members)));
+        let around =
+            paths.iter().any(|(local, path)| path.as_ref().is_some_and(|members| taken_around(local, members)));
         let whole: Vec<String> =
             paths.iter().filter(|(_, path)| path.is_none()).map(|(local, _)| local.clone()).collect();
         let fields: Vec<(String, Vec<syn::Member>)> = paths

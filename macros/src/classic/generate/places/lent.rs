@@ -311,17 +311,3 @@ pub(super) enum Fields {
     /// Those, and a bare `value`: the fields of one of tracing's macros, before the message.
     Named,
 }
-
-/// Which macro lends which local by value: the local's name and where the macro's path
-/// starts in the source (`None` where spans carry no position).
-pub(crate) fn lent_key(mac: &syn::Macro, name: &str) -> Option<String> {
-    let start = mac.path.span().start();
-    (start.line != 0).then(|| format!("{name}@{}:{}", start.line, start.column))
-}
-
-/// Which method call takes its receiver by value on a `moves` hint: the receiver's name and
-/// where it starts in the source (as `lent_key`, with a `receiver ` mark).
-pub(crate) fn receiver_key(receiver: &syn::Expr, name: &str) -> Option<String> {
-    let start = receiver.span().start();
-    (start.line != 0).then(|| format!("receiver {name}@{}:{}", start.line, start.column))
-}

@@ -99,8 +99,8 @@ mod closures;
 mod lent;
 mod parts;
 
+pub(crate) use crate::classic::syntax::{lent_key, receiver_key};
 use closures::is_code_literal;
-pub(crate) use lent::{lent_key, receiver_key};
 use parts::members_text;
 
 /// The name of the reference that bounds what `move_next` lends to macros it cannot see into

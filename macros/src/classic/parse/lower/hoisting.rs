@@ -1,0 +1,166 @@
+//! Temporaries a statement's awaits would outlive: hoisted into locals of the lowering's own
+//! (`__h0`), declared where Rust's temporary would be, so that they live as long.
+
+use super::*;
+
+impl Lower {
+    /// Must `expr` be taken apart: it awaits, (while hoisting) it borrows a temporary, or a
+    /// branch inside it moves a variable (`emit` must see each path's locals).
+    pub(super) fn needs(&self, expr: &syn::Expr) -> bool {
+        has_await(expr) || (self.hoisting && has_borrowed_temporary(expr)) || changes_on_a_path(expr)
+    }
+
+    /// `lower` with the temporaries that `expr` borrows hoisted into locals.
+    pub(super) fn hoisting_temporaries<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = std::mem::replace(&mut self.hoisting, true);
+        let value = lower(self);
+        self.hoisting = outer;
+        value
+    }
+
+    /// `lower` in a scope of its own for temporaries (a statement, a condition, an operand
+    /// of `&&` or `||`): what it borrows ends with it.
+    pub(super) fn own_temporaries<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = std::mem::replace(&mut self.hoisting, false);
+        let value = lower(self);
+        self.hoisting = outer;
+        value
+    }
+
+    /// `expr` in a scope of its own for temporaries (an operand of `&&` or `||`, a
+    /// condition): what it computes before its awaits, the temporaries their operands
+    /// borrow included, ends with it, in a block of its own.
+    pub(super) fn own_scope(&mut self, expr: &syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
+        self.own_temporaries(|this| {
+            let mut inner = Vec::new();
+            let value = this.anf(expr, &mut inner);
+            if inner.is_empty() {
+                return value;
+            }
+            inner.push(Stmt::Expr(Expr::Plain(value), false));
+            this.spill_value(Expr::Block(Box::new(Block::plain(inner))), pre, expr.span())
+        })
+    }
+
+    /// While hoisting, a temporary in a borrowed position (computed by now) gets its local,
+    /// unless it is computed from one that did (`make().name().len()` hoists `make()` only:
+    /// what a method chain returns from a temporary usually borrows it, and has no
+    /// destructor of its own).
+    pub(super) fn hoist_if_temporary(&mut self, expr: syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
+        if !self.hoisting || !is_temporary(&expr) || self.borrows_hoisted(&expr) {
+            return expr;
+        }
+        self.hoist(expr, pre)
+    }
+
+    /// A temporary of the statement: declared at the start of the statement's block, so that
+    /// it drops after the operands computed for the statement's awaits (which Rust drops
+    /// first when the statement is cut short, by a panic or by cancellation), and assigned
+    /// where it is computed.
+    pub(super) fn hoist(&mut self, expr: syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
+        let span = expr.span();
+        // Named apart from other temporaries: an await may hold a borrow of it, so it lives in
+        // place (`analyse::loans::is_hoisted_temporary`).
+        let mut temp = self.temp(HOISTED_PREFIX);
+        temp.set_span(Span::mixed_site().located_at(span));
+        let declared = pre
+            .iter()
+            .take_while(|stmt| matches!(stmt, Stmt::Let(node) if node.init.is_none() && self.is_hoisted(&node.pat)))
+            .count();
+        pre.insert(
+            declared,
+            Stmt::Let(Let { attrs: Vec::new(), pat: parse_quote!(#temp), init: None, diverge: None, span }),
+        );
+        pre.push(Stmt::Expr(Expr::Plain(parse_quote_spanned!(span=> #temp = #expr)), true));
+        self.hoisted.insert(temp.to_string());
+        parse_quote!(#temp)
+    }
+
+    pub(super) fn is_hoisted(&self, pat: &syn::Pat) -> bool {
+        matches!(pat, syn::Pat::Ident(ident) if self.hoisted.contains(&ident.ident.to_string()))
+    }
+
+    /// `(a, b, c).1` or `Pair { a, b }.a` while hoisting: each field gets a local of its own,
+    /// declared last field first, so that the ones not taken drop at the end of the
+    /// statement in the order the temporary would drop them (a partly moved temporary cannot
+    /// be saved whole). Returns the local holding `member`.
+    pub(super) fn hoist_literal_fields(
+        &mut self,
+        base: &syn::Expr,
+        member: &syn::Member,
+        pre: &mut Vec<Stmt>,
+    ) -> Option<syn::Expr> {
+        let mut literal = base;
+        while let syn::Expr::Paren(inner) = literal {
+            literal = &inner.expr;
+        }
+        let members: Vec<syn::Member> = match literal {
+            syn::Expr::Tuple(tuple) if !tuple.elems.is_empty() => {
+                (0..tuple.elems.len()).map(|index| syn::Member::Unnamed(syn::Index::from(index))).collect()
+            }
+            syn::Expr::Struct(node) if node.rest.is_none() && node.dot2_token.is_none() => {
+                node.fields.iter().map(|field| field.member.clone()).collect()
+            }
+            _ => return None,
+        };
+        if !members.contains(member) {
+            return None;
+        }
+        let whole = self.spill(base.clone(), pre);
+        let mut taken = None;
+        for field in members.iter().rev() {
+            let local = self.hoist(parse_quote!(#whole.#field), pre);
+            if field == member {
+                taken = Some(local);
+            }
+        }
+        taken
+    }
+
+    /// Is the receiver chain of `expr` rooted at a hoisted temporary?
+    pub(super) fn borrows_hoisted(&self, expr: &syn::Expr) -> bool {
+        match expr {
+            syn::Expr::MethodCall(node) => self.borrows_hoisted(&node.receiver),
+            syn::Expr::Field(node) => self.borrows_hoisted(&node.base),
+            syn::Expr::Index(node) => self.borrows_hoisted(&node.expr),
+            syn::Expr::Paren(node) => self.borrows_hoisted(&node.expr),
+            syn::Expr::Reference(node) => self.borrows_hoisted(&node.expr),
+            syn::Expr::Unary(node) => self.borrows_hoisted(&node.expr),
+            syn::Expr::Path(path) => {
+                path.path.get_ident().is_some_and(|ident| self.hoisted.contains(&ident.to_string()))
+            }
+            _ => false,
+        }
+    }
+
+    /// `let sig = &make();`: Rust extends the temporary's life to the end of the block, as if
+    /// it were a local declared just before `sig` (and dropped just after it). Written so:
+    /// `let __h0 = make(); let sig = &__h0;`, a local of the function that lives in place. A
+    /// constant (`&[1, 2]`, `&5`) is left alone: Rust promotes it to a `'static`, which a
+    /// local would not be.
+    pub(super) fn extended_temporary(&mut self, local: &syn::Local) -> Option<(syn::Local, syn::Local)> {
+        let init = local.init.as_ref().filter(|init| init.diverge.is_none())?;
+        let mut reference = &*init.expr;
+        while let syn::Expr::Paren(paren) = reference {
+            reference = &paren.expr;
+        }
+        let syn::Expr::Reference(reference) = reference else { return None };
+        let extended = &*reference.expr;
+        if !(is_temporary(extended) || matches!(extended, syn::Expr::Await(_))) || !reference.attrs.is_empty() {
+            return None;
+        }
+        let span = extended.span();
+        // A hoisted temporary's name: an await may hold `sig`, so it lives in place
+        // (`analyse::loans::is_hoisted_temporary`).
+        let mut name = self.temp(HOISTED_PREFIX);
+        name.set_span(Span::mixed_site().located_at(span));
+        let mutability = reference.mutability;
+        let syn::Stmt::Local(temporary) = parse_quote_spanned!(span=> let #mutability #name = #extended;) else {
+            return None;
+        };
+        let and = reference.and_token;
+        let mut binding = local.clone();
+        *binding.init.as_mut()?.expr = parse_quote_spanned!(span=> #and #mutability #name);
+        Some((temporary, binding))
+    }
+}
