@@ -99,8 +99,9 @@ fn leftmost_operand(expr: &syn::Expr) -> &syn::Expr {
     leftmost_operand(next)
 }
 
-/// Does rustc end a statement at this expression's closing brace when it starts one?
-fn block_like(expr: &syn::Expr) -> bool {
+/// Does rustc end a statement at this expression's closing brace when it starts one (and a
+/// macro's comma-separated branch without a comma after it)?
+pub(crate) fn block_like(expr: &syn::Expr) -> bool {
     matches!(
         expr,
         syn::Expr::Block(_)

@@ -119,25 +119,10 @@ fn handler(input: ParseStream) -> syn::Result<syn::Expr> {
     let expr = syn::Expr::parse_with_earlier_boundary_rule(input)?;
     if input.peek(syn::Token![,]) {
         input.parse::<syn::Token![,]>()?;
-    } else if !input.is_empty() && !block_like(&expr) {
+    } else if !input.is_empty() && !crate::classic::syntax::block_like(&expr) {
         return Err(input.error("expected `,` after a `select!` branch's handler"));
     }
     Ok(expr)
-}
-
-fn block_like(expr: &syn::Expr) -> bool {
-    matches!(
-        expr,
-        syn::Expr::Block(_)
-            | syn::Expr::If(_)
-            | syn::Expr::Match(_)
-            | syn::Expr::Loop(_)
-            | syn::Expr::While(_)
-            | syn::Expr::ForLoop(_)
-            | syn::Expr::Unsafe(_)
-            | syn::Expr::Const(_)
-            | syn::Expr::TryBlock(_)
-    )
 }
 
 impl Select {
