@@ -101,11 +101,12 @@ fn highlighted(span: &DiagnosticSpan) -> Option<String> {
 }
 
 /// A name a hint can give: an identifier (raw ones too), not `self` or another keyword the
-/// attribute's `moves(..)`/`keeps(..)` cannot take.
+/// attribute's `moves(..)`/`keeps(..)` cannot take, and not a capitalised one: at the start of
+/// a builder chain (`Server::new(io).accept()`) that is a type, which no hint is about.
 fn is_local_name(text: &str) -> bool {
     let ident = text.strip_prefix("r#").unwrap_or(text);
     let mut chars = ident.chars();
-    let starts = chars.next().is_some_and(|c| c.is_alphabetic() || c == '_');
+    let starts = chars.next().is_some_and(|c| c.is_lowercase() || c == '_');
     starts
         && chars.all(|c| c.is_alphanumeric() || c == '_')
         && !matches!(text, "self" | "Self" | "super" | "crate" | "_")
@@ -193,6 +194,9 @@ mod tests {
         assert_eq!(called_for(&unnamed).map(|h| h.to_string()).as_deref(), Some("keeps(ab)"));
         let other = diagnostic("E0716", "temporary value dropped while borrowed", "    tx.send(v).await", 5, 7);
         assert_eq!(called_for(&other), None);
+        let chain =
+            diagnostic("E0507", "cannot move out of a raw pointer", "    Server::new(io).accept().await", 5, 11);
+        assert_eq!(called_for(&chain), None, "a type is no local");
         let this = diagnostic("E0507", "cannot move out of a raw pointer", "    self.send().await", 5, 9);
         assert_eq!(called_for(&this), None, "`moves(self)` is not a hint the attribute takes");
     }
