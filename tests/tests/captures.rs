@@ -373,7 +373,10 @@ mod moved_fields {
     #[test]
     fn fields_taken_by_move_code() {
         assert_eq!(
-            same_at_every_suspension(classic::copy_field_kept_across_an_await, runtime::copy_field_kept_across_an_await),
+            same_at_every_suspension(
+                classic::copy_field_kept_across_an_await,
+                runtime::copy_field_kept_across_an_await
+            ),
             Outcome::Value(7)
         );
         assert_eq!(

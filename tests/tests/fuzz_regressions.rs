@@ -2365,7 +2365,11 @@ mod seed40404 {
     use super::*;
 
     macro_rules! plain { ($($t:tt)*) => { $($t)* }; }
-    macro_rules! declare { ($n:ident = $e:expr) => { let $n = $e; }; }
+    macro_rules! declare {
+        ($n:ident = $e:expr) => {
+            let $n = $e;
+        };
+    }
     macro_rules! keep { ($($t:tt)*) => { Box::new(move || { $($t)* }) }; }
 
     differential! {
@@ -2502,7 +2506,10 @@ mod seed40404 {
         // `check` fails for 3 (mod 4): the `else` that awaits, then the binding.
         for c in [1, 2] {
             same_at_every_suspension(|| classic::program6407(c), || runtime::program6407(c));
-            same_at_every_suspension(|| classic::hidden_reference_then_assigned(c), || runtime::hidden_reference_then_assigned(c));
+            same_at_every_suspension(
+                || classic::hidden_reference_then_assigned(c),
+                || runtime::hidden_reference_then_assigned(c),
+            );
         }
     }
 
@@ -2510,7 +2517,10 @@ mod seed40404 {
     fn program7175() {
         same_at_every_suspension(|| classic::program7175(1), || runtime::program7175(1));
         for c in [0, 1] {
-            same_at_every_suspension(|| classic::spilled_receiver_compared(c), || runtime::spilled_receiver_compared(c));
+            same_at_every_suspension(
+                || classic::spilled_receiver_compared(c),
+                || runtime::spilled_receiver_compared(c),
+            );
         }
     }
 
@@ -2522,7 +2532,10 @@ mod seed40404 {
 
     #[test]
     fn program2856() {
-        same_at_every_suspension(|| classic::program2856(Loud::new("p2"), 2), || runtime::program2856(Loud::new("p2"), 2));
+        same_at_every_suspension(
+            || classic::program2856(Loud::new("p2"), 2),
+            || runtime::program2856(Loud::new("p2"), 2),
+        );
     }
 }
 
@@ -2578,7 +2591,10 @@ mod seed60606 {
     fn program1251() {
         same_at_every_suspension(classic::program1251, runtime::program1251);
         for c in [true, false] {
-            same_at_every_suspension(|| classic::moved_then_panic_or_break(c), || runtime::moved_then_panic_or_break(c));
+            same_at_every_suspension(
+                || classic::moved_then_panic_or_break(c),
+                || runtime::moved_then_panic_or_break(c),
+            );
         }
     }
 }

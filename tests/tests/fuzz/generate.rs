@@ -920,7 +920,8 @@ impl<'r> Generator<'r> {
                 let made = self.fresh("l");
                 let other = self.fresh("t");
                 let binding = Binding { name: SHORTHAND_LOCAL.to_owned(), mutable: false };
-                let kept = Stmt::Expr(Expr::Note(self.fresh("n"), Box::new(Expr::WeighLater(SHORTHAND_LOCAL.to_owned()))));
+                let kept =
+                    Stmt::Expr(Expr::Note(self.fresh("n"), Box::new(Expr::WeighLater(SHORTHAND_LOCAL.to_owned()))));
                 let literal = Expr::PairShorthand(Box::new(Expr::NewLoud(other)));
                 let taken = Stmt::Expr(Expr::Note(note, Box::new(Expr::Call(Helper::Consume, vec![literal]))));
                 Some(Stmt::Expr(Expr::Block(Block {
@@ -949,17 +950,15 @@ impl<'r> Generator<'r> {
                 let first = Expr::Call(Helper::Consume, vec![Expr::MoveField(base.clone(), true)]);
                 let update = Expr::PairUpdate(Box::new(Expr::NewLoud(self.fresh("l"))), base);
                 let second = self.fresh("n");
-                self.follow_ups.push(Stmt::Expr(Expr::Note(second, Box::new(Expr::Call(Helper::Consume, vec![update])))));
+                self.follow_ups
+                    .push(Stmt::Expr(Expr::Note(second, Box::new(Expr::Call(Helper::Consume, vec![update])))));
                 Some(Stmt::Expr(Expr::Note(note, Box::new(first))))
             }
             // `note(.., len_later(.., &<src>.name().to_uppercase()).await)`, of a `Loud` local
             // or a temporary one.
             _ => {
-                let source = if self.chance(50) {
-                    self.pick_var(|var| var.ty == Ty::Loud && var.borrowable)
-                } else {
-                    None
-                };
+                let source =
+                    if self.chance(50) { self.pick_var(|var| var.ty == Ty::Loud && var.borrowable) } else { None };
                 let label = self.fresh("u");
                 Some(Stmt::Expr(Expr::Note(note, Box::new(Expr::UpperLater(label, source)))))
             }
