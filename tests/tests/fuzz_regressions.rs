@@ -2689,3 +2689,125 @@ mod seed7_crate_shapes {
         }
     }
 }
+
+/// Seed 80808 (10,000 programs on `d4bb545`, stopped after 3,000 with these two).
+mod seed80808 {
+    use super::*;
+
+    differential! {
+        // A local read after a loop whose `break` value awaits inside a loop of its own: at
+        // the inner await, what follows is the inner loop's `break` value, then the outer
+        // `break`, then the code after the outer loop, which reads `v14`. The walk of the code
+        // still to run lost the outer `break` on its way out of the inner loop and took the
+        // assignment after the `if` for what follows: `v14` was not saved across the await
+        // (E0425). Program 2271, as shrunk.
+        pub async fn program2271() -> Result<u32, String> {
+            let mut v14 = 0u32;
+            Ok::<u32, String>({
+                let v37 = match v14 {
+                    v18 => ({ let mut k20 = 0u32; 'l19: loop { if k20 == 0 { break 'l19 { let mut k23 = 0u32; 'l22: loop { if k23 == 0 { break 'l22 now("a25", 0u32).await; } k23 += 1;
+                    } }; } k20 += 1;
+                        v14 = 0u32;
+                    } }, v14, v18,).0,
+                };
+                let v42 = Loud::new("z");
+                v42.into_len() + v37
+            })
+        }
+
+        // The same, smaller: the outer `break` value is a loop that breaks with an await. At
+        // the inner loop's entry, its own `break` counted as a jump elsewhere, and the walk
+        // then ignored the outer `break` after it.
+        pub async fn break_value_loop_awaits(c: bool) -> u32 {
+            let mut v14 = 12u32;
+            let v37 = ('l19: loop {
+                if c || v14 < 9 {
+                    break 'l19 { 'l22: loop { break 'l22 now("a", 3u32).await; } };
+                }
+                v14 = 0u32;
+            }, v14);
+            v37.0 + v37.1
+        }
+
+        // With a block whose tail is the inner loop, the loop's `break` in an `if`. (A local
+        // whose initializer is a literal: one of unknown type is saved whenever it is named.)
+        pub async fn break_value_block_awaits(c: bool) -> u32 {
+            let mut v14 = 12u32;
+            let v37 = ('l19: loop {
+                if c || v14 < 9 {
+                    break 'l19 { let k = 1u32; 'l22: loop { if k > 0 { break 'l22 later("a", k).await; } } };
+                }
+                v14 = 1u32;
+            }, v14);
+            v37.0 * 10 + v37.1
+        }
+
+        pub struct Program2438Machine { pub buf: Buf, pub label: Loud, pub count: u32 }
+
+        impl Program2438Machine {
+            // A `match` with an awaiting guard is two steps: a labelled block that finds the
+            // arm (each test `break`s out of it with the arm's index, and an `unreachable!()`
+            // ends it) and the `match` proper. The `break` of the last test saved what the
+            // code after it reads, and after it came the `unreachable!()`: the reference
+            // `v20`, which the next round of the loop reads, was not saved on that path, was
+            // "maybe" at the loop's head, and the head's `weigh(v20)` named nothing (E0425).
+            // A jump now saves what the code it goes on with reads. Program 2438, as shrunk.
+            pub async fn program2438(&mut self) {
+                let v20 = &Loud::new("t28");
+                'l29: for i30 in &self.buf {
+                    let (v72, v73, v20, ) = (match weigh(v20) {
+                        v31 if later("a33", v31 < 1u32).await => 0u32,
+                        v32 => 0u32,
+                    }, 0u32, 0u32,);
+                }
+            }
+        }
+
+        // A variant in a free function (it built before the fix too): a `let` of one name
+        // hiding the reference, read in the loop.
+        pub async fn hiding_let_with_an_awaiting_guard(buf: &[u32]) -> u32 {
+            let v20 = &Loud::new("t28");
+            let mut sum = 0u32;
+            for &n in buf {
+                let v20 = match weigh(v20) + n {
+                    0 => 1u32,
+                    m if later("a", m % 2 == 0).await => m,
+                    _ => 2u32,
+                };
+                sum += v20;
+            }
+            sum
+        }
+    }
+
+    #[test]
+    fn program2438() {
+        same_at_every_suspension(
+            || {
+                call_method(
+                    classic::Program2438Machine { buf: Buf::new("self.buf"), label: Loud::new("self.label"), count: 2 },
+                    |receiver| receiver.program2438(),
+                )
+            },
+            || {
+                call_method(
+                    runtime::Program2438Machine { buf: Buf::new("self.buf"), label: Loud::new("self.label"), count: 2 },
+                    |receiver| receiver.program2438(),
+                )
+            },
+        );
+        same_at_every_suspension(
+            || classic::hiding_let_with_an_awaiting_guard(&[1, 2, 3]),
+            || runtime::hiding_let_with_an_awaiting_guard(&[1, 2, 3]),
+        );
+    }
+
+    #[test]
+    fn program2271() {
+        same_at_every_suspension(classic::program2271, runtime::program2271);
+        for c in [true, false] {
+            same_at_every_suspension(|| classic::break_value_loop_awaits(c), || runtime::break_value_loop_awaits(c));
+            same_at_every_suspension(|| classic::break_value_block_awaits(c), || runtime::break_value_block_awaits(c));
+        }
+    }
+}

@@ -13,6 +13,13 @@ pub(crate) fn stmt_may_jump(stmt: &Stmt) -> bool {
     Targets::default().stmt_jumps(stmt)
 }
 
+/// May the body of a loop with this label leave it other than to the loop itself (a `break`
+/// or `continue` to an enclosing loop or block)?
+pub(crate) fn loop_body_may_leave(body: &Block, label: Option<&syn::Label>) -> bool {
+    let inside = Targets::default().inside(label, true);
+    body.stmts.iter().any(|stmt| inside.stmt_jumps(stmt))
+}
+
 /// Does plain code leave `expr` by `break` or `continue` (to a loop or block outside it)?
 pub(crate) fn jumps_out_of(expr: &syn::Expr) -> bool {
     Targets::default().syn_jumps(expr)

@@ -7,7 +7,7 @@
 //! on them being exact in one direction: a local used by value and read later must be `Copy`
 //! (or rustc rejects the plain `async fn` too), so a read on any path keeps it alive.
 
-use super::jumps::{Leave, Targets, always_leaves, stmt_may_jump};
+use super::jumps::{Leave, Targets, always_leaves, loop_body_may_leave, stmt_may_jump};
 use super::mentions::{self, Kind, Mention};
 use crate::classic::parse::bindings::{let_patterns, pattern_bindings};
 use crate::classic::parse::ir::{Arm, Block, Expr, Stmt};
@@ -145,7 +145,9 @@ fn rest_may_jump(rest: &Rest<'_>) -> bool {
             let end = stmts.iter().position(|stmt| always_leaves(stmt).is_some()).unwrap_or(stmts.len());
             stmts[..end].iter().any(stmt_may_jump)
         }
-        Rest::LoopBody(block, _) => block.stmts.iter().any(stmt_may_jump),
+        // A `break` to this loop goes on with the code before this entry, where the walk goes
+        // on anyway; a `continue` to it runs this body again, which the walk has read.
+        Rest::LoopBody(block, label) => loop_body_may_leave(block, *label),
         Rest::Paths(paths) => paths.iter().any(|path| match path {
             Path::Block(block) => block.stmts.iter().any(stmt_may_jump),
             Path::Expr(expr) => Targets::default().expr_jumps(expr),

@@ -64,6 +64,16 @@ impl<'a> Emitter<'a> {
         self.lookup(&name) == Some(id) && self.mentioned_later(&name)
     }
 
+    /// `var_mentioned_later` for a jump that goes on with `rest[..rest_len]`
+    /// (`mentioned_after_leaving`).
+    pub(super) fn var_mentioned_after_leaving(&self, id: VarId, rest_len: usize) -> bool {
+        if self.vars[id].hidden {
+            return true;
+        }
+        let name = self.vars[id].name.to_string();
+        self.lookup(&name) == Some(id) && self.mentioned_after_leaving(&name, rest_len)
+    }
+
     /// Does code that may run later name this variable at all (to assign it, say)?
     pub(super) fn var_named_later(&self, id: VarId) -> bool {
         let name = self.vars[id].name.to_string();

@@ -436,16 +436,14 @@ impl<'a> Emitter<'a> {
                     self.vars[var].slotted = true;
                 }
                 let before = sink.map(|var| std::mem::replace(&mut self.init[var], Init::InSlot));
+                // What runs next: the code after the loop or block, or the loop's body again.
+                let leaving = if jump.is_continue { info.rest_len + 1 } else { info.rest_len };
                 // What the value moves is gone when the jump saves (unless it was a copy, which
                 // a later read tells).
-                let after = if jump.is_continue { None } else { Some(info.rest_len) };
                 let mut moved: Vec<VarId> = jump
                     .moves
                     .iter()
-                    .filter(|name| match after {
-                        Some(rest_len) => !self.mentioned_after_leaving(name, rest_len),
-                        None => !self.mentioned_later(name),
-                    })
+                    .filter(|name| !self.mentioned_after_leaving(name, leaving))
                     .filter_map(|name| self.lookup(name))
                     .collect();
                 // A value that names a local twice (`break mix(k, k)`): once, or the second
@@ -461,7 +459,7 @@ impl<'a> Emitter<'a> {
                         self.field_used(id, mention);
                     }
                 }
-                let code = self.jump_code(state, depth, None, true);
+                let code = self.jump_code(state, depth, None, Some(leaving));
                 for (id, init) in moved.into_iter().rev() {
                     self.init[id] = init;
                 }

@@ -32,15 +32,17 @@ impl<'a> Emitter<'a> {
     }
 
     /// Code that saves what is alive in `scopes[..depth]` and moves to `target`. Records the
-    /// edge for the target's entry states. A `break` or `continue` (`skips_rest`) skips the
-    /// code after it that `rest` describes: an assignment there that would make the value
-    /// dead may never run, so a reference or literal named there at all is kept.
+    /// edge for the target's entry states. A `break` or `continue` (`leaving`: the length of
+    /// `rest` where it goes on) skips the code after it: what is alive is what the code it
+    /// leads to reads (a `break` out of the test of an awaiting guard is followed, in `rest`,
+    /// by the `unreachable!()` no arm reaches), and, as an assignment there that would make
+    /// the value dead may never run, a reference or literal named later at all is kept.
     pub(super) fn jump_code(
         &mut self,
         target: StateId,
         depth: usize,
         await_span: Option<Span>,
-        skips_rest: bool,
+        leaving: Option<usize>,
     ) -> TokenStream {
         let sm = sm();
         let mut saves = TokenStream::new();
@@ -59,7 +61,10 @@ impl<'a> Emitter<'a> {
                 Init::No => {}
                 Init::InSlot => edge[id] = Init::Yes,
                 Init::Yes | Init::FieldsUsed(_) => {
-                    let needed = self.var_mentioned_later(id) || (skips_rest && self.var_named_later(id));
+                    let needed = match leaving {
+                        Some(rest_len) => self.var_mentioned_after_leaving(id, rest_len) || self.var_named_later(id),
+                        None => self.var_mentioned_later(id),
+                    };
                     if var.no_drop && !needed {
                         edge[id] = Init::No;
                         continue;
@@ -108,7 +113,7 @@ impl<'a> Emitter<'a> {
             return;
         }
         let depth = self.scopes.len();
-        let code = self.jump_code(target, depth, await_span, false);
+        let code = self.jump_code(target, depth, await_span, None);
         self.emit(code);
         self.position.reachable = false;
     }
