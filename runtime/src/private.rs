@@ -66,6 +66,13 @@ pub trait Captures<'a> {}
 
 impl<'a, T: ?Sized> Captures<'a> for T {}
 
+/// `impl Witness + CapturesType<Self>`: the returned task may hold borrows of the lifetimes of
+/// `Self` (an `impl<'a> Selector<'a>` method taking `self`: edition 2021 captures a lifetime
+/// that only `Self` names only when a bound names `Self`).
+pub trait CapturesType<T: ?Sized> {}
+
+impl<T: ?Sized, U: ?Sized> CapturesType<T> for U {}
+
 /// The twin (`lowering-macros`, `classic::twin`): the user's body as an `async` block, which
 /// rustc type- and borrow-checks and which never runs; the stub calls this in a branch that
 /// is never taken. It gives `witness` the body's type (`crate::task::witness`).

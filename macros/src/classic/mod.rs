@@ -219,9 +219,9 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
     // `mut self` stays: the twin mutates `self` where the user's body does.
     // The task captures every lifetime of the signature (edition 2021 needs it said; a trait's
     // method keeps the trait's signature).
-    let lifetimes =
-        if args.context == Context::TraitDefinition { Vec::new() } else { signature::name_elided_lifetimes(&mut sig) };
-    let captures = signature::captures(krate, &lifetimes);
+    let trait_definition = args.context == Context::TraitDefinition;
+    let lifetimes = if trait_definition { Vec::new() } else { signature::name_elided_lifetimes(&mut sig) };
+    let captures = signature::captures(krate, &lifetimes, !trait_definition && signature::self_in_scope(&sig));
     let output_span = output.span();
     sig.output = if args.value_task {
         syn::parse_quote_spanned!(output_span=> -> #krate::ValueTask<#output, impl #krate::Witness #captures>)

@@ -93,10 +93,26 @@ impl<'ast> syn::visit::Visit<'ast> for NamedLifetimes {
 }
 
 /// `+ Captures<'a> + ...` for the returned task's `impl Witness`: edition 2021 captures
-/// only the lifetimes an opaque type names (2024 captures every one; the bound is then
-/// redundant and harmless).
-pub(crate) fn captures(krate: &syn::Path, lifetimes: &[syn::Lifetime]) -> proc_macro2::TokenStream {
-    quote::quote!(#(+ #krate::__private::Captures<#lifetimes>)*)
+/// only the lifetimes an opaque type names (2024 captures every one; the bounds are then
+/// redundant and harmless). With `self_type`, `+ CapturesType<Self>` too: the lifetimes of
+/// the `impl` that only `Self` names (`impl<'a> Selector<'a>`, a method taking `self`).
+pub(crate) fn captures(krate: &syn::Path, lifetimes: &[syn::Lifetime], self_type: bool) -> proc_macro2::TokenStream {
+    let self_type = self_type.then(|| quote::quote!(+ #krate::__private::CapturesType<Self>));
+    quote::quote!(#(+ #krate::__private::Captures<#lifetimes>)* #self_type)
+}
+
+/// Is `Self` in scope for this signature: a method (a receiver), or a signature that names
+/// `Self`? (A free function cannot name it.)
+pub(crate) fn self_in_scope(sig: &syn::Signature) -> bool {
+    struct NamesSelf(bool);
+    impl<'ast> syn::visit::Visit<'ast> for NamesSelf {
+        fn visit_ident(&mut self, ident: &'ast proc_macro2::Ident) {
+            self.0 |= ident == "Self";
+        }
+    }
+    let mut names = NamesSelf(sig.receiver().is_some());
+    syn::visit::Visit::visit_signature(&mut names, sig);
+    names.0
 }
 
 /// Names the elided lifetimes of parameter types (`&T`, `Foo<'_>`).

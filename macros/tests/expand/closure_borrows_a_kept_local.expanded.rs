@@ -3,7 +3,10 @@ fn put<'__lowering_1>(
     &'__lowering_1 mut self,
     k: String,
     v: u32,
-) -> ::lowering::Task<Option<u32>, impl ::lowering::Witness + ::lowering::__private::Captures<'__lowering_1>> {
+) -> ::lowering::Task<
+    Option<u32>,
+    impl ::lowering::Witness + ::lowering::__private::Captures<'__lowering_1> + ::lowering::__private::CapturesType<Self>,
+> {
     let mut __witness = ::lowering::__private::BodyWitness::new();
     #[allow(unreachable_code, clippy::diverging_sub_expression)]
     if false {

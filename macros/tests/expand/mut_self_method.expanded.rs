@@ -2,7 +2,10 @@
 fn fill<'__lowering_1>(
     &'__lowering_1 mut self,
     n: usize,
-) -> ::lowering::Task<usize, impl ::lowering::Witness + ::lowering::__private::Captures<'__lowering_1>> {
+) -> ::lowering::Task<
+    usize,
+    impl ::lowering::Witness + ::lowering::__private::Captures<'__lowering_1> + ::lowering::__private::CapturesType<Self>,
+> {
     let mut __witness = ::lowering::__private::BodyWitness::new();
     #[allow(unreachable_code, clippy::diverging_sub_expression)]
     if false {

@@ -192,6 +192,31 @@ differential! {
         }
     }
 
+    /// An entry selector that borrows its cache, as a cache crate writes one: the impl's
+    /// lifetime is named by `Self` alone, which edition 2021's opaque types do not capture
+    /// unless told (E0700 "hidden type .. captures lifetime that does not appear in bounds").
+    pub struct Selector<'a> {
+        pub key: String,
+        pub cache: &'a Vec<u32>,
+    }
+
+    impl<'a> Selector<'a> {
+        pub async fn and_compute<F: FnOnce(u32) -> u32>(self, f: F) -> u32 {
+            let n = self.cache.len() as u32;
+            later("compute", ()).await;
+            f(n) + self.key.len() as u32 + self.cache[0]
+        }
+
+        pub async fn or_insert(self, fallback: u32) -> (String, u32) {
+            let found = self.cache.first().copied();
+            let value = match found {
+                Some(value) => value,
+                None => later("insert", fallback).await,
+            };
+            (self.key, value)
+        }
+    }
+
     pub async fn hold<T>(value: T, pause: bool) -> T {
         let kept = &value;
         if pause {
@@ -277,5 +302,22 @@ fn generic_readers_blanket_impls_and_pinned_receivers() {
             || runtime::hold(Loud::new("held"), pause),
         );
         assert_eq!(outcome, Outcome::Value(Loud("held".to_owned())));
+    }
+}
+
+#[test]
+fn a_method_of_an_impl_whose_lifetime_only_self_names() {
+    let cache = vec![7u32, 8];
+    let empty = Vec::new();
+    let outcome = same_at_every_suspension(
+        || classic::Selector { key: "k".to_owned(), cache: &cache }.and_compute(|n| n * 10),
+        || runtime::Selector { key: "k".to_owned(), cache: &cache }.and_compute(|n| n * 10),
+    );
+    assert_eq!(outcome, Outcome::Value(28));
+    for cache in [&cache, &empty] {
+        same_at_every_suspension(
+            || classic::Selector { key: "k".to_owned(), cache }.or_insert(3),
+            || runtime::Selector { key: "k".to_owned(), cache }.or_insert(3),
+        );
     }
 }
