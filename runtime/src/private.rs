@@ -73,6 +73,13 @@ pub trait CapturesType<T: ?Sized> {}
 
 impl<T: ?Sized, U: ?Sized> CapturesType<T> for U {}
 
+/// The twin's stand-in for an awaited call the lowering takes for a call of the function
+/// itself (`classic::twin`): a future of the call's own output, made after the call, which
+/// the twin then awaits instead of the call's future (whose type is the stub's own opaque one).
+pub fn awaited_call_output<F: std::future::IntoFuture>(_call: F) -> std::future::Pending<F::Output> {
+    std::future::pending()
+}
+
 /// The twin (`lowering-macros`, `classic::twin`): the user's body as an `async` block, which
 /// rustc type- and borrow-checks and which never runs; the stub calls this in a branch that
 /// is never taken. It gives `witness` the body's type (`crate::task::witness`).

@@ -42,7 +42,7 @@ pub(crate) fn emit(
         }
     });
     let mut block = function.block.clone();
-    Recursion { function: &function.sig.ident, bare_name: bare_name_recursion, output }.visit_block_mut(&mut block);
+    Recursion { krate, function: &function.sig.ident, bare_name: bare_name_recursion }.visit_block_mut(&mut block);
     let mut lent = Lent { keys: lent_by_value, mirrored: HashSet::new() };
     lent.visit_block_mut(&mut block);
     if let Some(missed) = lent_by_value.iter().find(|key| !lent.mirrored.contains(*key)) {
@@ -181,30 +181,26 @@ impl VisitMut for Lent<'_> {
 }
 
 /// An await of the function itself (`Box::pin(f(n - 1)).await`) would make the twin, inside the
-/// stub, use the stub's own opaque return type, which rustc rejects there (E0792). It awaits a
-/// future of the same output instead, after using the arguments as the call would.
+/// stub, hold the stub's own opaque return type across an await, which rustc rejects there
+/// (E0792). It makes the call, drops its future and awaits a future of the call's own output
+/// instead (`awaited_call_output`): the arguments are used as the call uses them, and the
+/// value has the type of whatever the call is. A call that looks like recursion but is not
+/// (`Self::accept(self)` in a trait's impl, which names the type's inherent `accept`) keeps
+/// its own output type, as it must: the lowering cannot tell the two apart.
 struct Recursion<'a> {
+    krate: &'a syn::Path,
     function: &'a syn::Ident,
     bare_name: bool,
-    output: &'a syn::Type,
 }
 
 impl VisitMut for Recursion<'_> {
     fn visit_expr_await_mut(&mut self, node: &mut syn::ExprAwait) {
         visit_mut::visit_expr_await_mut(self, node);
         let Some(call) = recursive_call(&node.base, self.function, self.bare_name) else { return };
-        let args: Vec<&syn::Expr> = match call {
-            syn::Expr::Call(call) => call.args.iter().collect(),
-            syn::Expr::MethodCall(call) => call.args.iter().collect(),
-            _ => Vec::new(),
-        };
-        let output = self.output;
+        let krate = self.krate;
         let span = node.base.span();
         *node.base = syn::Expr::Verbatim(quote_spanned! {span=>
-            {
-                let _ = (#(#args,)*);
-                ::core::future::pending::<#output>()
-            }
+            #krate::__private::awaited_call_output(#call)
         });
     }
 

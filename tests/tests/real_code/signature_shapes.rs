@@ -217,6 +217,55 @@ differential! {
         }
     }
 
+    /// A trait's method implemented by calling the type's inherent method of the same name,
+    /// as a web framework's listener does: `Self::accept(self)` and `self.accept()` are the
+    /// inherent method there, not a recursive call (inherent methods come first).
+    pub struct Acceptor {
+        pub queue: Vec<u32>,
+    }
+
+    impl Acceptor {
+        pub async fn accept(&mut self) -> Result<u32, String> {
+            later("inherent", ()).await;
+            self.queue.pop().ok_or_else(|| "empty".to_owned())
+        }
+
+        // A method that does call itself, both ways a method can.
+        pub async fn drain(&mut self, n: u32) -> u32 {
+            if n == 0 {
+                return 0;
+            }
+            let first = self.queue.pop().unwrap_or(1);
+            later("drain", ()).await;
+            let rest = if n % 2 == 0 { Box::pin(self.drain(n - 1)).await } else { Box::pin(Self::drain(self, n - 1)).await };
+            first * 10 + rest
+        }
+    }
+
+    pub trait Listener {
+        fn accept(&mut self) -> impl Future<Output = u32>;
+        fn accept_twice(&mut self) -> impl Future<Output = u32>;
+    }
+
+    impl Listener for Acceptor {
+        async fn accept(&mut self) -> u32 {
+            loop {
+                match Self::accept(self).await {
+                    Ok(n) => return n,
+                    Err(error) => {
+                        self.queue.push(error.len() as u32);
+                        later("retry", ()).await
+                    }
+                }
+            }
+        }
+
+        async fn accept_twice(&mut self) -> u32 {
+            let first = self.accept().await.unwrap_or(0);
+            first + Listener::accept(self).await
+        }
+    }
+
     pub async fn hold<T>(value: T, pause: bool) -> T {
         let kept = &value;
         if pause {
@@ -318,6 +367,37 @@ fn a_method_of_an_impl_whose_lifetime_only_self_names() {
         same_at_every_suspension(
             || classic::Selector { key: "k".to_owned(), cache }.or_insert(3),
             || runtime::Selector { key: "k".to_owned(), cache }.or_insert(3),
+        );
+    }
+}
+
+#[test]
+fn a_trait_method_calling_the_inherent_method_of_its_name() {
+    use classic::Listener as _;
+    same_at_every_suspension(
+        || async { classic::Acceptor { queue: vec![2, 3, 4] }.drain(4).await },
+        || async { runtime::Acceptor { queue: vec![2, 3, 4] }.drain(4).await },
+    );
+    for queue in [vec![], vec![4, 5]] {
+        same_at_every_suspension(
+            || {
+                let queue = queue.clone();
+                async move { classic::Listener::accept(&mut classic::Acceptor { queue }).await }
+            },
+            || {
+                let queue = queue.clone();
+                async move { runtime::Listener::accept(&mut runtime::Acceptor { queue }).await }
+            },
+        );
+        same_at_every_suspension(
+            || {
+                let queue = queue.clone();
+                async move { classic::Acceptor { queue }.accept_twice().await }
+            },
+            || {
+                let queue = queue.clone();
+                async move { runtime::Listener::accept_twice(&mut runtime::Acceptor { queue }).await }
+            },
         );
     }
 }
