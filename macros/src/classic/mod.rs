@@ -1,14 +1,27 @@
 //! `#[lowering(classic)]`: the state machine C#'s compiler would generate.
 //!
-//! A small compiler, one module per step:
+//! A small compiler in layers, each importing only the ones above it in this list
+//! (`macros/tests/layering.rs` reads the sources and fails on an import the other way):
 //!
-//! - [`parse`]: the body as a tree in which every await stands at statement level, in Rust's
-//!   evaluation order, and every construct around one is explicit.
-//! - [`analyse`]: how code uses each local, whether its value is read after a point, and
-//!   which borrows of the state machine's own data an await would hold.
-//! - [`generate`]: one walk over the tree that tracks which locals are initialized and writes
-//!   one code segment per state of `move_next`.
-//! - [`expand`] (here): the stub, the state-machine struct and the call to the builder.
+//! ```text
+//! syntax     questions asked of syn: a place's root, a pattern's bindings, how code uses a
+//!            local (`mentions`), what it assigns, which jumps leave it, the std macros
+//!   |        (also `hints`, the user's `moves`/`keeps`, and `signature`)
+//!   v
+//! parse      the body as a tree in which every await stands at statement level, in Rust's
+//!   |        evaluation order, and every construct around one is explicit (`parse::ir`)
+//!   v
+//! analyse    over that tree: which locals an await may find borrowed (`loans`: they live
+//!   |        in place), whether a local's value is read after a point (`liveness`)
+//!   v
+//! generate   one walk over the tree that tracks which locals hold a value and writes one
+//!   |        code segment per state of `move_next` (`emit`, `places`); the `twin`
+//!   v
+//! expand     (here) the stub, the state-machine struct and the call to the builder
+//! ```
+//!
+//! Where a loop head's entry states depend on what the walk finds later, the walk repeats
+//! (at most `MAX_ROUNDS` times; each round can only add to the sets it settles).
 
 mod analyse;
 mod generate;
@@ -29,9 +42,10 @@ use crate::args::{Args, Context, Mode};
 use crate::func::{Function, ReceiverShape};
 use crate::record;
 
-use self::analyse::{loans, mentions};
+use self::analyse::loans;
 use self::generate::emit::{self, Config, Emitter, Init};
 use self::parse::{ir, lower};
+use self::syntax::mentions;
 
 /// How many times the walk may repeat to settle the entry states of loop heads. Each round
 /// can only turn a state into `Maybe`, so a handful suffices.
@@ -552,7 +566,7 @@ fn pattern_params_in_place(params: &[crate::func::Param]) -> Vec<String> {
         .filter(|param| {
             param.pattern.as_ref().is_some_and(|pattern| {
                 let mut bindings = Vec::new();
-                parse::bindings::pattern_bindings(pattern, &mut bindings);
+                syntax::bindings::pattern_bindings(pattern, &mut bindings);
                 bindings.iter().any(|binding| binding.by_ref)
             })
         })

@@ -160,14 +160,14 @@ impl VisitMut for Lent<'_> {
 
     /// A standard macro's arguments are expressions the classic code rewrites (and lends from).
     fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
-        crate::classic::parse::std_macros::visit_arguments(mac, |expr| self.visit_expr_mut(expr));
+        crate::classic::syntax::std_macros::visit_arguments(mac, |expr| self.visit_expr_mut(expr));
     }
 
     fn visit_local_mut(&mut self, local: &mut syn::Local) {
         // The `mut` of a local the twin takes again (`let mut v = v;`) is the new binding's
         // now: the user's would read as unused.
         let mut bindings = Vec::new();
-        crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
+        crate::classic::syntax::bindings::pattern_bindings(&local.pat, &mut bindings);
         if bindings
             .iter()
             .any(|binding| self.keys.iter().any(|key| key.split('@').next() == Some(&binding.ident.to_string())))

@@ -10,8 +10,8 @@ use std::collections::HashSet;
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
-use crate::classic::parse::bindings::pattern_bindings;
-use crate::classic::parse::std_macros;
+use crate::classic::syntax::bindings::pattern_bindings;
+use crate::classic::syntax::std_macros;
 
 /// The free names of a loop body, with the names its head binds afresh each round (`for`'s
 /// pattern) already in scope.

@@ -1,11 +1,12 @@
-//! Which jumps leave a piece of code: a `break` or `continue` whose loop or labelled block
-//! is not inside it. `liveness` asks it of the lowered tree and of plain code; the
-//! `rewrite` of plain code asks it of each jump it meets, to give the ones that leave their
-//! code `emit`'s jump code.
+//! Which jumps leave a piece of the lowered tree (`parse::ir`): a `break` or `continue` whose
+//! loop or labelled block is not inside it, and how a statement that always leaves does.
+//! `liveness` asks it; the plain code inside the tree is `syntax::jumps`'s.
 
 use syn::visit::Visit;
 
 use crate::classic::parse::ir::{Block, Expr, Let, Stmt};
+pub(crate) use crate::classic::syntax::jumps::{Leave, Targets};
+use crate::classic::syntax::jumps::{jumps_out_of, panicking};
 
 /// May this statement leave its block by `break` or `continue`? Jumps to a loop or a
 /// labelled block inside the statement stay in it.
@@ -18,29 +19,6 @@ pub(crate) fn stmt_may_jump(stmt: &Stmt) -> bool {
 pub(crate) fn loop_body_may_leave(body: &Block, label: Option<&syn::Label>) -> bool {
     let inside = Targets::default().inside(label, true);
     body.stmts.iter().any(|stmt| inside.stmt_jumps(stmt))
-}
-
-/// Does plain code leave `expr` by `break` or `continue` (to a loop or block outside it)?
-pub(crate) fn jumps_out_of(expr: &syn::Expr) -> bool {
-    Targets::default().syn_jumps(expr)
-}
-
-/// How a statement that always leaves its block leaves it.
-#[derive(Clone, PartialEq)]
-pub(crate) enum Leave {
-    Return,
-    Break(Option<syn::Lifetime>),
-    Continue(Option<syn::Lifetime>),
-    /// A call of one of the standard macros that panic: unwinding leaves the function.
-    Panic,
-}
-
-/// Is this a call of one of the standard macros that panic (`panic!`, `unreachable!`,
-/// `todo!`, `unimplemented!`)?
-pub(crate) fn panicking(mac: &syn::Macro) -> bool {
-    mac.path.segments.last().is_some_and(|last| {
-        matches!(last.ident.to_string().as_str(), "panic" | "unreachable" | "todo" | "unimplemented")
-    })
 }
 
 /// A statement that is a call of one of the standard macros that panic (`panic!`,
@@ -107,30 +85,8 @@ pub(crate) fn always_leaves(stmt: &Stmt) -> Option<Leave> {
     }
 }
 
-/// The loops and labelled blocks around a jump, inside the code being asked about.
-#[derive(Clone, Default)]
-pub(crate) struct Targets {
-    loops: u32,
-    labels: Vec<String>,
-}
-
+/// The lowered tree's questions, from the same targets as `syntax::jumps`'s.
 impl Targets {
-    /// Does a jump with this label (or none) leave the code?
-    pub(crate) fn escapes(&self, label: Option<&syn::Lifetime>) -> bool {
-        match label {
-            Some(label) => !self.labels.contains(&label.ident.to_string()),
-            None => self.loops == 0,
-        }
-    }
-
-    /// The targets inside a loop (`is_loop`) or a block with this label.
-    pub(crate) fn inside(&self, label: Option<&syn::Label>, is_loop: bool) -> Targets {
-        let mut inner = self.clone();
-        inner.loops += u32::from(is_loop);
-        inner.labels.extend(label.map(|label| label.name.ident.to_string()));
-        inner
-    }
-
     /// The jumps that leave `stmt` (`Break`s and `Continue`s), in the order met.
     fn stmt_escapes(&self, stmt: &Stmt, out: &mut Vec<Leave>) {
         match stmt {
@@ -192,22 +148,6 @@ impl Targets {
         block.stmts.iter().any(|stmt| inner.stmt_jumps(stmt))
     }
 
-    fn syn_jumps(&self, expr: &syn::Expr) -> bool {
-        self.visit(|jumps| jumps.visit_expr(expr))
-    }
-
-    /// Runs a `Jumps` search from these targets.
-    fn visit(&self, search: impl FnOnce(&mut Jumps)) -> bool {
-        !self.search(search).is_empty()
-    }
-
-    /// The jumps a `Jumps` search from these targets finds leaving the code.
-    fn search(&self, search: impl FnOnce(&mut Jumps)) -> Vec<Leave> {
-        let mut jumps = Jumps { targets: self.clone(), escaping: Vec::new() };
-        search(&mut jumps);
-        jumps.escaping
-    }
-
     pub(crate) fn expr_jumps(&self, expr: &Expr) -> bool {
         match expr {
             Expr::Plain(expr) => self.syn_jumps(expr),
@@ -224,53 +164,4 @@ impl Targets {
             Expr::Loop(node) => self.inside(node.label.as_ref(), true).block_jumps(&node.body),
         }
     }
-}
-
-/// Finds the `break`s and `continue`s that leave the code visited.
-struct Jumps {
-    targets: Targets,
-    escaping: Vec<Leave>,
-}
-
-impl Jumps {
-    fn nested(&mut self, label: Option<&syn::Label>, is_loop: bool, visit: impl FnOnce(&mut Self)) {
-        let inner = self.targets.inside(label, is_loop);
-        let outer = std::mem::replace(&mut self.targets, inner);
-        visit(self);
-        self.targets = outer;
-    }
-}
-
-impl<'ast> Visit<'ast> for Jumps {
-    fn visit_expr_break(&mut self, node: &'ast syn::ExprBreak) {
-        if self.targets.escapes(node.label.as_ref()) {
-            self.escaping.push(Leave::Break(node.label.clone()));
-        }
-        syn::visit::visit_expr_break(self, node);
-    }
-    fn visit_expr_continue(&mut self, node: &'ast syn::ExprContinue) {
-        if self.targets.escapes(node.label.as_ref()) {
-            self.escaping.push(Leave::Continue(node.label.clone()));
-        }
-    }
-    fn visit_expr_loop(&mut self, node: &'ast syn::ExprLoop) {
-        self.nested(node.label.as_ref(), true, |this| syn::visit::visit_block(this, &node.body));
-    }
-    fn visit_expr_while(&mut self, node: &'ast syn::ExprWhile) {
-        // The condition is in the loop too: a `break` there ends it.
-        self.nested(node.label.as_ref(), true, |this| {
-            this.visit_expr(&node.cond);
-            syn::visit::visit_block(this, &node.body);
-        });
-    }
-    fn visit_expr_for_loop(&mut self, node: &'ast syn::ExprForLoop) {
-        self.visit_expr(&node.expr);
-        self.nested(node.label.as_ref(), true, |this| syn::visit::visit_block(this, &node.body));
-    }
-    fn visit_expr_block(&mut self, node: &'ast syn::ExprBlock) {
-        self.nested(node.label.as_ref(), false, |this| syn::visit::visit_block(this, &node.block));
-    }
-    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-    fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
 }

@@ -8,9 +8,9 @@
 //! (or rustc rejects the plain `async fn` too), so a read on any path keeps it alive.
 
 use super::jumps::{Leave, Targets, always_leaves, loop_body_may_leave, stmt_may_jump};
-use super::mentions::{self, Kind, Mention};
-use crate::classic::parse::bindings::{let_patterns, pattern_bindings};
 use crate::classic::parse::ir::{Arm, Block, Expr, Stmt};
+use crate::classic::syntax::bindings::{let_patterns, pattern_bindings};
+use crate::classic::syntax::mentions::{self, Kind, Mention};
 
 /// Code that runs after the current point, in an enclosing construct.
 pub(crate) enum Rest<'a> {
@@ -386,7 +386,7 @@ fn expr_use(expr: &Expr, name: &str) -> Use {
 fn diverge_reads(block: &syn::Block, name: &str) -> bool {
     let found = mentions::of_block(block);
     let as_expr = syn::Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: block.clone() });
-    if super::jumps::jumps_out_of(&as_expr) {
+    if crate::classic::syntax::jumps::jumps_out_of(&as_expr) {
         found.iter().any(|mention| mention.name == name)
     } else {
         first_use(&found, name) == Use::Read

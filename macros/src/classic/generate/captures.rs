@@ -9,7 +9,7 @@
 use proc_macro2::{Ident, Span};
 use syn::visit::Visit;
 
-use crate::classic::analyse::assignments;
+use crate::classic::syntax::assignments;
 pub(crate) use crate::classic::syntax::field_chain;
 
 /// The fields to take first, from the field paths `code` uses by value (`found`: the local's

@@ -14,8 +14,8 @@ use proc_macro2::{Group, Ident, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::visit_mut::{self, VisitMut};
 
-use crate::classic::analyse::jumps::Targets;
-use crate::classic::analyse::mentions::Mention;
+use crate::classic::syntax::jumps::Targets;
+use crate::classic::syntax::mentions::Mention;
 
 /// Where a value computed by user code goes.
 #[derive(Clone)]
@@ -207,17 +207,17 @@ impl<'a> Rewriter<'a> {
 
 /// The variables `value` uses by value (a `break` value: computed before the jump saves).
 fn moved_by(value: &syn::Expr) -> Vec<String> {
-    crate::classic::analyse::mentions::of_expr(value)
+    crate::classic::syntax::mentions::of_expr(value)
         .into_iter()
-        .filter(|mention| mention.kind == crate::classic::analyse::mentions::Kind::Move)
+        .filter(|mention| mention.kind == crate::classic::syntax::mentions::Kind::Move)
         .map(|mention| mention.name)
         .collect()
 }
 
 fn fields_moved_by(value: &syn::Expr) -> Vec<FieldMove> {
-    crate::classic::analyse::mentions::of_expr(value)
+    crate::classic::syntax::mentions::of_expr(value)
         .into_iter()
-        .filter(|mention| mention.kind == crate::classic::analyse::mentions::Kind::MoveField)
+        .filter(|mention| mention.kind == crate::classic::syntax::mentions::Kind::MoveField)
         .map(FieldMove)
         .collect()
 }
@@ -336,7 +336,7 @@ impl VisitMut for Rewriter<'_> {
     fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
         // A standard macro's arguments are expressions: a `return`, `?`, `break` or
         // `continue` among them is rewritten like any other.
-        if let Some(Ok(mut parsed)) = crate::classic::parse::std_macros::parse(mac) {
+        if let Some(Ok(mut parsed)) = crate::classic::syntax::std_macros::parse(mac) {
             for expr in parsed.exprs_mut() {
                 self.visit_expr_mut(expr);
             }

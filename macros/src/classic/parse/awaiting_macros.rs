@@ -102,7 +102,7 @@ impl Rewriter<'_> {
     /// lowering takes apart: the awaiting macros among them are rewritten too
     /// (`vec![join!(a, b).0]`). Any other macro's tokens stay as written.
     fn inside_standard_macro(&mut self, mac: &mut syn::Macro) {
-        super::std_macros::visit_arguments(mac, |expr| self.visit_expr_mut(expr));
+        crate::classic::syntax::std_macros::visit_arguments(mac, |expr| self.visit_expr_mut(expr));
     }
 }
 

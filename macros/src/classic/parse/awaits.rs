@@ -4,7 +4,7 @@
 use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
-use super::std_macros;
+use crate::classic::syntax::std_macros;
 
 pub(crate) fn in_expr(expr: &syn::Expr) -> bool {
     let mut finder = Finder { found: None };

@@ -55,7 +55,7 @@ impl VisitMut for Rewriter {
     /// A `match` inside a standard macro's arguments (`panic!("{}", match ..)`) is lowered
     /// like any other.
     fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
-        super::std_macros::visit_arguments(mac, |expr| self.visit_expr_mut(expr));
+        crate::classic::syntax::std_macros::visit_arguments(mac, |expr| self.visit_expr_mut(expr));
     }
 
     fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
@@ -151,8 +151,8 @@ fn only_bindings_of(pat: &syn::Pat, guard: Option<&syn::Expr>) -> syn::Pat {
     if let Some(guard) = guard {
         idents(guard.to_token_stream(), &mut named);
     }
-    super::bindings::blank_bindings(pat, |ident| {
-        super::bindings::may_bind(ident) && !named.contains(&ident.ident.to_string())
+    crate::classic::syntax::bindings::blank_bindings(pat, |ident| {
+        crate::classic::syntax::bindings::may_bind(ident) && !named.contains(&ident.ident.to_string())
     })
 }
 

@@ -32,7 +32,7 @@ impl VisitMut for Hoister {
 
     // A standard macro's arguments are lowered as any code is (`panic!("{}", { use ..; .. })`).
     fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
-        super::std_macros::visit_arguments(mac, |expr| self.visit_expr_mut(expr));
+        crate::classic::syntax::std_macros::visit_arguments(mac, |expr| self.visit_expr_mut(expr));
     }
 
     // Closures, async blocks and items keep what they declare: their code stays whole.

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 
 use proc_macro2::{Delimiter, TokenTree};
 
-use super::tracing_macros;
+use crate::classic::syntax::tracing_macros;
 
 /// Per token of one level: is it part of a pattern (no name there is the function's), which
 /// names of the function it cannot see (bound by the macro's own code around it), and is it

@@ -16,8 +16,9 @@ use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 use syn::visit_mut::{self as visit_mut, VisitMut};
 
-use super::{awaits, pinning, std_macros, tracing_macros};
-use crate::classic::parse::bindings::pattern_bindings;
+use super::{awaits, pinning};
+use crate::classic::syntax::bindings::pattern_bindings;
+use crate::classic::syntax::{std_macros, tracing_macros};
 
 /// The errors for the locals that macros of `block` declare and later code uses after an
 /// await; `params` are the parameters' names.

@@ -1,12 +1,12 @@
 //! Parse: from the `syn` body to the lowered tree (`ir`), with every await at statement level
-//! in Rust's evaluation order (`lower`), the standard macros taken apart (`std_macros`) and tracing's read (`tracing_macros`), awaiting
-//! `let` chains nested (`let_chains`), and
-//! the awaits (`awaits`) and pattern bindings (`bindings`) found where they hide; the locals
-//! a macro declares, which it cannot lower, are reported (`macro_locals`).
+//! in Rust's evaluation order (`lower`), awaiting `let` chains nested (`let_chains`), awaiting
+//! guards and `select!` written out (`guards`, `select`), and the awaits (`awaits`) found where
+//! they hide; the locals a macro declares, which it cannot lower, are reported
+//! (`macro_locals`). What it asks of `syn` (bindings, the standard macros, how code uses a
+//! local) is `syntax`'s.
 
 pub(crate) mod awaiting_macros;
 pub(crate) mod awaits;
-pub(crate) mod bindings;
 pub(crate) mod guards;
 pub(crate) mod ir;
 pub(crate) mod items;
@@ -16,5 +16,3 @@ pub(crate) mod macro_bindings;
 pub(crate) mod macro_locals;
 pub(crate) mod pinning;
 pub(crate) mod select;
-pub(crate) mod std_macros;
-pub(crate) mod tracing_macros;

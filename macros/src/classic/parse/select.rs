@@ -250,7 +250,7 @@ impl Select {
 /// without moving or binding anything. A name that starts with an upper-case letter is
 /// kept: it is a constant or a unit variant (`None`, `Msg::Quit`, `MAX`).
 fn without_bindings(pat: &syn::Pat) -> syn::Pat {
-    super::bindings::blank_bindings(pat, |ident| {
-        super::bindings::may_bind(ident) || ident.by_ref.is_some() || ident.mutability.is_some()
+    crate::classic::syntax::bindings::blank_bindings(pat, |ident| {
+        crate::classic::syntax::bindings::may_bind(ident) || ident.by_ref.is_some() || ident.mutability.is_some()
     })
 }

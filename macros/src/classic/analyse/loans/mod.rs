@@ -17,10 +17,12 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
-use super::{free_names, jumps, mentions};
+use super::free_names;
 use crate::classic::hints;
 use crate::classic::parse::lower::{HOISTED_PREFIX, compared_with_what_may_change_it, is_comparison};
-use crate::classic::parse::std_macros;
+use crate::classic::syntax::jumps;
+use crate::classic::syntax::mentions;
+use crate::classic::syntax::std_macros;
 use crate::classic::syntax::strip_parens;
 // Whether code awaits is the parser's answer (`parse::awaits`): an await among the tokens of
 // a macro the lowering leaves as written is that macro's own, never the function's.
@@ -28,11 +30,10 @@ use crate::classic::parse::awaits::{
     in_block as block_awaits, in_expr as expr_awaits, in_macro as macro_awaits, in_stmt as stmt_awaits,
 };
 
-mod receivers;
 mod scan;
 
-pub(crate) use receivers::{borrow_root, let_consumes, place_root};
-use receivers::{consumed_receiver, is_borrowing_method, place_root_into, returns_owned};
+pub(crate) use crate::classic::syntax::receivers::{borrow_root, let_consumes, place_root};
+use crate::classic::syntax::receivers::{consumed_receiver, is_borrowing_method, place_root_into, returns_owned};
 use scan::*;
 
 /// A temporary the lowering hoisted out of a statement that awaits: it lives in place.
@@ -253,7 +254,7 @@ impl Finder<'_> {
     /// The bindings of `pat` come into scope.
     fn bind(&mut self, pat: &syn::Pat) {
         let mut bindings = Vec::new();
-        crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
+        crate::classic::syntax::bindings::pattern_bindings(pat, &mut bindings);
         for binding in bindings {
             self.in_scope.insert(binding.ident.to_string(), (binding.mutable, binding_key(&binding.ident)));
         }
@@ -295,7 +296,7 @@ impl Finder<'_> {
     /// on this arm's path; after an arm that jumps, what the jump leads to.
     fn arm(&mut self, arm: &syn::Arm, others: &HashMap<String, usize>, f: impl FnOnce(&mut Self)) {
         let mut bindings = Vec::new();
-        crate::classic::parse::bindings::pattern_bindings(&arm.pat, &mut bindings);
+        crate::classic::syntax::bindings::pattern_bindings(&arm.pat, &mut bindings);
         let (outer_later, outer_unit, outer_scope) = (self.later.clone(), self.unit.clone(), self.in_scope.clone());
         for (name, count) in others {
             if let Some(unit) = self.unit.get_mut(name) {
@@ -405,7 +406,7 @@ impl Finder<'_> {
         match stmt {
             syn::Stmt::Local(local) => {
                 let mut bindings = Vec::new();
-                crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
+                crate::classic::syntax::bindings::pattern_bindings(&local.pat, &mut bindings);
                 // A `let` that hides a local of the same name may end a state right after its
                 // initializer, which then must not borrow anything that moves there.
                 let hides = bindings.iter().any(|binding| self.rebound.contains(&binding.ident.to_string()));

@@ -58,7 +58,7 @@ pub(super) fn async_closures(block: &syn::Block) -> HashSet<String> {
                 && closure.asyncness.is_some()
             {
                 let mut bindings = Vec::new();
-                crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
+                crate::classic::syntax::bindings::pattern_bindings(&local.pat, &mut bindings);
                 self.0.extend(bindings.into_iter().map(|binding| binding.ident.to_string()));
             }
             visit::visit_local(self, local);
@@ -76,7 +76,7 @@ pub(super) fn rebound_names(block: &syn::Block, params: &[String]) -> HashSet<St
     impl<'ast> Visit<'ast> for Lets {
         fn visit_local(&mut self, local: &'ast syn::Local) {
             let mut bindings = Vec::new();
-            crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
+            crate::classic::syntax::bindings::pattern_bindings(&local.pat, &mut bindings);
             for binding in bindings {
                 *self.0.entry(binding.ident.to_string()).or_insert(0) += 1;
             }
@@ -120,13 +120,13 @@ pub(super) fn implicit_borrows(expr: &syn::Expr, exclusive_refs: &HashSet<String
 /// Does a pattern bind anything by reference, explicitly (`ref x`)?
 pub(super) fn binds_by_ref(pat: &syn::Pat) -> bool {
     let mut bindings = Vec::new();
-    crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
+    crate::classic::syntax::bindings::pattern_bindings(pat, &mut bindings);
     bindings.iter().any(|binding| binding.by_ref)
 }
 
 pub(super) fn has_bindings(pat: &syn::Pat) -> bool {
     let mut bindings = Vec::new();
-    crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
+    crate::classic::syntax::bindings::pattern_bindings(pat, &mut bindings);
     !bindings.is_empty()
 }
 
@@ -176,7 +176,7 @@ pub(super) fn idents(tokens: &TokenStream) -> Vec<String> {
 pub(super) fn let_bound_names(stmt: &syn::Stmt) -> Vec<String> {
     let syn::Stmt::Local(local) = stmt else { return Vec::new() };
     let mut bindings = Vec::new();
-    crate::classic::parse::bindings::pattern_bindings(&local.pat, &mut bindings);
+    crate::classic::syntax::bindings::pattern_bindings(&local.pat, &mut bindings);
     bindings.into_iter().map(|binding| binding.ident.to_string()).collect()
 }
 
@@ -230,7 +230,7 @@ pub(super) fn mutable_names(block: &syn::Block) -> HashSet<String> {
 /// counts a statement's: not the names the arm's pattern or the body's own `let`s bind.
 pub(super) fn arm_named(arm: &syn::Arm) -> HashMap<String, usize> {
     let mut bindings = Vec::new();
-    crate::classic::parse::bindings::pattern_bindings(&arm.pat, &mut bindings);
+    crate::classic::syntax::bindings::pattern_bindings(&arm.pat, &mut bindings);
     let bound: HashSet<String> = bindings.into_iter().map(|binding| binding.ident.to_string()).collect();
     let mut found = mentions::of_expr(&arm.body);
     if let syn::Pat::Guard(guard) = &arm.pat {

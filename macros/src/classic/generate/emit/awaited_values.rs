@@ -22,8 +22,8 @@ use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream};
 use quote::{ToTokens, quote};
 use syn::visit_mut::{self, VisitMut};
 
-use crate::classic::analyse::assignments;
 use crate::classic::parse::lower::is_comparison;
+use crate::classic::syntax::assignments;
 
 /// Where the user wrote an await whose value a temporary holds.
 #[derive(Clone, Copy)]

@@ -8,9 +8,10 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{Emitter, VarId, sm};
-use crate::classic::analyse::{loans, mentions};
+use crate::classic::analyse::loans;
 use crate::classic::generate::places::{InPlace, Places};
-use crate::classic::parse::bindings::pattern_bindings;
+use crate::classic::syntax::bindings::pattern_bindings;
+use crate::classic::syntax::mentions;
 
 impl Emitter<'_> {
     /// Does the local this binding declares live in place? The set names each such binding
@@ -75,7 +76,7 @@ impl Emitter<'_> {
                         .map(|(_, temp)| (binding.ident.clone(), temp.clone()))
                 })
                 .collect();
-            crate::classic::parse::bindings::rename_bindings(&mut pat, &renames);
+            crate::classic::syntax::bindings::rename_bindings(&mut pat, &renames);
         }
         (pat, temps)
     }

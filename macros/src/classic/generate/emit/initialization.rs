@@ -5,7 +5,7 @@ use proc_macro2::{Ident, Span};
 use quote::{ToTokens, quote};
 
 use super::{Emitter, Init, Var, VarId};
-use crate::classic::analyse::mentions::{self, Kind, Mention};
+use crate::classic::syntax::mentions::{self, Kind, Mention};
 
 impl Emitter<'_> {
     /// Update initialization states after code with these mentions ran. Returns the

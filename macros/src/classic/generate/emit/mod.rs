@@ -32,11 +32,11 @@ use super::rewrite::{FieldMove, Jump, JumpTarget, Rewriter, Sink};
 use crate::classic::analyse::jumps;
 use crate::classic::analyse::liveness::{Path, Rest};
 use crate::classic::analyse::loans::{self, borrow_root};
-use crate::classic::analyse::mentions::{self, Kind};
-use crate::classic::parse::bindings::{let_patterns, names_bound_in, pattern_bindings};
 use crate::classic::parse::ir::{self, Block, Expr, Stmt};
 use crate::classic::parse::lower::is_operand_temporary;
 use crate::classic::syntax;
+use crate::classic::syntax::bindings::{let_patterns, names_bound_in, pattern_bindings};
+use crate::classic::syntax::mentions::{self, Kind};
 
 mod awaited_values;
 mod constructs;

@@ -5,7 +5,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 
 use super::StateId;
 use crate::classic::generate::rewrite::Sink;
-use crate::classic::parse::tracing_macros;
+use crate::classic::syntax::tracing_macros;
 
 /// One state's code, built as a stack of open blocks.
 pub(super) struct Segment {

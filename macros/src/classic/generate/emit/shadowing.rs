@@ -9,7 +9,7 @@ use quote::quote;
 
 use super::{Emitter, Init, VarId};
 use crate::classic::analyse::liveness;
-use crate::classic::parse::bindings::{Binding, pattern_bindings, rename_bindings};
+use crate::classic::syntax::bindings::{Binding, pattern_bindings, rename_bindings};
 
 impl Emitter<'_> {
     /// Initialized locals that the bindings of `pat` hide, when code that may save them
@@ -137,7 +137,7 @@ impl Emitter<'_> {
 /// pattern that binds the whole value, binds by reference (the reference would outlive the
 /// temporary) or carries a type (not allowed in an arm).
 pub(super) fn matched_before_state(pat: &syn::Pat) -> Option<(syn::Pat, TokenStream, syn::Pat)> {
-    if !crate::classic::analyse::mentions::leaves_parts(pat) {
+    if !crate::classic::syntax::mentions::leaves_parts(pat) {
         return None;
     }
     bound_before_state(pat)

@@ -69,7 +69,7 @@ impl<'a> Emitter<'a> {
             return false;
         }
         // A jump out of it saves the locals by name: not where a binding of its own hides one.
-        let breaks_out = jumps::jumps_out_of(source);
+        let breaks_out = crate::classic::syntax::jumps::jumps_out_of(source);
         if breaks_out && names_bound_in(source).iter().any(|name| self.lookup(name).is_some()) {
             return true;
         }

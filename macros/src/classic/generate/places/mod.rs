@@ -87,13 +87,13 @@ use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
 use super::captures;
-use crate::classic::analyse::{assignments, mentions};
-use crate::classic::parse::bindings::{let_patterns, pattern_bindings};
 use crate::classic::parse::lower::is_comparison;
 use crate::classic::parse::macro_bindings;
-use crate::classic::parse::std_macros;
-use crate::classic::parse::tracing_macros::{has_tracing_fields, is_single_eq};
 use crate::classic::syntax;
+use crate::classic::syntax::bindings::{let_patterns, pattern_bindings};
+use crate::classic::syntax::std_macros;
+use crate::classic::syntax::tracing_macros::{has_tracing_fields, is_single_eq};
+use crate::classic::syntax::{assignments, mentions};
 
 mod closures;
 mod lent;

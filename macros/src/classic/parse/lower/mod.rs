@@ -10,17 +10,15 @@ use quote::ToTokens;
 
 use super::awaits;
 use super::ir::{Arm, Await, Block, Expr, If, Let, Loop, Match, Stmt};
-use super::std_macros;
-use crate::classic::analyse::{assignments, jumps, mentions};
+use crate::classic::syntax::std_macros;
+use crate::classic::syntax::{assignments, jumps, mentions};
 
 mod anf;
 mod hoisting;
 mod shapes;
 
 use shapes::*;
-pub(crate) use shapes::{
-    HOISTED_PREFIX, compared_with_what_may_change_it, is_comparison, is_lowering_temporary, is_operand_temporary,
-};
+pub(crate) use shapes::{HOISTED_PREFIX, compared_with_what_may_change_it, is_comparison, is_operand_temporary};
 
 pub(crate) struct Lower {
     errors: Vec<syn::Error>,
@@ -276,7 +274,7 @@ impl Lower {
             return;
         }
         let mut bindings = Vec::new();
-        super::bindings::pattern_bindings(&local.pat, &mut bindings);
+        crate::classic::syntax::bindings::pattern_bindings(&local.pat, &mut bindings);
         let whole_value = matches!(&local.pat, syn::Pat::Ident(ident) if ident.subpat.is_none())
             || matches!(&local.pat, syn::Pat::Type(typed) if matches!(&*typed.pat, syn::Pat::Ident(ident) if ident.subpat.is_none()));
         if whole_value || diverge.is_some() || bindings.iter().any(|binding| binding.by_ref) {
@@ -324,7 +322,7 @@ impl Lower {
         let init = local.init.as_ref().expect("checked by the caller");
         let (_, diverge) = init.diverge.as_ref().expect("checked by the caller");
         let mut bindings = Vec::new();
-        super::bindings::pattern_bindings(&local.pat, &mut bindings);
+        crate::classic::syntax::bindings::pattern_bindings(&local.pat, &mut bindings);
         let names: Vec<_> = bindings.iter().map(|binding| &binding.ident).collect();
         let outer: Vec<_> = bindings
             .iter()

@@ -218,11 +218,6 @@ pub(crate) fn is_operand_temporary(ident: &syn::Ident) -> bool {
         .is_some_and(|index| !index.is_empty() && index.bytes().all(|byte| byte.is_ascii_digit()))
 }
 
-/// Is this a temporary the lowering made (`Lower::temp`)?
-pub(crate) fn is_lowering_temporary(ident: &syn::Ident) -> bool {
-    ident.to_string().starts_with("__")
-}
-
 /// Does a `loop` have a `break value` aimed at it (so that its value is not `()`)?
 pub(super) fn breaks_with_value(source: &syn::ExprLoop) -> bool {
     struct Finder<'l> {

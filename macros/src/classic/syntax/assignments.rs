@@ -4,7 +4,7 @@
 
 use syn::visit::{self, Visit};
 
-use crate::classic::parse::std_macros;
+use crate::classic::syntax::std_macros;
 
 /// `+=`, `<<=` and the other compound assignments.
 pub(crate) fn is_compound(op: &syn::BinOp) -> bool {

@@ -2,8 +2,10 @@
 //! no types): which results hold a borrow of the receiver, which calls take it by value, and
 //! the local a place or a borrow starts from.
 
-use super::*;
-use crate::classic::syntax::{self, Through};
+use std::collections::HashSet;
+
+use crate::classic::hints;
+use crate::classic::syntax::{self, Through, strip_parens};
 
 /// The local a place expression (`v`, `v.f[i]`, `*v`, `(v)`) is part of, or that a value
 /// may borrow through method calls (`v.iter_mut().next()`, `v.lock().unwrap()`: the innermost
@@ -13,14 +15,14 @@ pub(crate) fn place_root(expr: &syn::Expr) -> Option<String> {
     syntax::place_root(expr, Through::Borrows(may_borrow)).map(ToString::to_string)
 }
 
-pub(super) fn place_root_into(expr: &syn::Expr, out: &mut HashSet<String>) {
+pub(crate) fn place_root_into(expr: &syn::Expr, out: &mut HashSet<String>) {
     if let Some(root) = place_root(expr) {
         out.insert(root);
     }
 }
 
 /// Methods of the standard types whose result holds no borrow of the receiver.
-pub(super) fn returns_owned(method: &str) -> bool {
+pub(crate) fn returns_owned(method: &str) -> bool {
     method.starts_with("is_")
         || method.starts_with("to_")
         || method.starts_with("into_")
@@ -92,7 +94,7 @@ pub(super) fn returns_owned(method: &str) -> bool {
 }
 
 /// The local whose method an await's operand calls (`cmd.apply(db)`), if it is a local.
-pub(super) fn consumed_receiver(operand: &syn::Expr) -> Option<String> {
+pub(crate) fn consumed_receiver(operand: &syn::Expr) -> Option<String> {
     let syn::Expr::MethodCall(call) = strip_parens(operand) else { return None };
     let syn::Expr::Path(path) = &*call.receiver else { return None };
     Some(path.path.get_ident()?.to_string())
@@ -123,7 +125,7 @@ pub(crate) fn borrow_root(expr: &syn::Expr) -> Option<(proc_macro2::Ident, proc_
     }
 }
 
-pub(super) fn is_into_iter_call(func: &syn::Expr) -> bool {
+pub(crate) fn is_into_iter_call(func: &syn::Expr) -> bool {
     matches!(func, syn::Expr::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "into_iter"))
 }
 
@@ -177,14 +179,14 @@ pub(crate) fn let_consumes(pat: &syn::Pat, init: &syn::Expr) -> Option<String> {
     // A temporary of the lowering's holds an operand the user wrote in an expression
     // (`v.total() == f().await`), where nothing says the method consumes: the guess is for
     // the user's own `let`s only.
-    if matches!(pat, syn::Pat::Ident(binding) if crate::classic::parse::lower::is_lowering_temporary(&binding.ident)) {
+    if matches!(pat, syn::Pat::Ident(binding) if crate::classic::syntax::is_lowering_temporary(&binding.ident)) {
         return None;
     }
     let syn::Expr::MethodCall(call) = strip_parens(init) else { return None };
     let syn::Expr::Path(path) = strip_parens(&call.receiver) else { return None };
     let receiver = path.path.get_ident()?.to_string();
     let mut bindings = Vec::new();
-    crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
+    crate::classic::syntax::bindings::pattern_bindings(pat, &mut bindings);
     let rebinds = bindings.iter().any(|binding| binding.ident == receiver);
     if hints::keeps(&receiver) {
         return None;
@@ -192,7 +194,7 @@ pub(crate) fn let_consumes(pat: &syn::Pat, init: &syn::Expr) -> Option<String> {
     (hints::moves(&receiver) || (!rebinds && let_takes_receiver(&call.method.to_string()))).then_some(receiver)
 }
 
-pub(super) fn is_borrowing_method(method: &str) -> bool {
+pub(crate) fn is_borrowing_method(method: &str) -> bool {
     matches!(
         method,
         "iter"

@@ -10,8 +10,8 @@
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
-use crate::classic::parse::std_macros::{self, Use};
-use crate::classic::parse::tracing_macros;
+use crate::classic::syntax::std_macros::{self, Use};
+use crate::classic::syntax::tracing_macros;
 
 /// The name of the local that holds `self` in `move_next`.
 pub(crate) const SELF_LOCAL: &str = "__self";
@@ -246,7 +246,7 @@ impl Collector {
         // A method called on a local at its last use, taken to consume it there (as
         // `loans` does): `let limited = conn.limit(2);`.
         if let syn::Expr::MethodCall(call) = init
-            && super::loans::let_consumes(pat, init).is_some()
+            && super::receivers::let_consumes(pat, init).is_some()
         {
             self.expr(&call.receiver, Kind::Move);
             for arg in &call.args {
@@ -339,7 +339,7 @@ impl Collector {
 
     fn bind(&mut self, pat: &syn::Pat) {
         let mut bindings = Vec::new();
-        crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
+        crate::classic::syntax::bindings::pattern_bindings(pat, &mut bindings);
         self.bound.extend(bindings.into_iter().map(|binding| binding.ident.to_string()));
     }
 
@@ -449,7 +449,7 @@ impl Collector {
                 self.expr(&node.cond, Kind::Move);
                 self.conditionally(|this| {
                     let mark = this.bound.len();
-                    for pat in crate::classic::parse::bindings::let_patterns(&node.cond) {
+                    for pat in crate::classic::syntax::bindings::let_patterns(&node.cond) {
                         this.bind(pat);
                     }
                     this.visit_block(&node.then_branch);
@@ -667,6 +667,6 @@ pub(crate) fn parts_bound(pat: &syn::Pat, place: &syn::Expr, kind: Patterns, out
 /// Does this pattern bind anything by value (and so may move out of the place it matches)?
 fn binds_by_value(pat: &syn::Pat) -> bool {
     let mut bindings = Vec::new();
-    crate::classic::parse::bindings::pattern_bindings(pat, &mut bindings);
+    crate::classic::syntax::bindings::pattern_bindings(pat, &mut bindings);
     bindings.iter().any(|binding| !binding.by_ref)
 }

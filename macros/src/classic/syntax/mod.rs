@@ -1,8 +1,27 @@
-//! Questions every phase asks of syn's tree, answered once each.
+//! Questions every phase asks of syn's tree, answered once each: here, the shapes of
+//! expressions (parentheses, the root of a place, `let` chains, field paths, what a `move`
+//! takes); in the submodules, the bindings a pattern makes (`bindings`), how code uses a local
+//! (`mentions`) and which places it assigns (`assignments`), which jumps leave it (`jumps`),
+//! what a method call does with its receiver, guessed from its name (`receivers`), and how the
+//! standard and `tracing` macros hold their arguments (`std_macros`, `tracing_macros`).
+
+pub(crate) mod assignments;
+pub(crate) mod bindings;
+pub(crate) mod jumps;
+pub(crate) mod mentions;
+pub(crate) mod receivers;
+pub(crate) mod std_macros;
+pub(crate) mod tracing_macros;
 
 use proc_macro2::Ident;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
+
+/// Is this a local the lowering made (`parse::lower`'s temporaries, `__h0`, `__t1`, ...)? The
+/// lowering's names begin with two underscores.
+pub(crate) fn is_lowering_temporary(ident: &Ident) -> bool {
+    ident.to_string().starts_with("__")
+}
 
 /// `expr` without the parentheses and invisible groups around it.
 pub(crate) fn strip_parens(mut expr: &syn::Expr) -> &syn::Expr {

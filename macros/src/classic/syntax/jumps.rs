@@ -1,0 +1,118 @@
+//! Which jumps leave a piece of `syn` code: a `break` or `continue` whose loop or labelled
+//! block is not inside it. The lowered tree's own questions (`analyse::jumps`) build on these;
+//! `parse::lower` asks them of the user's code, `generate::rewrite` of each jump it meets.
+
+use syn::visit::Visit;
+
+/// Does plain code leave `expr` by `break` or `continue` (to a loop or block outside it)?
+pub(crate) fn jumps_out_of(expr: &syn::Expr) -> bool {
+    Targets::default().syn_jumps(expr)
+}
+
+/// How a statement that always leaves its block leaves it.
+#[derive(Clone, PartialEq)]
+pub(crate) enum Leave {
+    Return,
+    Break(Option<syn::Lifetime>),
+    Continue(Option<syn::Lifetime>),
+    /// A call of one of the standard macros that panic: unwinding leaves the function.
+    Panic,
+}
+
+/// Is this a call of one of the standard macros that panic (`panic!`, `unreachable!`,
+/// `todo!`, `unimplemented!`)?
+pub(crate) fn panicking(mac: &syn::Macro) -> bool {
+    mac.path.segments.last().is_some_and(|last| {
+        matches!(last.ident.to_string().as_str(), "panic" | "unreachable" | "todo" | "unimplemented")
+    })
+}
+
+/// The loops and labelled blocks around a jump, inside the code being asked about.
+#[derive(Clone, Default)]
+pub(crate) struct Targets {
+    loops: u32,
+    labels: Vec<String>,
+}
+
+impl Targets {
+    /// Does a jump with this label (or none) leave the code?
+    pub(crate) fn escapes(&self, label: Option<&syn::Lifetime>) -> bool {
+        match label {
+            Some(label) => !self.labels.contains(&label.ident.to_string()),
+            None => self.loops == 0,
+        }
+    }
+
+    /// The targets inside a loop (`is_loop`) or a block with this label.
+    pub(crate) fn inside(&self, label: Option<&syn::Label>, is_loop: bool) -> Targets {
+        let mut inner = self.clone();
+        inner.loops += u32::from(is_loop);
+        inner.labels.extend(label.map(|label| label.name.ident.to_string()));
+        inner
+    }
+
+    /// Does a `Jumps` search from these targets find a jump leaving the code?
+    pub(crate) fn visit(&self, search: impl FnOnce(&mut Jumps)) -> bool {
+        !self.search(search).is_empty()
+    }
+
+    /// The jumps a `Jumps` search from these targets finds leaving the code.
+    pub(crate) fn search(&self, search: impl FnOnce(&mut Jumps)) -> Vec<Leave> {
+        let mut jumps = Jumps { targets: self.clone(), escaping: Vec::new() };
+        search(&mut jumps);
+        jumps.escaping
+    }
+
+    pub(crate) fn syn_jumps(&self, expr: &syn::Expr) -> bool {
+        self.visit(|jumps| jumps.visit_expr(expr))
+    }
+}
+
+/// Finds the `break`s and `continue`s that leave the code visited.
+pub(crate) struct Jumps {
+    targets: Targets,
+    escaping: Vec<Leave>,
+}
+
+impl Jumps {
+    fn nested(&mut self, label: Option<&syn::Label>, is_loop: bool, visit: impl FnOnce(&mut Self)) {
+        let inner = self.targets.inside(label, is_loop);
+        let outer = std::mem::replace(&mut self.targets, inner);
+        visit(self);
+        self.targets = outer;
+    }
+}
+
+impl<'ast> Visit<'ast> for Jumps {
+    fn visit_expr_break(&mut self, node: &'ast syn::ExprBreak) {
+        if self.targets.escapes(node.label.as_ref()) {
+            self.escaping.push(Leave::Break(node.label.clone()));
+        }
+        syn::visit::visit_expr_break(self, node);
+    }
+    fn visit_expr_continue(&mut self, node: &'ast syn::ExprContinue) {
+        if self.targets.escapes(node.label.as_ref()) {
+            self.escaping.push(Leave::Continue(node.label.clone()));
+        }
+    }
+    fn visit_expr_loop(&mut self, node: &'ast syn::ExprLoop) {
+        self.nested(node.label.as_ref(), true, |this| syn::visit::visit_block(this, &node.body));
+    }
+    fn visit_expr_while(&mut self, node: &'ast syn::ExprWhile) {
+        // The condition is in the loop too: a `break` there ends it.
+        self.nested(node.label.as_ref(), true, |this| {
+            this.visit_expr(&node.cond);
+            syn::visit::visit_block(this, &node.body);
+        });
+    }
+    fn visit_expr_for_loop(&mut self, node: &'ast syn::ExprForLoop) {
+        self.visit_expr(&node.expr);
+        self.nested(node.label.as_ref(), true, |this| syn::visit::visit_block(this, &node.body));
+    }
+    fn visit_expr_block(&mut self, node: &'ast syn::ExprBlock) {
+        self.nested(node.label.as_ref(), false, |this| syn::visit::visit_block(this, &node.block));
+    }
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
