@@ -2811,3 +2811,51 @@ mod seed80808 {
         }
     }
 }
+
+/// Seed 13579 (10,000 programs on `cb0c9a4`).
+mod seed13579 {
+    use super::*;
+
+    differential! {
+        // A loop that is a statement of its own, left by `break` with a value that begins
+        // with an await (`break 'l2 now(..).await + ..`): the value, dropped where the loop's
+        // statement ends, was written `let _ = { value };`, and the await's value, a `match`,
+        // began that block as a statement of its own ("expected expression, found `+`").
+        // Program 1162, as drawn.
+        pub async fn program1162(p1: Result<u32, String>) -> Result<u32, String> {
+            { let mut k3 = 0u32; 'l2: loop { if k3 == 0 { break 'l2 now("a4", 2u32).await + futures::join!(later("a5", 1u32), later("a6", 2u32)).1; } k3 += 1;
+                let v14 = now("a13", (add3(check("c7", 3u32)?, [k3, 4u32, ev("e8", 7u32)][(7u32 % 3) as usize], 7u32.wrapping_add(futures::join!(now("a9", k3), later("a10", 4u32), later("a11", k3)).1)), consume(Loud::new("l12")),)).await;
+                ({
+                    let v19 = weigh(&Loud::new("t16")) | later("a17", Err::<u32, String>(String::from("x18"))?).await;
+                    weigh(&Loud::new("t20"))
+                }) & ev("e21", 0u32);
+            } };
+            let mut p1 = 4u32;
+            let v23 = Err::<u32, String>(String::from("x22"))?;
+            Ok::<u32, String>((0u32 + 4u32) & later("a24", now("a25", 0u32).await).await)
+        }
+
+        // The same, reduced: a discarded loop whose `break` value starts with an await.
+        pub async fn discarded_break_value(n: u32) -> u32 {
+            'l2: loop {
+                break 'l2 later("a4", n).await + 1;
+            };
+            let mut kept = Vec::new();
+            'l3: loop {
+                break 'l3 match later("a5", n).await { 0 => Loud::new("zero"), _ => Loud::new("other") }.into_len() + 1;
+            };
+            kept.push(n);
+            kept.len() as u32
+        }
+    }
+
+    #[test]
+    fn program1162() {
+        for p1 in [Ok(1), Err("e".to_owned())] {
+            same_at_every_suspension(|| classic::program1162(p1.clone()), || runtime::program1162(p1.clone()));
+        }
+        for n in [0, 3] {
+            same_at_every_suspension(|| classic::discarded_break_value(n), || runtime::discarded_break_value(n));
+        }
+    }
+}

@@ -1770,7 +1770,8 @@ fn borrowed_names(expr: &Expr) -> Vec<String> {
         | Expr::PushLater(name, _)
         | Expr::WeighField(name, _)
         | Expr::MoveField(name, _)
-        | Expr::LocalField(name, _) => vec![name.clone()],
+        | Expr::LocalField(name, _)
+        | Expr::UpperLater(_, Some(name)) => vec![name.clone()],
         Expr::Loop(Loop { kind: LoopKind::OverBuf { buf, .. }, .. }) => vec![buf.clone()],
         Expr::Event(event) => {
             let mut names: Vec<String> = event

@@ -284,8 +284,11 @@ impl VisitMut for Rewriter<'_> {
                 let store = match (&self.targets[target].sink, node.expr.as_ref()) {
                     (_, None) => quote!(),
                     // Dropped here, as the value of a loop whose statement ends with it (`drop` would
-                    // lint on a `Copy` value, which the plain function never does).
-                    (Sink::Discard, Some(value)) => quote_spanned!(span=> let _ = { #value };),
+                    // lint on a `Copy` value, which the plain function never does). A block makes
+                    // it a value (`let _ = v;` would leave `v` where it is), and the parentheses
+                    // keep a value that begins like a statement (`match .. {} + 1`, an await's
+                    // value) one expression.
+                    (Sink::Discard, Some(value)) => quote_spanned!(span=> let _ = { (#value) };),
                     (Sink::Assign(_, field), Some(value)) => {
                         let sm = Ident::new("__sm", proc_macro2::Span::mixed_site());
                         quote_spanned!(span=> #sm.#field = ::core::option::Option::Some(#value);)
