@@ -43,7 +43,7 @@ use crate::func::{Function, ReceiverShape};
 use crate::record;
 
 use self::analyse::loans;
-use self::generate::emit::{self, Config, Emitter, Init};
+use self::generate::emit::{self, Config, Emitter, Holds, Init};
 use self::parse::{ir, lower};
 use self::syntax::mentions;
 
@@ -163,7 +163,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
     let mut fields: Vec<(u32, Ident, bool)> = walked
         .vars
         .iter()
-        .filter(|var| var.slotted)
+        .filter(|var| var.walk.slotted)
         .map(|var| (var.seq, var.field.clone(), var.in_place))
         .chain(walked.awaiters.iter().map(|awaiter| (awaiter.seq, awaiter.field.clone(), false)))
         .collect();
@@ -196,7 +196,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
 
     // The stub's parameters and the state machine's initial fields.
     let mut initial: HashMap<String, TokenStream> = HashMap::new();
-    for var in walked.vars.iter().filter(|var| var.param) {
+    for var in walked.vars.iter().filter(|var| var.param()) {
         let value = if var.name == mentions::SELF_LOCAL {
             // The user's own `self` token: `self` is hygienic.
             let span = receiver.as_ref().map_or_else(Span::call_site, |receiver| receiver.span);
@@ -374,8 +374,11 @@ fn walk(config: &Config<'_>, body: &ir::Block, function: &Function, params: &[cr
     if let Some(receiver) = function.receiver() {
         let id = emitter.declare(Ident::new(mentions::SELF_LOCAL, Span::mixed_site()), receiver.mutable, Init::Yes);
         let var = emitter.var_mut(id);
-        var.no_drop = receiver.kind != ReceiverShape::Value;
-        var.exclusive_ref = receiver.kind == ReceiverShape::Exclusive;
+        var.holds = match receiver.kind {
+            ReceiverShape::Value => Holds::Owned,
+            ReceiverShape::Shared => Holds::Borrowed,
+            ReceiverShape::Exclusive => Holds::Exclusive,
+        };
         var.span = receiver.span;
     }
     // Each parameter is bound in order, as rustc's own desugaring of `async fn` parameters

@@ -110,9 +110,9 @@ fn chained(x: Option<u32>) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                                                 if let Some(b) = __t0 {
                                                     {
                                                         let _ = {
-                                                            {
+                                                            ({
                                                                 return ::core::task::Poll::Ready(b);
-                                                            }
+                                                            })
                                                         };
                                                         ::core::mem::forget(__guard_0);
                                                         __sm.state = 1u32;

@@ -36,8 +36,8 @@ impl Emitter<'_> {
         let sm = sm();
         let krate = self.config.krate;
         let var = &mut self.vars[id];
-        var.slotted = true;
-        let (name, field, guard) = (&var.name, &var.field, &var.guard);
+        var.walk.slotted = true;
+        let (name, field, guard) = (&var.name, &var.field, &var.names.guard);
         quote! {
             #[allow(unused_variables)]
             let #name = #krate::__private::Place::of(&raw mut #sm.#field);
@@ -136,7 +136,7 @@ impl Emitter<'_> {
         for scope in self.scopes.iter().rev() {
             for &id in scope.vars.iter().rev() {
                 let var = &self.vars[id];
-                if var.hidden {
+                if var.walk.hidden {
                     continue;
                 }
                 let name = var.name.to_string();
@@ -146,7 +146,7 @@ impl Emitter<'_> {
                 }
                 if var.in_place {
                     visible.insert(key, InPlace { ident: var.name.clone(), field: var.field.to_string() });
-                } else if !(var.param && var.no_drop && !var.exclusive_ref) {
+                } else if !(var.param() && var.no_drop() && !var.exclusive_ref()) {
                     // (A shared-reference parameter, `&self` included, is not among them: it
                     // is `Copy`, so a closure that takes it by value, as one made `move` over
                     // the places it captures does, sees the same reference.)

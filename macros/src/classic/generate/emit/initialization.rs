@@ -39,12 +39,12 @@ impl Emitter<'_> {
     /// fields are never read again) counts as moved.
     pub(super) fn field_used(&mut self, id: VarId, mention: &Mention) {
         let var = &self.vars[id];
-        if var.no_drop {
+        if var.no_drop() {
             // A reference: only a `Copy` field can be used by value through it.
             return;
         }
         // A hidden parameter (`(a, _): (D, D)`) keeps what the pattern leaves, as Rust keeps it.
-        if var.name.to_string().starts_with("__") && var.name != mentions::SELF_LOCAL && !var.param {
+        if var.name.to_string().starts_with("__") && var.name != mentions::SELF_LOCAL && !var.param() {
             if !self.mentioned_later(&mention.name) {
                 self.init[id] = Init::No;
             }
@@ -86,7 +86,7 @@ impl Emitter<'_> {
                     |&id| matches!(&*assign.left, syn::Expr::Path(path) if path.path.is_ident(&self.vars[id].name)),
                 );
                 if let Some(position) = target {
-                    let maybe = &self.vars[self.replaced.remove(position)].maybe;
+                    let maybe = &self.vars[self.replaced.remove(position)].names.maybe;
                     let value = &assign.right;
                     let new = Ident::new("__new", Span::mixed_site());
                     *assign.right = syn::parse_quote!(match ::core::convert::identity(#value) { #new => { #maybe = ::core::option::Option::None; #new } });
@@ -110,7 +110,7 @@ impl Emitter<'_> {
             return;
         }
         for id in replaced {
-            let maybe = &self.vars[id].maybe;
+            let maybe = &self.vars[id].names.maybe;
             self.emit(quote!(#maybe = ::core::option::Option::None;));
         }
     }

@@ -80,7 +80,7 @@ impl<'a> Emitter<'a> {
                     let var = self.declare(hidden.clone(), false, Init::No);
                     // Slotted once something stores a value into it: a construct that always
                     // diverges never does, and an unused slot's type could not be inferred.
-                    self.vars[var].sink = true;
+                    self.vars[var].role = Role::Sink;
                     let field = self.vars[var].field.clone();
                     self.expr(init, Sink::Assign(var, field));
                     if self.position.reachable {
@@ -193,7 +193,7 @@ impl<'a> Emitter<'a> {
             for id in shadowed {
                 let alias = self.hidden("shadowed");
                 let name = std::mem::replace(&mut self.vars[id].name, alias);
-                self.vars[id].hidden = true;
+                self.vars[id].walk.hidden = true;
                 self.scopes.last_mut().expect("a scope is open").renamed.push((id, name));
             }
             self.begin(state, TokenStream::new(), false);
@@ -222,13 +222,13 @@ impl<'a> Emitter<'a> {
         });
         let ids = self.declare_pattern(pat, Init::Yes, borrows);
         for &id in &ids {
-            self.vars[id].borrow_root = borrow_root;
+            self.vars[id].loan.root = borrow_root;
         }
         self.bind_places(&ids, &temps);
         // A borrow of a local (`v.iter()`, `s.as_str()`) holds nothing to drop either.
         if is_no_drop(init) || borrows.is_some() {
             for &id in &ids {
-                self.vars[id].no_drop = true;
+                self.vars[id].holds_no_drop();
             }
         }
         let mut closure = init;
@@ -251,9 +251,9 @@ impl<'a> Emitter<'a> {
             .into_iter()
             .map(|binding| {
                 let id = self.declare(binding.ident, binding.mutable, init);
-                self.vars[id].borrows = borrows;
+                self.vars[id].loan.of = borrows;
                 if binding.by_ref {
-                    self.vars[id].no_drop = true;
+                    self.vars[id].holds_no_drop();
                 }
                 id
             })
@@ -265,7 +265,7 @@ impl<'a> Emitter<'a> {
         let (root, span) = borrow_root(init)?;
         let id = self.lookup(&root.to_string())?;
         let var = &self.vars[id];
-        if var.no_drop || var.exclusive_ref {
+        if var.no_drop() || var.exclusive_ref() {
             // Borrowing through a reference does not borrow the state machine.
             return None;
         }

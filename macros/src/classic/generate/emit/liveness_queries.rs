@@ -57,7 +57,7 @@ impl<'a> Emitter<'a> {
     /// same name hides it; but one that a nested scope hides, under a hidden name, may be
     /// read again once that scope ends.)
     pub(super) fn var_mentioned_later(&self, id: VarId) -> bool {
-        if self.vars[id].hidden {
+        if self.vars[id].walk.hidden {
             return true;
         }
         let name = self.vars[id].name.to_string();
@@ -67,7 +67,7 @@ impl<'a> Emitter<'a> {
     /// `var_mentioned_later` for a jump that goes on with `rest[..rest_len]`
     /// (`mentioned_after_leaving`).
     pub(super) fn var_mentioned_after_leaving(&self, id: VarId, rest_len: usize) -> bool {
-        if self.vars[id].hidden {
+        if self.vars[id].walk.hidden {
             return true;
         }
         let name = self.vars[id].name.to_string();

@@ -102,35 +102,101 @@ pub(crate) struct Var {
     /// Declaration order; fields are declared in reverse of it so that a state machine
     /// dropped while suspended drops its locals in reverse declaration order.
     pub seq: u32,
-    /// A reference or a literal: saved only when read later, never just to be dropped.
-    pub no_drop: bool,
+    pub span: Span,
+    /// What it holds, as far as saving and dropping it go.
+    pub holds: Holds,
+    /// Where it comes from.
+    pub role: Role,
     /// A closure that moves nothing it captures (`mentions::closure_moves_captures`): a
     /// call leaves it in place, to drop where its scope ends.
     pub called_in_place: bool,
-    /// A `&mut` parameter (or `&mut self`): an await that reborrows it cannot be saved.
-    pub exclusive_ref: bool,
-    /// The local this variable borrows (`let r = &v;`), with the borrow's span.
-    pub borrows: Option<(VarId, Span)>,
-    /// The local its initializer borrows from, through a reference too (`self.buf.iter()`
-    /// for a `&mut self`): a jump that saves this variable keeps that local in place.
-    pub borrow_root: Option<VarId>,
-    /// Ever saved: it needs a slot.
-    pub slotted: bool,
+    /// What it borrows.
+    pub loan: Loan,
+    /// The hidden names its code uses.
+    pub names: HiddenNames,
+    /// Lives in place in a pinned state machine (`analyse::loans`): never saved or restored,
+    /// reached through a `Place` bound under its name, dropped by a guard (`names.guard`).
+    pub in_place: bool,
+    /// What the walk learned of it so far.
+    pub walk: WalkState,
+}
+
+/// What a local holds, as far as saving and dropping it go.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Holds {
+    /// A value to drop: saved at an await even where nothing reads it later.
+    Owned,
+    /// A shared reference or a literal: saved only when read later, never just to be dropped.
+    Borrowed,
+    /// A `&mut` parameter (or `&mut self`): as `Borrowed`, and an await that reborrows it
+    /// cannot be saved.
+    Exclusive,
+}
+
+/// Where a local comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// A `let` (or pattern) binding, or a temporary of the lowering's.
+    Local,
     /// A parameter: the stub stores its value.
-    pub param: bool,
+    Param,
     /// Receives a construct's value: read right after the construct, which `mentioned_later`
     /// cannot see.
-    pub sink: bool,
-    /// The hidden `Option` holding it where it is only maybe initialized.
+    Sink,
+}
+
+/// What a local borrows.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Loan {
+    /// The local it borrows (`let r = &v;`), with the borrow's span.
+    pub of: Option<(VarId, Span)>,
+    /// The local its initializer borrows from, through a reference too (`self.buf.iter()`
+    /// for a `&mut self`): a jump that saves this variable keeps that local in place.
+    pub root: Option<VarId>,
+}
+
+/// The hidden names of a local's code.
+pub(crate) struct HiddenNames {
+    /// The `Option` holding it where it is only maybe initialized.
     pub maybe: Ident,
+    /// The guard that drops it where it lives in place.
+    pub guard: Ident,
+}
+
+/// What the walk learned of a local so far.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct WalkState {
+    /// Ever saved: it needs a slot.
+    pub slotted: bool,
     /// Hidden by a binding of a nested scope, and known by a hidden name until that scope
     /// ends (`bind_let`, `unshadow`).
     pub hidden: bool,
-    /// Lives in place in a pinned state machine (`analyse::loans`): never saved or restored,
-    /// reached through a `Place` bound under its name, dropped by a guard named `guard`.
-    pub in_place: bool,
-    pub guard: Ident,
-    pub span: Span,
+}
+
+impl Var {
+    /// Nothing to drop: saved only when read later.
+    pub(crate) fn no_drop(&self) -> bool {
+        self.holds != Holds::Owned
+    }
+
+    pub(crate) fn exclusive_ref(&self) -> bool {
+        self.holds == Holds::Exclusive
+    }
+
+    pub(crate) fn param(&self) -> bool {
+        self.role == Role::Param
+    }
+
+    pub(crate) fn sink(&self) -> bool {
+        self.role == Role::Sink
+    }
+
+    /// A reference or a literal after all (what its initializer is says so): nothing to drop.
+    pub(crate) fn holds_no_drop(&mut self) {
+        if self.holds == Holds::Owned {
+            self.holds = Holds::Borrowed;
+        }
+    }
 }
 
 struct Scope {
@@ -357,22 +423,17 @@ impl<'a> Emitter<'a> {
         let in_place = self.wants_in_place(&name);
         self.vars.push(Var {
             in_place,
-            guard,
             span: name.span(),
             name,
             field,
             mutable,
             seq: self.naming.next_seq,
-            no_drop: false,
+            holds: Holds::Owned,
+            role: Role::Local,
             called_in_place: false,
-            borrow_root: None,
-            exclusive_ref: false,
-            borrows: None,
-            slotted: false,
-            param: false,
-            sink: false,
-            maybe,
-            hidden: false,
+            loan: Loan::default(),
+            names: HiddenNames { maybe, guard },
+            walk: WalkState::default(),
         });
         self.naming.next_seq += 1;
         self.init.push(init);
@@ -433,7 +494,7 @@ impl<'a> Emitter<'a> {
                     _ => None,
                 };
                 if let Some(var) = sink {
-                    self.vars[var].slotted = true;
+                    self.vars[var].walk.slotted = true;
                 }
                 let before = sink.map(|var| std::mem::replace(&mut self.init[var], Init::InSlot));
                 // What runs next: the code after the loop or block, or the loop's body again.
@@ -501,8 +562,7 @@ impl<'a> Emitter<'a> {
                 Param::Plain { name, mutable, reference } => {
                     let id = self.declare(name, mutable, Init::Yes);
                     if let Some(exclusive) = reference {
-                        self.vars[id].no_drop = true;
-                        self.vars[id].exclusive_ref = exclusive;
+                        self.vars[id].holds = if exclusive { Holds::Exclusive } else { Holds::Borrowed };
                     }
                     self.restore_param(id);
                 }

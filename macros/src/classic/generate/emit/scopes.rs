@@ -64,7 +64,7 @@ impl<'a> Emitter<'a> {
     pub(super) fn unshadow(&mut self, scope: Scope) {
         for (id, name) in scope.renamed.into_iter().rev() {
             self.vars[id].name = name;
-            self.vars[id].hidden = false;
+            self.vars[id].walk.hidden = false;
         }
     }
 

@@ -101,7 +101,7 @@ impl Emitter<'_> {
             self.bind_let(&[], &pat, &init, None, ident.span());
             if binding.by_ref {
                 let id = self.lookup(&ident.to_string()).expect("just declared");
-                self.vars[id].no_drop = true;
+                self.vars[id].holds_no_drop();
             }
         }
     }
@@ -121,7 +121,7 @@ impl Emitter<'_> {
             }
             let alias = self.hidden("hidden");
             let name = std::mem::replace(&mut self.vars[id].name, alias);
-            self.vars[id].hidden = true;
+            self.vars[id].walk.hidden = true;
             self.scopes.last_mut().expect("a scope is open").renamed.push((id, name));
         }
     }

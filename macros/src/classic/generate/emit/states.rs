@@ -53,7 +53,7 @@ impl<'a> Emitter<'a> {
             let span = await_span.unwrap_or(var.span);
             if var.in_place {
                 // It stays where it is; its guard must not drop it as the state's code ends.
-                let guard = &var.guard;
+                let guard = &var.names.guard;
                 saves.extend(quote_spanned!(span=> ::core::mem::forget(#guard);));
                 continue;
             }
@@ -65,7 +65,7 @@ impl<'a> Emitter<'a> {
                         Some(rest_len) => self.var_mentioned_after_leaving(id, rest_len) || self.var_named_later(id),
                         None => self.var_mentioned_later(id),
                     };
-                    if var.no_drop && !needed {
+                    if var.no_drop() && !needed {
                         edge[id] = Init::No;
                         continue;
                     }
@@ -75,18 +75,18 @@ impl<'a> Emitter<'a> {
                     }
                     // What it borrows must not move out and back in (a state that does not
                     // await, at a loop's head, saves it too): in place in the next walk.
-                    if let Some(root) = self.vars[id].borrow_root.filter(|&root| !self.vars[root].in_place) {
+                    if let Some(root) = self.vars[id].loan.root.filter(|&root| !self.vars[root].in_place) {
                         self.keep_in_place(root);
                     }
                     let var = &mut self.vars[id];
-                    var.slotted = true;
+                    var.walk.slotted = true;
                     let (field, name) = (&var.field, &var.name);
                     saves.extend(quote_spanned!(span=> #sm.#field = ::core::option::Option::Some(#name);));
                 }
                 Init::Maybe => {
                     let var = &mut self.vars[id];
-                    var.slotted = true;
-                    let (field, maybe) = (&var.field, &var.maybe);
+                    var.walk.slotted = true;
+                    let (field, maybe) = (&var.field, &var.names.maybe);
                     saves.extend(quote_spanned!(span=> #sm.#field = #maybe;));
                 }
             }
@@ -102,7 +102,7 @@ impl<'a> Emitter<'a> {
         let name = var.name.to_string();
         if name == mentions::SELF_LOCAL {
             self.found.wants_in_place.insert("self".to_owned());
-        } else if !var.hidden && (!name.starts_with("__") || var.param) {
+        } else if !var.walk.hidden && (!name.starts_with("__") || var.param()) {
             // This binding (`loans::binding_key`), not every one of its name.
             self.found.wants_in_place.insert(loans::binding_key(&var.name));
         }
@@ -184,12 +184,12 @@ impl<'a> Emitter<'a> {
                 }
                 let var = &self.vars[id];
                 let mutability = if var.mutable { quote!(mut) } else { quote!() };
-                let (name, field, maybe) = (var.name.clone(), var.field.clone(), var.maybe.clone());
+                let (name, field, maybe) = (var.name.clone(), var.field.clone(), var.names.maybe.clone());
                 // A local that holds no value here, or maybe one (kept in its hidden
                 // `Option`), is declared under its own name too where code here may assign
                 // it (nothing can read it before); `drop_replaced` drops a maybe-held value
                 // where the assignment is.
-                let uninit = matches!(self.init[id], Init::No | Init::Maybe) && !var.sink && self.var_named_later(id);
+                let uninit = matches!(self.init[id], Init::No | Init::Maybe) && !var.sink() && self.var_named_later(id);
                 if uninit {
                     let declaration = quote! {
                         #[allow(unused_mut, unused_variables)]
@@ -250,14 +250,14 @@ impl<'a> Emitter<'a> {
     /// State 0 takes a parameter out of the slot the stub filled.
     pub(super) fn restore_param(&mut self, id: VarId) {
         let sm = sm();
-        self.vars[id].param = true;
+        self.vars[id].role = Role::Param;
         if self.vars[id].in_place {
             let binding = self.place_binding(id);
             self.emit(binding);
             return;
         }
         let var = &mut self.vars[id];
-        var.slotted = true;
+        var.walk.slotted = true;
         let mutability = if var.mutable { quote!(mut) } else { quote!() };
         let (name, field) = (&var.name, &var.field);
         let code = quote! {

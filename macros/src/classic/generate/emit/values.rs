@@ -31,7 +31,7 @@ impl<'a> Emitter<'a> {
     pub(super) fn sink_code(&mut self, var: VarId, value: TokenStream, span: Span) -> TokenStream {
         let sm = sm();
         let variable = &mut self.vars[var];
-        variable.slotted = true;
+        variable.walk.slotted = true;
         let field = &variable.field;
         self.init[var] = Init::InSlot;
         quote_spanned!(span=> #sm.#field = ::core::option::Option::Some(#value);)
@@ -44,7 +44,7 @@ impl<'a> Emitter<'a> {
     pub(super) fn discarded_construct(&mut self, expr: &'a Expr) {
         let hidden = self.hidden("v");
         let var = self.declare(hidden.clone(), false, Init::No);
-        self.vars[var].sink = true;
+        self.vars[var].role = Role::Sink;
         let field = self.vars[var].field.clone();
         self.expr(expr, Sink::Assign(var, field));
         if self.position.reachable {
@@ -92,7 +92,7 @@ impl<'a> Emitter<'a> {
                 Kind::Move => {
                     (mention.conditional || jumps_out)
                         && self.init[id].holds_value()
-                        && !self.vars[id].no_drop
+                        && !self.vars[id].no_drop()
                         && (jumps_out || !self.mentioned_later(&mention.name))
                 }
                 Kind::Assign => mention.conditional && (!self.init[id].holds_value() || moved_before()),
