@@ -3,7 +3,7 @@
 //!
 //! The walk in `emit` keeps the code still to run as a stack of [`Rest`]s, innermost last.
 //! The answers are about the local's *current value*: an unconditional assignment before any
-//! read ends it ([`Use::Overwritten`]), and so does a `let` that hides the name. The walk relies
+//! read ends it ([`ValueFate::Overwritten`]), and so does a `let` that hides the name. The walk relies
 //! on them being exact in one direction: a local used by value and read later must be `Copy`
 //! (or rustc rejects the plain `async fn` too), so a read on any path keeps it alive.
 
@@ -36,7 +36,7 @@ pub(crate) enum Path<'a> {
 
 /// What happens first, on the paths from a point, to the value a local holds there.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Use {
+pub(crate) enum ValueFate {
     /// Read (or moved) on some path.
     Read,
     /// Assigned on every path before any read.
@@ -63,8 +63,8 @@ pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bo
         let (found, jump) = match &rest[index] {
             // The name means another binding there, but a jump there still decides what runs
             // next (`let p = { consume(p); f().await }; return;`).
-            Rest::Stmts(stmts) if rebound.contains(&index) => (Use::Unused, stmts.iter().find_map(always_leaves)),
-            _ if rebound.contains(&index) => (Use::Unused, None),
+            Rest::Stmts(stmts) if rebound.contains(&index) => (ValueFate::Unused, stmts.iter().find_map(always_leaves)),
+            _ if rebound.contains(&index) => (ValueFate::Unused, None),
             Rest::Stmts(stmts) => stmts_use_to_jump(stmts, name),
             Rest::Paths(paths) => {
                 // A path that ends in a jump (`if c { continue 'outer; }`) goes on where the
@@ -78,7 +78,7 @@ pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bo
                         }
                         _ => continue,
                     };
-                    if let (Use::Unused, Some(leave)) = stmts_use_to_jump(stmts, name) {
+                    if let (ValueFate::Unused, Some(leave)) = stmts_use_to_jump(stmts, name) {
                         let next = match leave {
                             // A panic leaves the function too (unwinding): nothing after it reads anything.
                             Leave::Return | Leave::Panic => None,
@@ -98,9 +98,9 @@ pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bo
             other => (rest_use(other, name), None),
         };
         match found {
-            Use::Read => return true,
-            Use::Overwritten => return false,
-            Use::Unused => {}
+            ValueFate::Read => return true,
+            ValueFate::Overwritten => return false,
+            ValueFate::Unused => {}
         }
         if may_have_jumped || rest_may_jump(&rest[index]) {
             may_have_jumped = true;
@@ -160,7 +160,7 @@ fn rest_may_jump(rest: &Rest<'_>) -> bool {
 
 /// `stmts_use` up to the first statement that is a `break`, `continue` or `return` (whose
 /// value it reads), with that jump.
-fn stmts_use_to_jump(stmts: &[Stmt], name: &str) -> (Use, Option<Leave>) {
+fn stmts_use_to_jump(stmts: &[Stmt], name: &str) -> (ValueFate, Option<Leave>) {
     for (index, stmt) in stmts.iter().enumerate() {
         if let Some(leave) = always_leaves(stmt) {
             return (stmts_use(&stmts[..=index], name), Some(leave));
@@ -272,41 +272,41 @@ pub(crate) fn later_let_patterns<'a>(rest: &'a [Rest<'_>]) -> Vec<&'a syn::Pat> 
     found
 }
 
-fn rest_use(rest: &Rest<'_>, name: &str) -> Use {
+fn rest_use(rest: &Rest<'_>, name: &str) -> ValueFate {
     match rest {
         Rest::Stmts(stmts) => stmts_use(stmts, name),
         Rest::LoopBody(block, _) => stmts_use(&block.stmts, name),
         Rest::Paths(paths) => paths_use(paths, name),
-        Rest::Labelled(_) => Use::Unused,
+        Rest::Labelled(_) => ValueFate::Unused,
     }
 }
 
 /// One of the paths runs: read if any reads, overwritten if all overwrite.
-fn paths_use(paths: &[Path<'_>], name: &str) -> Use {
-    let uses: Vec<Use> = paths.iter().map(|path| path_use(path, name)).collect();
-    if uses.contains(&Use::Read) {
-        Use::Read
-    } else if !uses.is_empty() && uses.iter().all(|found| *found == Use::Overwritten) {
-        Use::Overwritten
+fn paths_use(paths: &[Path<'_>], name: &str) -> ValueFate {
+    let uses: Vec<ValueFate> = paths.iter().map(|path| path_use(path, name)).collect();
+    if uses.contains(&ValueFate::Read) {
+        ValueFate::Read
+    } else if !uses.is_empty() && uses.iter().all(|found| *found == ValueFate::Overwritten) {
+        ValueFate::Overwritten
     } else {
-        Use::Unused
+        ValueFate::Unused
     }
 }
 
-fn path_use(path: &Path<'_>, name: &str) -> Use {
+fn path_use(path: &Path<'_>, name: &str) -> ValueFate {
     match path {
         Path::Block(block) => stmts_use(&block.stmts, name),
         Path::Expr(expr) => expr_use(expr, name),
         Path::Arm(arm) => {
             if guard_mentions(arm, name) {
-                Use::Read
+                ValueFate::Read
             } else if pattern_binds(&arm.pat, name) {
-                Use::Unused
+                ValueFate::Unused
             } else {
                 stmts_use(&arm.body.stmts, name)
             }
         }
-        Path::Empty => Use::Unused,
+        Path::Empty => ValueFate::Unused,
     }
 }
 
@@ -323,42 +323,42 @@ fn path_mentions(path: &Path<'_>, name: &str) -> bool {
 
 /// Statements in order. An assignment after a statement that may `break` or `continue` does
 /// not settle it: the jump skips it, to code the enclosing `Rest`s describe.
-fn stmts_use(stmts: &[Stmt], name: &str) -> Use {
+fn stmts_use(stmts: &[Stmt], name: &str) -> ValueFate {
     let mut may_have_jumped = false;
     for stmt in stmts {
         match stmt_use(stmt, name) {
-            Use::Read => return Use::Read,
-            Use::Overwritten if may_have_jumped => return Use::Unused,
-            Use::Overwritten => return Use::Overwritten,
-            Use::Unused => {}
+            ValueFate::Read => return ValueFate::Read,
+            ValueFate::Overwritten if may_have_jumped => return ValueFate::Unused,
+            ValueFate::Overwritten => return ValueFate::Overwritten,
+            ValueFate::Unused => {}
         }
         if binds(stmt, name) {
-            return Use::Unused;
+            return ValueFate::Unused;
         }
         may_have_jumped |= stmt_may_jump(stmt);
     }
-    Use::Unused
+    ValueFate::Unused
 }
 
-fn stmt_use(stmt: &Stmt, name: &str) -> Use {
+fn stmt_use(stmt: &Stmt, name: &str) -> ValueFate {
     match stmt {
         Stmt::Let(node) => {
-            let init = node.init.as_ref().map_or(Use::Unused, |init| expr_use(init, name));
+            let init = node.init.as_ref().map_or(ValueFate::Unused, |init| expr_use(init, name));
             let diverge_reads = node.diverge.as_ref().is_some_and(|block| diverge_reads(block, name));
-            if diverge_reads && init == Use::Unused { Use::Read } else { init }
+            if diverge_reads && init == ValueFate::Unused { ValueFate::Read } else { init }
         }
         Stmt::Expr(expr, _) => expr_use(expr, name),
         Stmt::Verbatim(stmt) => first_use(&mentions::of_stmt(stmt), name),
     }
 }
 
-fn expr_use(expr: &Expr, name: &str) -> Use {
+fn expr_use(expr: &Expr, name: &str) -> ValueFate {
     match expr {
         Expr::Plain(expr) => first_use(&mentions::of_expr(expr), name),
         Expr::Await(node) => first_use(&mentions::of_expr(&node.operand), name),
         Expr::Block(block) => stmts_use(&block.stmts, name),
         Expr::If(node) => match first_use(&mentions::of_expr(&node.cond), name) {
-            Use::Unused => {
+            ValueFate::Unused => {
                 let hidden = let_patterns(&node.cond).into_iter().any(|pat| pattern_binds(pat, name));
                 let then_path = if hidden { Path::Empty } else { Path::Block(&node.then_branch) };
                 let else_path = node.else_branch.as_ref().map_or(Path::Empty, Path::Expr);
@@ -367,7 +367,7 @@ fn expr_use(expr: &Expr, name: &str) -> Use {
             found => found,
         },
         Expr::Match(node) => match first_use(&mentions::of_expr(&node.scrutinee), name) {
-            Use::Unused => paths_use(&node.arms.iter().map(Path::Arm).collect::<Vec<_>>(), name),
+            ValueFate::Unused => paths_use(&node.arms.iter().map(Path::Arm).collect::<Vec<_>>(), name),
             found => found,
         },
         // `while` and `for` are `loop`s whose body starts with the test: the first pass is
@@ -389,19 +389,19 @@ fn diverge_reads(block: &syn::Block, name: &str) -> bool {
     if crate::classic::syntax::jumps::jumps_out_of(&as_expr) {
         found.iter().any(|mention| mention.name == name)
     } else {
-        first_use(&found, name) == Use::Read
+        first_use(&found, name) == ValueFate::Read
     }
 }
 
-fn first_use(found: &[Mention], name: &str) -> Use {
+fn first_use(found: &[Mention], name: &str) -> ValueFate {
     for mention in found.iter().filter(|mention| mention.name == name) {
         match (mention.kind, mention.conditional) {
-            (Kind::Assign, false) => return Use::Overwritten,
+            (Kind::Assign, false) => return ValueFate::Overwritten,
             (Kind::Assign, true) => {}
-            _ => return Use::Read,
+            _ => return ValueFate::Read,
         }
     }
-    Use::Unused
+    ValueFate::Unused
 }
 
 /// Is `stmt` a `let` that binds `name`?

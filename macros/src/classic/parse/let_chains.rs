@@ -22,6 +22,8 @@ use syn::visit_mut::{self, VisitMut};
 
 use super::awaits;
 
+use crate::classic::syntax::chain_operands;
+
 /// Rewrites every `if` and `while` of `block` whose `let` chain awaits (not inside closures,
 /// async blocks or items).
 pub(crate) fn rewrite(block: &mut syn::Block) {
@@ -66,9 +68,7 @@ impl Rewriter {
         self.chains += 1;
         let then_branch = &node.then_branch;
         let mut inner: syn::Expr = syn::parse_quote_spanned!(then_branch.span()=> break #label #then_branch);
-        let mut conditions = Vec::new();
-        operands(&node.cond, &mut conditions);
-        for condition in conditions.into_iter().rev() {
+        for condition in chain_operands(&node.cond).into_iter().rev() {
             inner = syn::parse_quote_spanned!(condition.span()=> if #condition { #inner; });
         }
         let otherwise = match &node.else_branch {
@@ -82,20 +82,8 @@ impl Rewriter {
 
 /// A condition that is a `let` chain (`&&` with a `let` among its operands) and awaits.
 fn is_awaiting_chain(cond: &syn::Expr) -> bool {
-    let mut conditions = Vec::new();
-    operands(cond, &mut conditions);
+    let conditions = chain_operands(cond);
     conditions.len() > 1
         && conditions.iter().any(|condition| matches!(condition, syn::Expr::Let(_)))
         && awaits::in_expr(cond)
-}
-
-/// The operands of an `&&` chain, in order (`a && b && c` is `(a && b) && c`).
-fn operands<'e>(cond: &'e syn::Expr, out: &mut Vec<&'e syn::Expr>) {
-    match cond {
-        syn::Expr::Binary(node) if matches!(node.op, syn::BinOp::And(_)) => {
-            operands(&node.left, out);
-            operands(&node.right, out);
-        }
-        other => out.push(other),
-    }
 }

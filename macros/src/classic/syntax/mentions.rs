@@ -10,7 +10,7 @@
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
-use crate::classic::syntax::std_macros::{self, Use};
+use crate::classic::syntax::std_macros::{self, ArgumentUse};
 use crate::classic::syntax::tracing_macros;
 
 /// The name of the local that holds `self` in `move_next`.
@@ -571,7 +571,7 @@ impl<'ast> Visit<'ast> for Collector {
         match std_macros::parse(mac) {
             Some(Ok(parsed)) => {
                 for (expr, usage) in parsed.exprs_with_use() {
-                    self.expr(expr, if usage == Use::Borrowed { Kind::Read } else { Kind::Move });
+                    self.expr(expr, if usage == ArgumentUse::Borrowed { Kind::Read } else { Kind::Move });
                 }
                 for args in parsed.format_args() {
                     for (name, _) in args.inline_captures() {

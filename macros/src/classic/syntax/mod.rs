@@ -41,6 +41,8 @@ pub(crate) enum Through {
     Fields,
     /// Fields and indexes (`v.f[i]`): the local a borrow of a place takes.
     Indexes,
+    /// Fields, indexes and derefs (`*v.f[i]`): the local a read by value starts from.
+    Reads,
     /// Those, derefs (`*v.f`), `?`, and the calls of methods whose result may borrow their receiver (the
     /// method's name says, by the function given): the local a value may hold a borrow of
     /// (`v.iter_mut().next()`, `v.lock().unwrap()`).
@@ -52,13 +54,14 @@ pub(crate) enum Through {
 /// more than one segment).
 pub(crate) fn place_root(expr: &syn::Expr, through: Through) -> Option<&syn::Ident> {
     let borrows = matches!(through, Through::Borrows(_));
+    let derefs = borrows || matches!(through, Through::Reads);
     match expr {
         syn::Expr::Path(path) if path.qself.is_none() => path.path.get_ident(),
         syn::Expr::Paren(node) => place_root(&node.expr, through),
         syn::Expr::Group(node) => place_root(&node.expr, through),
         syn::Expr::Field(node) => place_root(&node.base, through),
         syn::Expr::Index(node) if !matches!(through, Through::Fields) => place_root(&node.expr, through),
-        syn::Expr::Unary(node) if borrows && matches!(node.op, syn::UnOp::Deref(_)) => place_root(&node.expr, through),
+        syn::Expr::Unary(node) if derefs && matches!(node.op, syn::UnOp::Deref(_)) => place_root(&node.expr, through),
         syn::Expr::MethodCall(node) if matches!(through, Through::Borrows(may_borrow) if may_borrow(&node.method.to_string())) => {
             place_root(&node.receiver, through)
         }
@@ -90,6 +93,20 @@ pub(crate) fn let_chain(cond: &syn::Expr) -> Vec<&syn::ExprLet> {
             _ => None,
         })
         .collect()
+}
+
+/// `let_chain`, to rewrite the `let`s in place.
+pub(crate) fn let_chain_mut(cond: &mut syn::Expr) -> Vec<&mut syn::ExprLet> {
+    match cond {
+        syn::Expr::Let(node) => vec![node],
+        syn::Expr::Binary(node) if matches!(node.op, syn::BinOp::And(_)) => {
+            let mut lets = let_chain_mut(&mut node.left);
+            lets.extend(let_chain_mut(&mut node.right));
+            lets
+        }
+        syn::Expr::Paren(node) => let_chain_mut(&mut node.expr),
+        _ => Vec::new(),
+    }
 }
 
 /// An expression written as a statement as the rewriting left it, parenthesized when its first

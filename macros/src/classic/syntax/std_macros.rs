@@ -52,7 +52,7 @@ pub(crate) struct FormatArg {
 
 /// How a macro uses one of its argument expressions.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Use {
+pub(crate) enum ArgumentUse {
     /// By reference (format arguments, compared sides, `matches!`'s scrutinee).
     Borrowed,
     /// By value (`vec!` elements, an assertion's condition, `dbg!`).
@@ -244,31 +244,31 @@ pub(crate) fn inline_captures(lit: &syn::LitStr) -> Vec<(String, Span)> {
 
 impl Parsed {
     /// Every argument expression, in the macro's evaluation order, with how it is used.
-    pub(crate) fn exprs_with_use(&self) -> Vec<(&Expr, Use)> {
-        fn borrowed(args: &Option<FormatArgs>) -> Vec<(&Expr, Use)> {
-            args.iter().flat_map(|args| args.exprs().map(|expr| (expr, Use::Borrowed))).collect()
+    pub(crate) fn exprs_with_use(&self) -> Vec<(&Expr, ArgumentUse)> {
+        fn borrowed(args: &Option<FormatArgs>) -> Vec<(&Expr, ArgumentUse)> {
+            args.iter().flat_map(|args| args.exprs().map(|expr| (expr, ArgumentUse::Borrowed))).collect()
         }
         match &self.kind {
             Kind::Format(args) => borrowed(args),
             Kind::Write { dst, args } => {
-                let mut all = vec![(dst, Use::Borrowed)];
+                let mut all = vec![(dst, ArgumentUse::Borrowed)];
                 all.extend(borrowed(args));
                 all
             }
             Kind::Assert { cond, message, .. } => {
-                let mut all = vec![(cond, Use::Moved)];
+                let mut all = vec![(cond, ArgumentUse::Moved)];
                 all.extend(borrowed(message));
                 all
             }
             Kind::AssertCmp { left, right, message } => {
-                let mut all = vec![(left, Use::Borrowed), (right, Use::Borrowed)];
+                let mut all = vec![(left, ArgumentUse::Borrowed), (right, ArgumentUse::Borrowed)];
                 all.extend(borrowed(message));
                 all
             }
-            Kind::VecList(elems) => elems.iter().map(|expr| (expr, Use::Moved)).collect(),
-            Kind::VecRepeat(elem, len) => vec![(elem, Use::Moved), (len, Use::Moved)],
-            Kind::Matches { expr, .. } => vec![(expr, Use::Borrowed)],
-            Kind::Dbg(exprs) => exprs.iter().map(|expr| (expr, Use::Moved)).collect(),
+            Kind::VecList(elems) => elems.iter().map(|expr| (expr, ArgumentUse::Moved)).collect(),
+            Kind::VecRepeat(elem, len) => vec![(elem, ArgumentUse::Moved), (len, ArgumentUse::Moved)],
+            Kind::Matches { expr, .. } => vec![(expr, ArgumentUse::Borrowed)],
+            Kind::Dbg(exprs) => exprs.iter().map(|expr| (expr, ArgumentUse::Moved)).collect(),
         }
     }
 

@@ -462,7 +462,7 @@ impl Finder<'_> {
             for (index, (expr, usage)) in args.into_iter().enumerate() {
                 if index < last_await && !expr_awaits(expr) {
                     self.holding(expr);
-                    if usage == std_macros::Use::Borrowed {
+                    if usage == std_macros::ArgumentUse::Borrowed {
                         self.record_root(expr);
                     }
                 }

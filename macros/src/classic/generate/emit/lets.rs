@@ -231,11 +231,7 @@ impl<'a> Emitter<'a> {
                 self.vars[id].holds_no_drop();
             }
         }
-        let mut closure = init;
-        while let syn::Expr::Paren(syn::ExprParen { expr, .. }) = closure {
-            closure = expr;
-        }
-        if let syn::Expr::Closure(closure) = closure
+        if let syn::Expr::Closure(closure) = crate::classic::syntax::strip_parens(init)
             && !mentions::closure_moves_captures(closure)
         {
             for id in ids {

@@ -82,9 +82,7 @@ impl Emitter<'_> {
     pub(super) fn rebinding_in_condition(&mut self, cond: &syn::Expr) -> (syn::Expr, Vec<(Binding, Ident)>) {
         let mut cond = cond.clone();
         let mut all = Vec::new();
-        let mut lets: Vec<&mut syn::ExprLet> = Vec::new();
-        collect_lets(&mut cond, &mut lets);
-        for node in lets {
+        for node in crate::classic::syntax::let_chain_mut(&mut cond) {
             let (pat, rebound) = self.rebinding(&node.pat);
             *node.pat = pat;
             all.extend(rebound);
@@ -165,17 +163,4 @@ pub(super) fn bound_before_state(pat: &syn::Pat) -> Option<(syn::Pat, TokenStrea
     let tuple = quote!((#(#idents,)*));
     let rebind: syn::Pat = syn::parse_quote!((#(#rebound,)*));
     Some((pat.clone(), tuple, rebind))
-}
-
-/// The `let`s of an `if` condition (`let P = e`, or a `&&` chain of them).
-fn collect_lets<'e>(cond: &'e mut syn::Expr, out: &mut Vec<&'e mut syn::ExprLet>) {
-    match cond {
-        syn::Expr::Let(node) => out.push(node),
-        syn::Expr::Binary(node) if matches!(node.op, syn::BinOp::And(_)) => {
-            collect_lets(&mut node.left, out);
-            collect_lets(&mut node.right, out);
-        }
-        syn::Expr::Paren(node) => collect_lets(&mut node.expr, out),
-        _ => {}
-    }
 }

@@ -16,11 +16,12 @@ impl Places<'_> {
     /// the macro keeps longer is rustc's error at the user's line.
     pub(super) fn lent_macro(&mut self, mac: &mut syn::Macro) -> TokenStream {
         if let Some(Ok(mut parsed)) = std_macros::parse(mac) {
-            let uses: Vec<std_macros::Use> = parsed.exprs_with_use().into_iter().map(|(_, usage)| usage).collect();
+            let uses: Vec<std_macros::ArgumentUse> =
+                parsed.exprs_with_use().into_iter().map(|(_, usage)| usage).collect();
             for (expr, usage) in parsed.exprs_mut().into_iter().zip(uses) {
                 match usage {
-                    std_macros::Use::Borrowed => self.rewrite(expr, Use::Place),
-                    std_macros::Use::Moved => self.value(expr),
+                    std_macros::ArgumentUse::Borrowed => self.rewrite(expr, PlaceUse::Place),
+                    std_macros::ArgumentUse::Moved => self.value(expr),
                 }
             }
             // `"{v}"` captures `v` by name: name the value instead of the place.

@@ -178,8 +178,9 @@ struct Lending {
     runs_where_made: bool,
 }
 
+/// How the code around an expression uses it: as a place (borrowed, projected) or by value.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Use {
+enum PlaceUse {
     Place,
     Value,
 }
@@ -307,14 +308,14 @@ impl<'a> Places<'a> {
         syn::parse_quote_spanned!(span=> (&#krate::__private::ByValue(#ident)).by_value())
     }
 
-    fn rewrite(&mut self, expr: &mut syn::Expr, usage: Use) {
+    fn rewrite(&mut self, expr: &mut syn::Expr, usage: PlaceUse) {
         if let Some(taken) = self.taken_field(expr) {
             *expr = taken;
             return;
         }
         // (Inside a closure or an async block too: the value moves when that code runs, where
         // Rust moves it into the closure when it is made; the same for one that runs at once.)
-        if usage == Use::Value
+        if usage == PlaceUse::Value
             && let Some((local, members)) = self.field_path(expr)
         {
             // A field used by value: copied, reborrowed or moved out, as rustc picks
@@ -338,7 +339,7 @@ impl<'a> Places<'a> {
         {
             let span = expr.span();
             let ident = with_span(&local.ident, span);
-            *expr = if usage == Use::Value {
+            *expr = if usage == PlaceUse::Value {
                 self.captures.used_by_value.push(name.clone());
                 self.by_value(&ident, span)
             } else {
@@ -347,15 +348,15 @@ impl<'a> Places<'a> {
             return;
         }
         match expr {
-            syn::Expr::Reference(node) => self.rewrite(&mut node.expr, Use::Place),
-            syn::Expr::RawAddr(node) => self.rewrite(&mut node.expr, Use::Place),
-            syn::Expr::Field(node) => self.rewrite(&mut node.base, Use::Place),
+            syn::Expr::Reference(node) => self.rewrite(&mut node.expr, PlaceUse::Place),
+            syn::Expr::RawAddr(node) => self.rewrite(&mut node.expr, PlaceUse::Place),
+            syn::Expr::Field(node) => self.rewrite(&mut node.base, PlaceUse::Place),
             syn::Expr::Index(node) => {
-                self.rewrite(&mut node.expr, Use::Place);
+                self.rewrite(&mut node.expr, PlaceUse::Place);
                 self.value(&mut node.index);
             }
             syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => {
-                self.rewrite(&mut node.expr, Use::Place)
+                self.rewrite(&mut node.expr, PlaceUse::Place)
             }
             syn::Expr::Paren(node) => self.rewrite(&mut node.expr, usage),
             syn::Expr::Group(node) => self.rewrite(&mut node.expr, usage),
@@ -374,9 +375,9 @@ impl<'a> Places<'a> {
                     self.lent_by_value.push(key);
                 }
                 let receiver_use = if hinted.is_some() || mentions::consumes_receiver(&node.method.to_string()) {
-                    Use::Value
+                    PlaceUse::Value
                 } else {
-                    Use::Place
+                    PlaceUse::Place
                 };
                 self.rewrite(&mut node.receiver, receiver_use);
                 for arg in node.args.iter_mut() {
@@ -403,17 +404,17 @@ impl<'a> Places<'a> {
                     *expr = syn::parse_quote_spanned!(span=> #ident.assign(#right));
                     return;
                 }
-                self.rewrite(&mut node.left, Use::Place);
+                self.rewrite(&mut node.left, PlaceUse::Place);
             }
             syn::Expr::Binary(node) if assignments::is_compound(&node.op) => {
-                self.rewrite(&mut node.left, Use::Place);
+                self.rewrite(&mut node.left, PlaceUse::Place);
                 self.value(&mut node.right);
             }
             // `a == b` is `PartialEq::eq(&a, &b)`: both operands are borrowed, never moved (a
             // closure comparing with a kept local borrows it, as `mentions` reads it too).
             syn::Expr::Binary(node) if is_comparison(&node.op) => {
-                self.rewrite(&mut node.left, Use::Place);
-                self.rewrite(&mut node.right, Use::Place);
+                self.rewrite(&mut node.left, PlaceUse::Place);
+                self.rewrite(&mut node.right, PlaceUse::Place);
             }
             syn::Expr::Await(node) if is_code_literal(&node.base) => {
                 self.lending.runs_where_made = true;
@@ -422,7 +423,7 @@ impl<'a> Places<'a> {
             }
             syn::Expr::Call(node) if is_code_literal(&node.func) => {
                 self.lending.runs_where_made = true;
-                self.rewrite(&mut node.func, Use::Place);
+                self.rewrite(&mut node.func, PlaceUse::Place);
                 self.lending.runs_where_made = false;
                 for arg in node.args.iter_mut() {
                     self.value(arg);
@@ -430,7 +431,7 @@ impl<'a> Places<'a> {
             }
             syn::Expr::Call(node) => {
                 // A local called (a closure, an `impl AsyncFn`) is borrowed by the call.
-                self.rewrite(&mut node.func, Use::Place);
+                self.rewrite(&mut node.func, PlaceUse::Place);
                 for arg in node.args.iter_mut() {
                     self.value(arg);
                 }
@@ -558,7 +559,7 @@ impl<'a> Places<'a> {
     }
 
     fn value(&mut self, expr: &mut syn::Expr) {
-        self.rewrite(expr, Use::Value);
+        self.rewrite(expr, PlaceUse::Value);
     }
 
     /// The operands of any other expression, each used by value.
@@ -680,10 +681,10 @@ fn binds_by_value(pat: &syn::Pat) -> bool {
     bindings.iter().any(|binding| !binding.by_ref)
 }
 
-fn matched_use(patterns: &[&syn::Pat]) -> Use {
+fn matched_use(patterns: &[&syn::Pat]) -> PlaceUse {
     let by_value = patterns.iter().any(|pat| binds_by_value(pat));
     let leaves_parts = patterns.iter().any(|pat| mentions::leaves_parts(pat));
-    if by_value && !leaves_parts { Use::Value } else { Use::Place }
+    if by_value && !leaves_parts { PlaceUse::Value } else { PlaceUse::Place }
 }
 
 fn let_names(cond: &syn::Expr) -> Vec<String> {

@@ -90,10 +90,7 @@ impl Lower {
         member: &syn::Member,
         pre: &mut Vec<Stmt>,
     ) -> Option<syn::Expr> {
-        let mut literal = base;
-        while let syn::Expr::Paren(inner) = literal {
-            literal = &inner.expr;
-        }
+        let literal = crate::classic::syntax::strip_parens(base);
         let members: Vec<syn::Member> = match literal {
             syn::Expr::Tuple(tuple) if !tuple.elems.is_empty() => {
                 (0..tuple.elems.len()).map(|index| syn::Member::Unnamed(syn::Index::from(index))).collect()
@@ -140,11 +137,7 @@ impl Lower {
     /// local would not be.
     pub(super) fn extended_temporary(&mut self, local: &syn::Local) -> Option<(syn::Local, syn::Local)> {
         let init = local.init.as_ref().filter(|init| init.diverge.is_none())?;
-        let mut reference = &*init.expr;
-        while let syn::Expr::Paren(paren) = reference {
-            reference = &paren.expr;
-        }
-        let syn::Expr::Reference(reference) = reference else { return None };
+        let syn::Expr::Reference(reference) = crate::classic::syntax::strip_parens(&init.expr) else { return None };
         let extended = &*reference.expr;
         if !(is_temporary(extended) || matches!(extended, syn::Expr::Await(_))) || !reference.attrs.is_empty() {
             return None;

@@ -337,10 +337,7 @@ impl Lower {
             .collect();
         let pat = &local.pat;
         // `let P = (if ..) else { .. }` needs its parentheses; the `match` does not.
-        let mut expr = &*init.expr;
-        while let syn::Expr::Paren(inner) = expr {
-            expr = &inner.expr;
-        }
+        let expr = crate::classic::syntax::strip_parens(&init.expr);
         let span = local.let_token.span;
         let mut matched = self.temp("m");
         matched.set_span(Span::mixed_site().located_at(span));

@@ -58,28 +58,13 @@ pub(crate) fn compared_with_what_may_change_it(left: &syn::Expr, right: &syn::Ex
 /// `mentions` names it. Not for a borrow (`&v`): a borrow cannot move into a temporary
 /// across the statement's awaits, and rustc rejects a later operand that changes `v`.
 pub(super) fn read_root(expr: &syn::Expr) -> Option<String> {
-    match expr {
-        syn::Expr::Path(path) => path
-            .path
-            .get_ident()
-            .map(|ident| if ident == "self" { mentions::SELF_LOCAL.to_owned() } else { ident.to_string() }),
-        syn::Expr::Paren(node) => read_root(&node.expr),
-        syn::Expr::Field(node) => read_root(&node.base),
-        syn::Expr::Index(node) => read_root(&node.expr),
-        syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => read_root(&node.expr),
-        _ => None,
-    }
+    crate::classic::syntax::place_root(expr, crate::classic::syntax::Through::Reads)
+        .map(|ident| if ident == "self" { mentions::SELF_LOCAL.to_owned() } else { ident.to_string() })
 }
 
+/// A `let` or a `let` chain (`crate::classic::syntax::let_chain`).
 pub(super) fn contains_let(expr: &syn::Expr) -> bool {
-    match expr {
-        syn::Expr::Let(_) => true,
-        syn::Expr::Binary(node) if matches!(node.op, BinOp::And(_)) => {
-            contains_let(&node.left) || contains_let(&node.right)
-        }
-        syn::Expr::Paren(node) => contains_let(&node.expr),
-        _ => false,
-    }
+    !crate::classic::syntax::let_chain(expr).is_empty()
 }
 
 pub(super) fn awaits_span(expr: &syn::Expr) -> Option<Span> {
