@@ -47,9 +47,24 @@ use self::generate::emit::{self, Config, Emitter, Holds, Init};
 use self::parse::{ir, lower};
 use self::syntax::mentions;
 
-/// How many times the walk may repeat to settle the entry states of loop heads. Each round
-/// can only turn a state into `Maybe`, so a handful suffices.
+/// How many times the walk may run for one function before the lowering gives up with an
+/// error. The walk runs again only when it learned something the previous one assumed
+/// otherwise, and what it learns only grows: a loop head's entry states only move toward
+/// `Maybe`, the set of fields used and the locals kept in place only gain members (a new local
+/// in place starts the assumptions over, at most once per binding). The representative
+/// functions of the expansion snapshots settle in at most 3 walks (`snapshots.rs` counts them).
 const MAX_ROUNDS: usize = 16;
+
+thread_local! {
+    /// The number of walks the last classic expansion on this thread took (`walks_of_last`).
+    static WALKS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many walks the last classic expansion on this thread took to settle.
+#[cfg(test)]
+pub(crate) fn walks_of_last() -> usize {
+    WALKS.with(std::cell::Cell::get)
+}
 
 pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream> {
     hints::with(&args.hints, || expand_with_hints(args, function))
@@ -122,6 +137,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
         parts: HashMap::new(),
     };
     let mut rounds = 0;
+    WALKS.with(|walks| walks.set(0));
     let walked = loop {
         let walked = walk(&config, &body, &function, &params);
         rounds += 1;
@@ -130,8 +146,19 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
             && walked.fields_used.len() == config.fields_used.len()
             && walked.parts == config.parts
             && !new_in_place;
-        if settled || rounds == MAX_ROUNDS {
+        if settled {
             break walked;
+        }
+        if rounds == MAX_ROUNDS {
+            // Never a state machine built on assumptions the walk did not confirm.
+            return Err(syn::Error::new(
+                function.sig.ident.span(),
+                format!(
+                    "classic lowering: the analysis of this function did not settle in {MAX_ROUNDS} walks; this \
+                     is a bug in the lowering (please report it with this function); `#[lowering(runtime)]` \
+                     builds it meanwhile"
+                ),
+            ));
         }
         if new_in_place {
             // Locals put in place change the locals the walk declares (a pattern binding
@@ -146,6 +173,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
         config.parts = walked.parts;
         config.in_place.extend(walked.wants_in_place);
     };
+    WALKS.with(|walks| walks.set(rounds));
     if let Some(errors) = walked.errors.into_iter().reduce(|mut all, error| {
         all.combine(error);
         all
