@@ -114,7 +114,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
         krate,
         function: &function.sig.ident,
         bare_name_recursion,
-        result_type: (!names_opaque_types(&output)).then(|| output.clone()),
+        result_type: Some(opaque_types_inferred(&output)),
         option_return: returns_option(&output),
         body_span: function.block.brace_token.span.join(),
         unit_return: matches!(&output, syn::Type::Tuple(tuple) if tuple.elems.is_empty()),
@@ -265,17 +265,21 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
     let lifetimes = if trait_definition { Vec::new() } else { signature::name_elided_lifetimes(&mut sig) };
     let captures = signature::captures(krate, &lifetimes, !trait_definition && signature::self_in_scope(&sig));
     let output_span = output.span();
+    let signature_output = match signature::output_elision(&sig) {
+        Some(lifetime) if !trait_definition => signature::output_with_lifetime(&output, lifetime),
+        _ => output.clone(),
+    };
     sig.output = if args.value_task {
-        syn::parse_quote_spanned!(output_span=> -> #krate::ValueTask<#output, impl #krate::Witness #captures>)
+        syn::parse_quote_spanned!(output_span=> -> #krate::ValueTask<#signature_output, impl #krate::Witness #captures>)
     } else {
-        syn::parse_quote_spanned!(output_span=> -> #krate::Task<#output, impl #krate::Witness #captures>)
+        syn::parse_quote_spanned!(output_span=> -> #krate::Task<#signature_output, impl #krate::Witness #captures>)
     };
     // A value task needs no cache: a synchronous result travels inline. A pinned state
     // machine goes to its heap task before it runs, so it needs none either.
     // An opaque result (`-> impl Trait`) is never cached: its type is not known to be one of
     // the table's, as for a generic result.
     let opaque_output = names_opaque_types(&output);
-    let body_output: syn::Type = if opaque_output { syn::parse_quote!(_) } else { output.clone() };
+    let body_output = opaque_types_inferred(&output);
     let (builder, cache) = if pinned {
         (if args.value_task { quote!(start_value_pinned) } else { quote!(start_pinned) }, quote!())
     } else if args.value_task {
@@ -503,6 +507,26 @@ fn check_signature(function: &Function) -> syn::Result<()> {
         return Err(syn::Error::new(variadic.span(), "classic lowering: variadic functions are not supported"));
     }
     Ok(())
+}
+
+/// The result type with each `impl Trait` in it left to inference (`Result<_, String>` for
+/// `Result<impl Iterator + '_, String>`): the body's value has a type of its own there, which
+/// only rustc knows, and the rest still guides inference (`Ok(res)` needs its error type).
+fn opaque_types_inferred(output: &syn::Type) -> syn::Type {
+    struct Infer;
+    impl syn::visit_mut::VisitMut for Infer {
+        fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+            if let syn::Type::ImplTrait(node) = ty {
+                let span = node.impl_token.span;
+                *ty = syn::parse_quote_spanned!(span=> _);
+                return;
+            }
+            syn::visit_mut::visit_type_mut(self, ty);
+        }
+    }
+    let mut output = output.clone();
+    syn::visit_mut::VisitMut::visit_type_mut(&mut Infer, &mut output);
+    output
 }
 
 struct ImplTraitFinder(Option<Span>);

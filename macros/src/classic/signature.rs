@@ -20,7 +20,7 @@ use syn::visit_mut::{self, VisitMut};
 /// task must capture. (Naming changes nothing for callers, nor for the elided lifetimes of the
 /// result, which take the same lifetime as before.)
 pub(crate) fn name_elided_lifetimes(sig: &mut syn::Signature) -> Vec<syn::Lifetime> {
-    let mut named = NameElided { next: 0, new: Vec::new() };
+    let mut named = NameElided { next: 0, new: Vec::new(), fixed: None };
     for input in sig.inputs.iter_mut() {
         match input {
             syn::FnArg::Receiver(receiver) => {
@@ -53,9 +53,9 @@ pub(crate) fn name_elided_lifetimes(sig: &mut syn::Signature) -> Vec<syn::Lifeti
     // The lifetimes of the `impl` around a method, which the signature names without declaring
     // them (`Reader<Reading<'a, R>>` in `impl<'a, R> Reader<Ready<R>>`): the body's type
     // mentions them too.
-    let mut named = NamedLifetimes(Vec::new());
+    let mut named = NamedLifetimes { found: Vec::new(), positions: false };
     syn::visit::Visit::visit_signature(&mut named, sig);
-    for lifetime in named.0 {
+    for lifetime in named.found {
         if !lifetimes.contains(&lifetime) {
             lifetimes.push(lifetime);
         }
@@ -64,12 +64,22 @@ pub(crate) fn name_elided_lifetimes(sig: &mut syn::Signature) -> Vec<syn::Lifeti
 }
 
 /// The lifetimes a signature names, but `'static`, `'_` and those a `for<..>` binds.
-struct NamedLifetimes(Vec<syn::Lifetime>);
+/// With `positions`, every place a lifetime is written instead, `'static` too, as Rust's
+/// elision rules count them.
+struct NamedLifetimes {
+    found: Vec<syn::Lifetime>,
+    positions: bool,
+}
 
 impl<'ast> syn::visit::Visit<'ast> for NamedLifetimes {
     fn visit_lifetime(&mut self, lifetime: &'ast syn::Lifetime) {
-        if lifetime.ident != "static" && lifetime.ident != "_" && !self.0.contains(lifetime) {
-            self.0.push(lifetime.clone());
+        let counted = if self.positions {
+            lifetime.ident != "_"
+        } else {
+            lifetime.ident != "static" && lifetime.ident != "_" && !self.found.contains(lifetime)
+        };
+        if counted {
+            self.found.push(lifetime.clone());
         }
     }
     // Declared by the function itself (counted with its generics) or bound by `for<..>`.
@@ -115,14 +125,47 @@ pub(crate) fn self_in_scope(sig: &syn::Signature) -> bool {
     names.0
 }
 
-/// Names the elided lifetimes of parameter types (`&T`, `Foo<'_>`).
+/// The lifetime an elided lifetime of the result stands for, by Rust's elision rules, once
+/// `name_elided_lifetimes` named the parameters': the receiver's if it is a reference, else
+/// the parameters' only lifetime.
+pub(crate) fn output_elision(sig: &syn::Signature) -> Option<syn::Lifetime> {
+    if let Some(syn::FnArg::Receiver(receiver)) = sig.inputs.first()
+        && let syn::ReceiverKind::Reference(_, Some(lifetime), _) = &receiver.kind
+    {
+        return Some(lifetime.clone());
+    }
+    let mut named = NamedLifetimes { found: Vec::new(), positions: true };
+    for input in &sig.inputs {
+        syn::visit::Visit::visit_fn_arg(&mut named, input);
+    }
+    match named.found.as_slice() {
+        [only] => Some(only.clone()),
+        _ => None,
+    }
+}
+
+/// `ty` (the result) with its elided lifetimes (`&T`, `'_`) written as `lifetime`: the stub's
+/// signature names its parameters' lifetimes, and one named beside one elided is
+/// `mismatched_lifetime_syntaxes`, which the user's signature never was.
+pub(crate) fn output_with_lifetime(ty: &syn::Type, lifetime: syn::Lifetime) -> syn::Type {
+    let mut ty = ty.clone();
+    NameElided { next: 0, new: Vec::new(), fixed: Some(lifetime) }.visit_type_mut(&mut ty);
+    ty
+}
+
+/// Names the elided lifetimes of parameter types (`&T`, `Foo<'_>`), each a fresh one, or all
+/// `fixed` (the result's).
 struct NameElided {
     next: usize,
     new: Vec<syn::Lifetime>,
+    fixed: Option<syn::Lifetime>,
 }
 
 impl NameElided {
     fn fresh(&mut self) -> syn::Lifetime {
+        if let Some(fixed) = &self.fixed {
+            return fixed.clone();
+        }
         self.next += 1;
         let lifetime = syn::Lifetime::new(&format!("'__lowering_{}", self.next), Span::call_site());
         self.new.push(lifetime.clone());

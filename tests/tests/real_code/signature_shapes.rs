@@ -266,6 +266,36 @@ differential! {
         }
     }
 
+    /// A mail session's fetch, as an IMAP client writes it: the result names an opaque type
+    /// and an elided lifetime (`Result<impl Iterator + '_, String>`), and `Ok(res)` needs the
+    /// error type the signature gives (E0282 when the lowering left the whole result to
+    /// inference); the stub's signature names the parameters' elided lifetimes, and so the
+    /// result's too (`mismatched_lifetime_syntaxes` otherwise, which the plain function never
+    /// draws).
+    pub struct Mailbox {
+        pub items: Vec<u32>,
+    }
+
+    impl Mailbox {
+        #[deny(mismatched_lifetime_syntaxes)]
+        pub async fn fetch(&mut self, base: u32) -> Result<impl Iterator<Item = u32> + '_ + Send, String> {
+            let id = later("id", base).await;
+            if id == 0 {
+                return Err("no mail".to_owned());
+            }
+            let res = self.items.iter().map(move |x| x + id);
+            Ok(res)
+        }
+    }
+
+    #[deny(mismatched_lifetime_syntaxes)]
+    pub async fn first_word(text: &str, pause: bool) -> Option<&str> {
+        if pause {
+            later("pause", ()).await;
+        }
+        text.split(' ').next()
+    }
+
     pub async fn hold<T>(value: T, pause: bool) -> T {
         let kept = &value;
         if pause {
@@ -399,5 +429,28 @@ fn a_trait_method_calling_the_inherent_method_of_its_name() {
                 async move { runtime::Listener::accept_twice(&mut runtime::Acceptor { queue }).await }
             },
         );
+    }
+}
+
+#[test]
+fn a_result_naming_an_opaque_type_and_an_elided_lifetime() {
+    for base in [0, 5] {
+        same_at_every_suspension(
+            || async move {
+                let mut mailbox = classic::Mailbox { items: vec![1, 2] };
+                mailbox.fetch(base).await.map(|items| items.collect::<Vec<_>>())
+            },
+            || async move {
+                let mut mailbox = runtime::Mailbox { items: vec![1, 2] };
+                mailbox.fetch(base).await.map(|items| items.collect::<Vec<_>>())
+            },
+        );
+    }
+    for pause in [false, true] {
+        let outcome = same_at_every_suspension(
+            || classic::first_word("one two", pause),
+            || runtime::first_word("one two", pause),
+        );
+        assert_eq!(outcome, Outcome::Value(Some("one")));
     }
 }
