@@ -10,6 +10,40 @@ use lowering_tests::fuzz::*;
 use lowering_tests::*;
 
 differential! {
+    // Destructuring assignments (a TFTP server's read loop): locals declared without a value
+    // and assigned by `(buf, last) = f().await?;`, in a loop too. The lowering counted the
+    // names on the left as reads (E0425 where they were not declared yet).
+    pub async fn destructured_reads(n: u32) -> Result<u32, String> {
+        let mut window = Vec::new();
+        let mut buf: Loud;
+        let mut last: bool;
+        (buf, last) = later("fill", Ok::<_, String>((Loud::new("b0"), n > 2))).await?;
+        window.push(buf);
+        while !last {
+            (buf, last) = later("fill", (Loud::new("b"), window.len() as u32 >= n)).await;
+            window.push(buf);
+        }
+        Ok(window.iter().map(weigh).sum())
+    }
+
+    // Every assignee shape, over locals that hold values (the old ones drop as Rust drops
+    // them), and one kept in place (borrowed across an await) among them.
+    pub async fn destructured_shapes(n: u32) -> u32 {
+        let mut a = Loud::new("a0");
+        let mut b = 0u32;
+        let r = &a;
+        later("hold", weigh(r)).await;
+        (a, b) = (Loud::new("a1"), n);
+        later("after tuple", ()).await;
+        let mut c = Loud::new("c0");
+        [c, _] = [Loud::new("c1"), Loud::new("dropped")];
+        later("after array", ()).await;
+        let mut d = 0u32;
+        Pair { a: d, .. } = Pair { a: n + 1, b: Loud::new("rest") };
+        (a, (b, _)) = later("nested", (Loud::new("a2"), (b + d, 9u32))).await;
+        weigh(&a) + b + weigh(&c)
+    }
+
     // ----- temporaries live to the end of their statement ---------------------------------
 
     pub async fn temporary_in_an_operand_before_an_await() -> u32 {
@@ -680,5 +714,13 @@ fn parts_of_locals_and_locals_without_destructors() {
             || classic::shadowing_in_a_loop_left_by_break(n),
             || runtime::shadowing_in_a_loop_left_by_break(n),
         );
+    }
+}
+
+#[test]
+fn destructuring_assignments() {
+    for n in [0, 4] {
+        same_at_every_suspension(|| classic::destructured_reads(n), || runtime::destructured_reads(n));
+        same_at_every_suspension(|| classic::destructured_shapes(n), || runtime::destructured_shapes(n));
     }
 }

@@ -81,6 +81,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
     parse::macro_locals::rebind(&mut block, &param_names);
     parse::guards::rewrite(&mut block);
     parse::let_chains::rewrite(&mut block);
+    parse::destructuring::rewrite(&mut block);
     if let Some(errors) = errors.into_iter().reduce(|mut all, error| {
         all.combine(error);
         all

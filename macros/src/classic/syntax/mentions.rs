@@ -375,6 +375,23 @@ impl Collector {
         }
     }
 
+    /// The left side of an assignment: a local is assigned, also inside a destructuring
+    /// assignment (`(buf, last) = f().await;`, `[a, _] = ..`, `Pair { a, .. } = ..`); a field,
+    /// an index or a deref is a place of a local read to be written.
+    fn assignee(&mut self, left: &syn::Expr) {
+        match left {
+            syn::Expr::Path(_) => self.expr(left, Kind::Assign),
+            syn::Expr::Paren(node) => self.assignee(&node.expr),
+            syn::Expr::Tuple(node) => node.elems.iter().for_each(|elem| self.assignee(elem)),
+            syn::Expr::Array(node) => node.elems.iter().for_each(|elem| self.assignee(elem)),
+            syn::Expr::Call(node) => node.args.iter().for_each(|arg| self.assignee(arg)),
+            syn::Expr::Struct(node) => node.fields.iter().for_each(|field| self.assignee(&field.expr)),
+            // `_` and the `..` of a slice or tuple pattern assign nothing.
+            syn::Expr::Infer(_) | syn::Expr::Range(syn::ExprRange { start: None, end: None, .. }) => {}
+            _ => self.expr(left, Kind::Read),
+        }
+    }
+
     /// Visit `expr`, used as `kind` if it is a bare variable.
     fn expr(&mut self, expr: &syn::Expr, kind: Kind) {
         match expr {
@@ -442,8 +459,7 @@ impl Collector {
             }
             syn::Expr::Assign(node) => {
                 self.expr(&node.right, Kind::Move);
-                let target = if matches!(&*node.left, syn::Expr::Path(_)) { Kind::Assign } else { Kind::Read };
-                self.expr(&node.left, target);
+                self.assignee(&node.left);
             }
             syn::Expr::If(node) => {
                 self.expr(&node.cond, Kind::Move);
