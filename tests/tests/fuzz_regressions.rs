@@ -2859,3 +2859,51 @@ mod seed13579 {
         }
     }
 }
+
+/// Seed 97531 (10,000 programs on `93dba93`).
+mod seed97531 {
+    use super::*;
+
+    differential! {
+        // A `let` that hides a parameter, whose initializer is a `match` with an awaiting guard
+        // and moves the parameter in another arm: with such a guard the scrutinee is bound by
+        // a `match` of one arm of the lowering's, which bound it the way a `let` binds, and so
+        // ended the "the code after the `let` names its new bindings" of the user's `let`
+        // before its initializer ran. The arm's move then counted the tail's `p1`, the new
+        // binding, as a later read of the parameter, which the merge saved after the move
+        // (E0382). Program 3005, as shrunk.
+        pub async fn program3005((p1, _): (Loud, Loud)) -> Result<u32, String> {
+            let p1 = match 0u32 {
+                3 if later("a5", ev("e6", 0u32) < 2u32).await => 0u32,
+                7 | 9 => consume(p1),
+                v4 => 0u32,
+            };
+            p1;
+            Ok::<u32, String>(0u32)
+        }
+
+        // The same with a plain parameter, each arm taken.
+        pub async fn hiding_let_over_an_awaiting_guard(p1: Loud, n: u32) -> u32 {
+            let p1 = match n {
+                3 if later("a5", n < 2).await => 0u32,
+                7 | 9 => consume(p1),
+                v4 => v4 + 1,
+            };
+            p1
+        }
+    }
+
+    #[test]
+    fn program3005() {
+        same_at_every_suspension(
+            || classic::program3005((Loud::new("p1"), Loud::new("p1_"))),
+            || runtime::program3005((Loud::new("p1"), Loud::new("p1_"))),
+        );
+        for n in [0, 3, 7] {
+            same_at_every_suspension(
+                || classic::hiding_let_over_an_awaiting_guard(Loud::new("p1"), n),
+                || runtime::hiding_let_over_an_awaiting_guard(Loud::new("p1"), n),
+            );
+        }
+    }
+}

@@ -60,7 +60,7 @@ impl<'a> Emitter<'a> {
                     if let Some(temporary) = lowering_temporary(&node.pat) {
                         self.found.awaited_temporaries.insert(temporary, at);
                     }
-                    self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span);
+                    self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span, true);
                 }
             }
             Some(init) => match init.source() {
@@ -73,7 +73,7 @@ impl<'a> Emitter<'a> {
                     {
                         self.found.awaited_temporaries.insert(temporary, *at);
                     }
-                    self.bind_let(attrs, &node.pat, source, node.diverge.as_ref(), node.span)
+                    self.bind_let(attrs, &node.pat, source, node.diverge.as_ref(), node.span, true)
                 }
                 _ => {
                     let hidden = self.hidden("v");
@@ -94,14 +94,17 @@ impl<'a> Emitter<'a> {
                         }
                         self.init[var] = Init::No;
                         let value = as_value(&hidden);
-                        self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span);
+                        self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span, true);
                     }
                 }
             },
         }
     }
 
-    /// `let pat = init else { diverge };` with an await-free `init`.
+    /// `let pat = init else { diverge };` with an await-free `init`. `of_let`: the user's `let`
+    /// statement being walked (`let_stmt`), whose bindings the code after it names from here
+    /// on; not a binding the lowering makes the same way inside its initializer (the single arm
+    /// a `match` binds its scrutinee by) or before the body (a pattern parameter).
     pub(super) fn bind_let(
         &mut self,
         attrs: &[syn::Attribute],
@@ -109,6 +112,7 @@ impl<'a> Emitter<'a> {
         init: &syn::Expr,
         diverge: Option<&syn::Block>,
         span: Span,
+        of_let: bool,
     ) {
         let split = if diverge.is_none() { self.parts_of_in_place(pat, init) } else { None };
         let (pat, init) = match &split {
@@ -128,11 +132,12 @@ impl<'a> Emitter<'a> {
         let mut replaced = self.apply(&found);
         self.drop_on_assignment(&mut rewritten, &mut replaced);
         // From here on, the statements after the `let` name its bindings.
-        let initialized = if self
-            .position
-            .initializing
-            .last()
-            .is_some_and(|(index, _)| Some(*index) == self.position.rest.len().checked_sub(1))
+        let initialized = if of_let
+            && self
+                .position
+                .initializing
+                .last()
+                .is_some_and(|(index, _)| Some(*index) == self.position.rest.len().checked_sub(1))
         {
             self.position.initializing.pop()
         } else {

@@ -571,7 +571,7 @@ impl<'a> Emitter<'a> {
                     let id = self.declare(hidden.clone(), true, Init::Yes);
                     self.restore_param(id);
                     let init: syn::Expr = syn::parse_quote!(#hidden);
-                    self.bind_let(&[], &pat, &init, None, pat.span());
+                    self.bind_let(&[], &pat, &init, None, pat.span(), false);
                 }
             }
         }

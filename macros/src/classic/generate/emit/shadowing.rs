@@ -96,7 +96,7 @@ impl Emitter<'_> {
             let ident = &binding.ident;
             let pat: syn::Pat = if binding.mutable { syn::parse_quote!(mut #ident) } else { syn::parse_quote!(#ident) };
             let init: syn::Expr = syn::parse_quote!(#hidden);
-            self.bind_let(&[], &pat, &init, None, ident.span());
+            self.bind_let(&[], &pat, &init, None, ident.span(), false);
             if binding.by_ref {
                 let id = self.lookup(&ident.to_string()).expect("just declared");
                 self.vars[id].holds_no_drop();
