@@ -2864,7 +2864,44 @@ mod seed13579 {
 mod seed97531 {
     use super::*;
 
+    macro_rules! plain { ($($t:tt)*) => { $($t)* }; }
+    macro_rules! declare {
+        ($n:ident = $e:expr) => {
+            let $n = $e;
+        };
+    }
+
     differential! {
+        // A local a macro declares, named later only inside a `move` closure (5829) or inside
+        // another macro's tokens in a loop (6384): the lowering binds such a local again right
+        // after the macro (`let mut d6 = d6;`) where later code uses it, and it looked for
+        // uses outside closures and macros only. Not bound again, the local was unknown to
+        // the lowering, which did not save it across the state that the hiding `let` (5829)
+        // or the loop (6384) begins (E0425). Programs 5829 and 6384, as shrunk.
+        pub async fn program5829(p1: Result<u32, String>) -> Result<u32, String> {
+            declare!(d6 = 0u32);
+            let p1 = 0u32;
+            let f9 = move || d6;
+            Ok::<u32, String>(now("a11", 0u32).await + f9() + p1)
+        }
+
+        pub async fn program6384(p1: u32, p2: u32) -> Result<u32, String> {
+            declare!(d3 = 0u32);
+            { let mut k9 = 0u32; 'l8: loop { if k9 == 0 { break 'l8 0u32; } k9 += 1;
+                plain!(add3(p1, p2, d3));
+            } };
+            Ok::<u32, String>(0u32)
+        }
+
+        // With values that drop, used after an await.
+        pub async fn macro_local_in_a_closure_and_a_macro(n: u32) -> u32 {
+            declare!(d = Loud::new("declared"));
+            declare!(e = n);
+            let f = move || weigh(&d);
+            later("a", ()).await;
+            plain!(f() + e)
+        }
+
         // A `let` that hides a parameter, whose initializer is a `match` with an awaiting guard
         // and moves the parameter in another arm: with such a guard the scrutinee is bound by
         // a `match` of one arm of the lowering's, which bound it the way a `let` binds, and so
@@ -2891,6 +2928,16 @@ mod seed97531 {
             };
             p1
         }
+    }
+
+    #[test]
+    fn program5829_and_6384() {
+        same_at_every_suspension(|| classic::program5829(Ok(3)), || runtime::program5829(Ok(3)));
+        same_at_every_suspension(|| classic::program6384(4, 7), || runtime::program6384(4, 7));
+        same_at_every_suspension(
+            || classic::macro_local_in_a_closure_and_a_macro(2),
+            || runtime::macro_local_in_a_closure_and_a_macro(2),
+        );
     }
 
     #[test]

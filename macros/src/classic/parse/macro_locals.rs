@@ -61,7 +61,7 @@ impl VisitMut for Rebinder {
                         .filter(|ident| seen.insert(ident.to_string()))
                         .filter(|ident| {
                             let name = ident.to_string();
-                            block.stmts[index + 1..].iter().any(|later| used_as_value(later, &name).is_some())
+                            block.stmts[index + 1..].iter().any(|later| named_as_value(later, &name))
                         })
                         .collect()
                 }
@@ -263,6 +263,51 @@ fn awaits_in_stmt(stmt: &syn::Stmt) -> bool {
 
 /// Where `stmt` uses `name` as a value that is not called (outside closures and async
 /// blocks, whose code is plain Rust).
+/// Does `stmt` name `name` as a value anywhere: in a closure or an async block too (which
+/// capture it), or among a macro's tokens (an identifier not called and not a field)? What
+/// `rebind` asks: the local the macro declared is then bound again where the lowering sees it.
+fn named_as_value(stmt: &syn::Stmt, name: &str) -> bool {
+    struct Names<'n> {
+        name: &'n str,
+        found: bool,
+    }
+    impl<'ast> Visit<'ast> for Names<'_> {
+        fn visit_expr(&mut self, expr: &'ast syn::Expr) {
+            match expr {
+                syn::Expr::Call(call) => {
+                    if !matches!(&*call.func, syn::Expr::Path(_)) {
+                        self.visit_expr(&call.func);
+                    }
+                    for arg in &call.args {
+                        self.visit_expr(arg);
+                    }
+                }
+                syn::Expr::Path(path) if path.qself.is_none() && path.path.is_ident(self.name) => self.found = true,
+                _ => visit::visit_expr(self, expr),
+            }
+        }
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            self.found |= tokens_name(&mac.tokens, self.name);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    fn tokens_name(tokens: &TokenStream, name: &str) -> bool {
+        let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+        tokens.iter().enumerate().any(|(index, token)| match token {
+            TokenTree::Ident(ident) => {
+                ident == name
+                    && !matches!(tokens.get(index + 1), Some(TokenTree::Group(group)) if group.delimiter() == proc_macro2::Delimiter::Parenthesis)
+                    && !index.checked_sub(1).is_some_and(|before| matches!(&tokens[before], TokenTree::Punct(punct) if punct.as_char() == '.'))
+            }
+            TokenTree::Group(group) => tokens_name(&group.stream(), name),
+            _ => false,
+        })
+    }
+    let mut names = Names { name, found: false };
+    names.visit_stmt(stmt);
+    names.found
+}
+
 fn used_as_value(stmt: &syn::Stmt, name: &str) -> Option<Span> {
     struct Uses<'n> {
         name: &'n str,
