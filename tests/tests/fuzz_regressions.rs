@@ -2893,6 +2893,83 @@ mod seed97531 {
             Ok::<u32, String>(0u32)
         }
 
+        // A closure that borrows a parameter (`|| mix(weigh(v9), p1)`), alive across the head
+        // of a loop that does not await: the loop's head is a state of its own, whose jump
+        // saves the closure, with its borrow of `p1`, into the state machine, and `p1` moved
+        // out and back in its field as a state ends (E0597: `p1` does not live long enough).
+        // A jump that saves a closure keeps what it captures in place. The shape of program
+        // 8685 (this shorter one built before too: the loans analysis kept `p1` in place for
+        // the await after the loop; the program as drawn, below, did not).
+        pub async fn program8685(out: &mut Vec<Box<dyn Fn() -> u32>>, p1: u32, p2: u32) -> u32 {
+            later("a4", ()).await;
+            let v9 = &Loud::new("t10");
+            let f63 = || mix(weigh(v9), p1);
+            { let mut k65 = 0u32; 'l64: loop { if k65 == 2 { break 'l64 6u32; } k65 += 1;
+                out.push(Box::new(move || p1 ^ p2));
+            } };
+            f63() + later("a5", p1).await
+        }
+
+        // Program 8685 as drawn.
+        pub async fn program8685_as_drawn(out: &mut Vec<Box<dyn Fn() -> u32>>, pending: &mut Vec<std::pin::Pin<Box<dyn std::future::Future<Output = u32>>>>, p1: u32, p2: u32, mut p3: Loud) -> Result<u32, String> {
+
+            later("a4", later("a5", now("a6", 1u32).await).await).await;
+            note("n7", p2);
+            let v8 = &p1;
+            consume(p3);
+            let v9 = &Loud::new("t10");
+            {
+                let v38 = if (now("a11", now("a12", false).await).await && now("a13", now("a14", false).await).await) {
+                    Loud::new("l15")
+                } else if now("a16", later("a17", false).await).await {
+                    later("a18", ev("e19", weigh(&Loud::new("t20")))).await;
+                    let Ok(v29) = later("a24", check("c21", now("a22", weigh(&Loud::new("t23"))).await)).await else {
+                        return Ok::<u32, String>((later("a25", Loud::new("l26")).await, ev("e27", 6u32), mix(p1, ev("e28", 5u32)),).1);
+                    };
+                    Loud::new("l30")
+                } else {
+                    let v36 = (ev("e31", 0u32), ev("e32", now("a33", 3u32).await) ^ futures::join!(later("a34", 7u32), later("a35", 1u32)).0,);
+                    Loud::new("l37")
+                };
+            };
+            Ok::<u32, String>([add3(p1, ev("e39", 0u32), weigh(&Loud::new("t40"))), weigh(&Loud::new("t41")), { let mut k43 = 0u32; 'l42: loop { if k43 == 3 { break 'l42 p2; } k43 += 1;
+                let v45 = check("c44", 1u32);
+            } }][((if ev("e46", false) {
+                let mut v9 = Loud::new("l47");
+                let mut v49 = Buf::new("b48");
+                ({
+                    later("a50", weigh(&Loud::new("t51")) & later("a52", 7u32).await).await;
+                    let v58 = mix(weigh(&Loud::new("t53")), now("a54", mix(0u32, 0u32)).await).min([6u32, ev("e55", 0u32), later("a56", p2).await][((p2, 0u32, later("a57", 5u32).await,).2 % 3) as usize]);
+                    Err::<u32, String>(String::from("x59"))
+                })?
+            } else if now("a60", true).await {
+                later("a61", Pair { a: Loud::new("l62"), b: p1 }.b).await;
+                let f63 = || mix(weigh(v9), p1);
+                { let mut k65 = 0u32; 'l64: loop { if k65 == 2 { break 'l64 6u32; } k65 += 1;
+                    out.push(Box::new(move || {
+                        p1 ^ p2
+                    }));
+                } }
+            } else {
+                let Ok(mut v80) = check("c66", 'b67: {
+                    later("a68", weigh(&Loud::new("t69")) | ev("e70", 2u32)).await;
+                    let Ok(mut v76) = check("c71", (Loud::new("t72"), now("a73", *v8).await,).1) else {
+                        break 'b67 later("a74", Err::<u32, String>(String::from("x75"))?).await;
+                    };
+                    p1 & weigh(&Loud::new("t77"))
+                }) else {
+                    panic!("p78 {}", later("a79", 7u32).await + p2);
+                };
+                if now("a81", true).await {
+                    if later("a82", true).await {
+                        return Err::<u32, String>(String::from("x83"));
+                    };
+                } else {
+                };
+                ev("e84", v80)
+            }) % 3) as usize])
+        }
+
         // With values that drop, used after an await.
         pub async fn macro_local_in_a_closure_and_a_macro(n: u32) -> u32 {
             declare!(d = Loud::new("declared"));
@@ -2937,6 +3014,18 @@ mod seed97531 {
         same_at_every_suspension(
             || classic::macro_local_in_a_closure_and_a_macro(2),
             || runtime::macro_local_in_a_closure_and_a_macro(2),
+        );
+    }
+
+    #[test]
+    fn program8685() {
+        same_with_sinks_at_every_suspension(
+            |sinks| Box::pin(classic::program8685_as_drawn(&mut sinks.kept, &mut sinks.pending, 3, 5, Loud::new("p3"))),
+            |sinks| Box::pin(runtime::program8685_as_drawn(&mut sinks.kept, &mut sinks.pending, 3, 5, Loud::new("p3"))),
+        );
+        same_with_sinks_at_every_suspension(
+            |sinks| Box::pin(classic::program8685(&mut sinks.kept, 3, 5)),
+            |sinks| Box::pin(runtime::program8685(&mut sinks.kept, 3, 5)),
         );
     }
 

@@ -236,11 +236,23 @@ impl<'a> Emitter<'a> {
                 self.vars[id].holds_no_drop();
             }
         }
-        if let syn::Expr::Closure(closure) = crate::classic::syntax::strip_parens(init)
-            && !mentions::closure_moves_captures(closure)
-        {
-            for id in ids {
-                self.vars[id].called_in_place = true;
+        if let syn::Expr::Closure(closure) = crate::classic::syntax::strip_parens(init) {
+            if closure.capture.is_none() {
+                let body = &closure.body;
+                let body: syn::Block = syn::parse_quote!({ #body });
+                let params: Vec<&syn::Pat> = closure.inputs.iter().collect();
+                let captures: Vec<VarId> = crate::classic::analyse::free_names::of_block(&body, &params)
+                    .iter()
+                    .filter_map(|name| self.lookup(if name == "self" { mentions::SELF_LOCAL } else { name }))
+                    .collect();
+                for &id in &ids {
+                    self.vars[id].loan.captures = captures.clone();
+                }
+            }
+            if !mentions::closure_moves_captures(closure) {
+                for id in ids {
+                    self.vars[id].called_in_place = true;
+                }
             }
         }
     }

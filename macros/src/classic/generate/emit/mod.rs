@@ -146,13 +146,16 @@ pub(crate) enum Role {
 }
 
 /// What a local borrows.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Loan {
     /// The local it borrows (`let r = &v;`), with the borrow's span.
     pub of: Option<(VarId, Span)>,
     /// The local its initializer borrows from, through a reference too (`self.buf.iter()`
     /// for a `&mut self`): a jump that saves this variable keeps that local in place.
     pub root: Option<VarId>,
+    /// The locals a closure that is not `move` captures (`let f = || mix(v, p1);`), which it
+    /// may borrow: a jump that saves the closure keeps them in place too.
+    pub captures: Vec<VarId>,
 }
 
 /// The hidden names of a local's code.

@@ -78,6 +78,11 @@ impl<'a> Emitter<'a> {
                     if let Some(root) = self.vars[id].loan.root.filter(|&root| !self.vars[root].in_place) {
                         self.keep_in_place(root);
                     }
+                    for captured in self.vars[id].loan.captures.clone() {
+                        if !self.vars[captured].in_place {
+                            self.keep_in_place(captured);
+                        }
+                    }
                     let var = &mut self.vars[id];
                     var.walk.slotted = true;
                     let (field, name) = (&var.field, &var.name);
