@@ -130,3 +130,20 @@ fn classic_modules_import_downward_only() {
     // The test reads real files: it found the modules it is about.
     assert!(files.len() > 30, "{} files under {}", files.len(), root.display());
 }
+
+/// No file of the macro does two jobs' worth of code: the largest stays under 700 lines, so
+/// that a module that grows splits (as `places`, `emit`, `loans` and `lower` did) instead.
+#[test]
+fn no_file_over_700_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .map(|file| (std::fs::read_to_string(file).unwrap().lines().count(), file))
+        .filter(|(lines, _)| *lines > 700)
+        .map(|(lines, file)| format!("{} ({lines} lines)", file.strip_prefix(&root).unwrap().display()))
+        .collect();
+    assert!(long.is_empty(), "files over 700 lines: {long:?}");
+    assert!(files.len() > 40, "the test reads the macro's sources: {} files", files.len());
+}

@@ -334,25 +334,7 @@ impl<'a> Places<'a> {
             );
             return;
         }
-        // `S { a: x, ..v }` moves out of `v` the fields the literal does not list, which the
-        // macro cannot name: it takes `v` whole (README, "Where the lowerings differ"). A local
-        // kept in place whose fields this function also moves one by one may have lost one
-        // by then, and taking it whole would be the lowering's own panic: refused at the
-        // user's `..v` instead.
-        if let syn::Expr::Struct(node) = expr
-            && let Some(base) = node.rest.as_deref()
-            && let Some(name) = Self::path_name(base)
-            && let Some(local) = self.lookup(&name)
-            && self.parts.get(&local.field).is_some_and(|parts| !parts.is_empty())
-        {
-            let span = base.span();
-            let message = format!(
-                "classic lowering: a struct update from `{name}`, whose fields this function also moves one by one, \
-                 cannot leave them in `{name}` (the state machine keeps `{name}` in its place and would take it whole): \
-                 write the fields out instead (`.., field: {name}.field`)"
-            );
-            node.rest = Some(Box::new(syn::parse_quote_spanned!(span=> ::core::compile_error!(#message))));
-        }
+        self.refuse_update_from_a_moved_part(expr);
         if let Some(name) = Self::path_name(expr)
             && let Some(local) = self.lookup(&name)
         {
