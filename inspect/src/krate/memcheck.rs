@@ -28,6 +28,7 @@ const ERROR_EXIT: i32 = 99;
 const TESTS_FAILED_EXIT: i32 = 101;
 pub const DOC_TESTS: &str = "not run under memcheck (out of scope: rustdoc builds and runs each doc test itself)";
 pub const VALGRIND_MISSING: &str = "not run: valgrind missing";
+pub const TESTS_NOT_RUN: &str = "not run: the crate's tests did not run";
 
 /// The memcheck run of one `inspect crate`, or why there was none.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -100,9 +101,20 @@ impl Verdict {
 }
 
 impl Memcheck {
+    /// Not run because valgrind is missing (and could not be installed): `why`.
     pub fn not_run(why: String, timeout: Duration) -> Memcheck {
+        Memcheck::not_run_because(VALGRIND_MISSING, why, timeout)
+    }
+
+    /// Not run because the crate's tests did not run (they did not build, or failed unchanged):
+    /// there is no test binary to run under it. Not "valgrind missing": it may well be there.
+    pub fn tests_not_run(why: String, timeout: Duration) -> Memcheck {
+        Memcheck::not_run_because(TESTS_NOT_RUN, why, timeout)
+    }
+
+    fn not_run_because(status: &str, why: String, timeout: Duration) -> Memcheck {
         Memcheck {
-            status: VALGRIND_MISSING.to_owned(),
+            status: status.to_owned(),
             detail: Some(why),
             valgrind: None,
             flags: FLAGS.map(str::to_owned).to_vec(),
@@ -494,6 +506,9 @@ mod tests {
     fn the_total_line_says_what_ran_and_what_did_not() {
         let missing = Memcheck::not_run("valgrind is not installed".to_owned(), TIMEOUT);
         assert_eq!(missing.line(), "memcheck: not run: valgrind missing");
+        let untested = Memcheck::tests_not_run("the tests did not build within 900s".to_owned(), TIMEOUT);
+        assert_eq!(untested.line(), "memcheck: not run: the crate's tests did not run");
+        assert!(!untested.clean && !untested.ran());
         assert!(!missing.clean && missing.errors.is_none());
         let binary = |name: &str, errors: u64, verdict: Verdict, tests_failed: usize| Binary {
             name: name.to_owned(),

@@ -392,7 +392,7 @@ impl Run<'_> {
             let timeout = self.options.memcheck_timeout;
             let memcheck = match valgrind {
                 // The builds were of the library and binaries: there is no test binary to run.
-                _ if self.tests_not_run.is_some() => Memcheck::not_run(
+                _ if self.tests_not_run.is_some() => Memcheck::tests_not_run(
                     format!("tests not run: {}", self.tests_not_run.as_deref().unwrap_or_default()),
                     timeout,
                 ),
