@@ -262,55 +262,24 @@ fn awaits_in_stmt(stmt: &syn::Stmt) -> bool {
 }
 
 /// Where `stmt` uses `name` as a value that is not called (outside closures and async
-/// blocks, whose code is plain Rust).
+/// blocks, whose code is plain Rust). What `check` asks.
+fn used_as_value(stmt: &syn::Stmt, name: &str) -> Option<Span> {
+    value_use(stmt, name, false)
+}
+
 /// Does `stmt` name `name` as a value anywhere: in a closure or an async block too (which
 /// capture it), or among a macro's tokens (an identifier not called and not a field)? What
 /// `rebind` asks: the local the macro declared is then bound again where the lowering sees it.
 fn named_as_value(stmt: &syn::Stmt, name: &str) -> bool {
-    struct Names<'n> {
-        name: &'n str,
-        found: bool,
-    }
-    impl<'ast> Visit<'ast> for Names<'_> {
-        fn visit_expr(&mut self, expr: &'ast syn::Expr) {
-            match expr {
-                syn::Expr::Call(call) => {
-                    if !matches!(&*call.func, syn::Expr::Path(_)) {
-                        self.visit_expr(&call.func);
-                    }
-                    for arg in &call.args {
-                        self.visit_expr(arg);
-                    }
-                }
-                syn::Expr::Path(path) if path.qself.is_none() && path.path.is_ident(self.name) => self.found = true,
-                _ => visit::visit_expr(self, expr),
-            }
-        }
-        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            self.found |= tokens_name(&mac.tokens, self.name);
-        }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    fn tokens_name(tokens: &TokenStream, name: &str) -> bool {
-        let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
-        tokens.iter().enumerate().any(|(index, token)| match token {
-            TokenTree::Ident(ident) => {
-                ident == name
-                    && !matches!(tokens.get(index + 1), Some(TokenTree::Group(group)) if group.delimiter() == proc_macro2::Delimiter::Parenthesis)
-                    && !index.checked_sub(1).is_some_and(|before| matches!(&tokens[before], TokenTree::Punct(punct) if punct.as_char() == '.'))
-            }
-            TokenTree::Group(group) => tokens_name(&group.stream(), name),
-            _ => false,
-        })
-    }
-    let mut names = Names { name, found: false };
-    names.visit_stmt(stmt);
-    names.found
+    value_use(stmt, name, true).is_some()
 }
 
-fn used_as_value(stmt: &syn::Stmt, name: &str) -> Option<Span> {
+/// The first use of `name` as a value in `stmt` that is not called; `everywhere`: inside
+/// closures, async blocks and macros' tokens too.
+fn value_use(stmt: &syn::Stmt, name: &str, everywhere: bool) -> Option<Span> {
     struct Uses<'n> {
         name: &'n str,
+        everywhere: bool,
         found: Option<Span>,
     }
     impl<'ast> Visit<'ast> for Uses<'_> {
@@ -328,13 +297,35 @@ fn used_as_value(stmt: &syn::Stmt, name: &str) -> Option<Span> {
                 syn::Expr::Path(path) if path.qself.is_none() && path.path.is_ident(self.name) => {
                     self.found.get_or_insert(path.span());
                 }
-                syn::Expr::Closure(_) | syn::Expr::Async(_) => {}
+                syn::Expr::Closure(_) | syn::Expr::Async(_) if !self.everywhere => {}
                 _ => visit::visit_expr(self, expr),
+            }
+        }
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            if self.everywhere
+                && let Some(span) = token_use(&mac.tokens, self.name)
+            {
+                self.found.get_or_insert(span);
             }
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut uses = Uses { name, found: None };
+    /// An identifier `name` among `tokens` that is not called (`name(..)`) nor a field (`.name`).
+    fn token_use(tokens: &TokenStream, name: &str) -> Option<Span> {
+        let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+        tokens.iter().enumerate().find_map(|(index, token)| match token {
+            TokenTree::Ident(ident)
+                if ident == name
+                    && !matches!(tokens.get(index + 1), Some(TokenTree::Group(group)) if group.delimiter() == proc_macro2::Delimiter::Parenthesis)
+                    && !index.checked_sub(1).is_some_and(|before| matches!(&tokens[before], TokenTree::Punct(punct) if punct.as_char() == '.')) =>
+            {
+                Some(ident.span())
+            }
+            TokenTree::Group(group) => token_use(&group.stream(), name),
+            _ => None,
+        })
+    }
+    let mut uses = Uses { name, everywhere, found: None };
     uses.visit_stmt(stmt);
     uses.found
 }
