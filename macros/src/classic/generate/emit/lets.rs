@@ -76,23 +76,7 @@ impl<'a> Emitter<'a> {
                     self.bind_let(attrs, &node.pat, source, node.diverge.as_ref(), node.span, true)
                 }
                 _ => {
-                    let hidden = self.hidden("v");
-                    let var = self.declare(hidden.clone(), false, Init::No);
-                    // Slotted once something stores a value into it: a construct that always
-                    // diverges never does, and an unused slot's type could not be inferred.
-                    self.vars[var].role = Role::Sink;
-                    let field = self.vars[var].field.clone();
-                    self.expr(init, Sink::Assign(var, field));
-                    if self.position.reachable {
-                        if self.init[var] == Init::InSlot {
-                            // The construct did not end in a new state (a block): take the
-                            // value back out of its slot here.
-                            let sm = sm();
-                            let field = &self.vars[var].field;
-                            let code = quote!(let #hidden = ::core::option::Option::take(&mut #sm.#field).unwrap_or_else(|| ::core::unreachable!()););
-                            self.emit(code);
-                        }
-                        self.init[var] = Init::No;
+                    if let Some(hidden) = self.construct_value(init) {
                         let value = as_value(&hidden);
                         self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span, true);
                     }

@@ -42,20 +42,33 @@ impl<'a> Emitter<'a> {
     /// rustc infers one type from all of them (a branch's value alone, `None;`, has none), and
     /// it drops where the statement ends, as the plain statement's value does.
     pub(super) fn discarded_construct(&mut self, expr: &'a Expr) {
+        if let Some(hidden) = self.construct_value(expr) {
+            self.emit(quote!(::core::mem::drop(#hidden);));
+        }
+    }
+
+    /// A construct's value, in a hidden local bound under the name this returns where the code
+    /// after the construct is reachable (`None` where every path left it).
+    pub(super) fn construct_value(&mut self, expr: &'a Expr) -> Option<Ident> {
         let hidden = self.hidden("v");
         let var = self.declare(hidden.clone(), false, Init::No);
+        // Slotted once something stores a value into it: a construct that always diverges
+        // never does, and an unused slot's type could not be inferred.
         self.vars[var].role = Role::Sink;
         let field = self.vars[var].field.clone();
         self.expr(expr, Sink::Assign(var, field));
-        if self.position.reachable {
-            if self.init[var] == Init::InSlot {
-                let sm = sm();
-                let field = &self.vars[var].field;
-                self.emit(quote!(let #hidden = ::core::option::Option::take(&mut #sm.#field).unwrap_or_else(|| ::core::unreachable!());));
-            }
-            self.init[var] = Init::No;
-            self.emit(quote!(::core::mem::drop(#hidden);));
+        if !self.position.reachable {
+            return None;
         }
+        if self.init[var] == Init::InSlot {
+            // The construct did not end in a new state (a block): take the value back out of
+            // its slot here.
+            let sm = sm();
+            let field = &self.vars[var].field;
+            self.emit(quote!(let #hidden = ::core::option::Option::take(&mut #sm.#field).unwrap_or_else(|| ::core::unreachable!());));
+        }
+        self.init[var] = Init::No;
+        Some(hidden)
     }
 
     /// Does this construct move a variable declared outside it on some of its paths only, or
