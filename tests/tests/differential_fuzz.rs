@@ -155,11 +155,12 @@ fn differential() {
         );
     }
     println!(
-        "differential (seed {seed}): {} values, {} panics, {} dropped (never complete), {} suspensions, {} invalid, in {:.0?}",
+        "differential (seed {seed}): {} values, {} panics, {} dropped (never complete), {} suspensions, {} refused by a documented limit, {} invalid, in {:.0?}",
         stats.values,
         stats.panics,
         stats.dropped,
         stats.suspensions,
+        stats.refused,
         invalid,
         start.elapsed()
     );
@@ -191,10 +192,15 @@ struct Stats {
     panics: usize,
     dropped: usize,
     suspensions: usize,
+    /// Refused by a documented limit of the classic lowering (`Verdict::Refused`).
+    refused: usize,
 }
 
 impl Stats {
     fn count(&mut self, verdict: &Verdict) {
+        if let Verdict::Refused(_) = verdict {
+            self.refused += 1;
+        }
         if let Verdict::Same { outcome, suspensions } = verdict {
             self.suspensions += suspensions;
             match outcome.split('(').next() {
@@ -228,6 +234,7 @@ fn kind(verdict: &Verdict) -> &'static str {
         Verdict::Same { .. } => "same",
         Verdict::Mismatch(_) => "mismatch",
         Verdict::CompileError(_) => "compile error",
+        Verdict::Refused(_) => "refused",
         Verdict::Invalid(_) => "invalid",
         Verdict::Crash(_) => "crash",
     }
@@ -238,6 +245,7 @@ fn headline(verdict: &Verdict) -> String {
         Verdict::Same { .. } => "same".to_owned(),
         Verdict::Mismatch(details) => format!("MISMATCH\n{details}"),
         Verdict::CompileError(errors) => format!("the classic expansion does not compile\n{errors}"),
+        Verdict::Refused(errors) => format!("refused by a documented limit of the classic lowering\n{errors}"),
         Verdict::Invalid(errors) => format!("INVALID PROGRAM (a generator bug)\n{errors}"),
         Verdict::Crash(details) => format!("CRASH\n{details}"),
     }

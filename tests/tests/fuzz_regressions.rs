@@ -3005,6 +3005,22 @@ mod seed97531 {
             };
             p1
         }
+
+        // Program 8195, as shrunk: a macro that moves a local kept in place, where an operand
+        // evaluated before it in the same statement borrowed the local: the macro was lent the
+        // place, not the value, and `consume(v3)` moved out of it (E0507). A mention before the
+        // macro no longer keeps it from being lent the value.
+        pub async fn program8195() -> Result<u32, String> {
+            let v3 = Loud::new("z");
+            now("a31", {
+                Pair { a: Ok::<u32, String>(weigh(&v3)), b: plain!(consume(v3)) }.a
+            }).await
+        }
+    }
+
+    #[test]
+    fn program8195() {
+        same_at_every_suspension(|| classic::program8195(), || runtime::program8195());
     }
 
     #[test]
@@ -3041,5 +3057,92 @@ mod seed97531 {
                 || runtime::hiding_let_over_an_awaiting_guard(Loud::new("p1"), n),
             );
         }
+    }
+}
+
+mod seed11235 {
+    use super::*;
+
+    macro_rules! plain { ($($t:tt)*) => { $($t)* }; }
+
+    differential! {
+        // Program 412, as shrunk: a parameter borrowed inside a macro's tokens and then outside
+        // it, in a block before an await, was dropped by classic after that await, before the
+        // tail ran; the plain function drops its parameters after the body's value.
+        pub async fn program412(mut p1: Loud) -> Result<u32, String> {
+            {
+                note("n19", plain!(weigh(&p1)));
+                weigh(&p1);
+            };
+            now("a31", 4u32).await;
+            check("c34", 5u32)
+        }
+
+        // Program 1652, as shrunk: a `let .. else` whose `else` moves a parameter and returns;
+        // on the path that goes on, the parameter still holds its value and drops at the end,
+        // after the await. The move counted as one on every path, and classic dropped `p3`
+        // where the await's state began.
+        pub async fn program1652(mut p3: Loud) -> Result<u32, String> {
+            {
+                let Ok(mut v19) = Ok::<u32, String>(0u32) else {
+                    return Ok::<u32, String>(consume(p3));
+                };
+            };
+            {
+                let p2 = now("a24", 1u32).await;
+            };
+            Ok::<u32, String>(weigh(&Loud::new("t26")))
+        }
+
+        // The same, reduced by hand, each path taken.
+        pub async fn let_else_moving_in_its_else(p3: Loud, r: Result<u32, String>) -> Result<u32, String> {
+            let Ok(v19) = r else {
+                return Ok::<u32, String>(consume(Pair { a: Loud::new("l18"), b: p3 }.a));
+            };
+            note("n23", later("a24", 1u32).await);
+            Ok::<u32, String>(v19)
+        }
+
+        // Program 2220, reduced by hand: the `else` of a `let .. else` moves a local, then
+        // awaits before it panics; the code after the `let` reads the local, but no path from
+        // the `else` reaches it.
+        pub async fn program2220(p1: Result<u32, String>) -> Result<u32, String> {
+            let (v17, v18) = now("a16", (later("a14", 1u32).await, Loud::new("l15"))).await;
+            let Ok(v44) = p1 else {
+                panic!("p36 {}", 'b37: {
+                    if ('b38: {
+                        consume(v18);
+                        ev("e39", true)
+                    }) {
+                        break 'b37 later("a42", 7u32).await + v17;
+                    };
+                    7u32
+                });
+            };
+            Ok::<u32, String>(weigh(&v18) + v44)
+        }
+    }
+
+    #[test]
+    fn program1652() {
+        same_at_every_suspension(|| classic::program1652(Loud::new("p3")), || runtime::program1652(Loud::new("p3")));
+        for r in [Ok(3), Err(String::from("x"))] {
+            same_at_every_suspension(
+                || classic::let_else_moving_in_its_else(Loud::new("p3"), r.clone()),
+                || runtime::let_else_moving_in_its_else(Loud::new("p3"), r.clone()),
+            );
+        }
+    }
+
+    #[test]
+    fn program2220() {
+        for p1 in [Ok(3), Err(String::from("x"))] {
+            same_at_every_suspension(|| classic::program2220(p1.clone()), || runtime::program2220(p1.clone()));
+        }
+    }
+
+    #[test]
+    fn program412() {
+        same_at_every_suspension(|| classic::program412(Loud::new("p1")), || runtime::program412(Loud::new("p1")));
     }
 }

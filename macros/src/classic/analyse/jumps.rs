@@ -14,13 +14,6 @@ pub(crate) fn stmt_may_jump(stmt: &Stmt) -> bool {
     Targets::default().stmt_jumps(stmt)
 }
 
-/// May the body of a loop with this label leave it other than to the loop itself (a `break`
-/// or `continue` to an enclosing loop or block)?
-pub(crate) fn loop_body_may_leave(body: &Block, label: Option<&syn::Label>) -> bool {
-    let inside = Targets::default().inside(label, true);
-    body.stmts.iter().any(|stmt| inside.stmt_jumps(stmt))
-}
-
 /// A statement that is a call of one of the standard macros that panic (`panic!`,
 /// `unreachable!`, `todo!`, `unimplemented!`), maybe after what it awaits: nothing after it
 /// runs.
@@ -83,6 +76,22 @@ pub(crate) fn always_leaves(stmt: &Stmt) -> Option<Leave> {
         }
         _ => None,
     }
+}
+
+/// The jumps (`Break`s and `Continue`s) that leave these statements, in the order met.
+pub(crate) fn stmts_escapes(targets: &Targets, stmts: &[Stmt]) -> Vec<Leave> {
+    let mut out = Vec::new();
+    for stmt in stmts {
+        targets.stmt_escapes(stmt, &mut out);
+    }
+    out
+}
+
+/// The jumps that leave `expr`.
+pub(crate) fn expr_escapes(expr: &Expr) -> Vec<Leave> {
+    let mut out = Vec::new();
+    Targets::default().expr_escapes(expr, &mut out);
+    out
 }
 
 /// The lowered tree's questions, from the same targets as `syntax::jumps`'s.

@@ -7,7 +7,7 @@
 //! on them being exact in one direction: a local used by value and read later must be `Copy`
 //! (or rustc rejects the plain `async fn` too), so a read on any path keeps it alive.
 
-use super::jumps::{Leave, Targets, always_leaves, loop_body_may_leave, stmt_may_jump};
+use super::jumps::{Leave, Targets, always_leaves, expr_escapes, stmt_may_jump, stmts_escapes};
 use crate::classic::parse::ir::{Arm, Block, Expr, Stmt};
 use crate::classic::syntax::bindings::{let_patterns, pattern_bindings};
 use crate::classic::syntax::mentions::{self, Kind, Mention};
@@ -55,9 +55,11 @@ pub(crate) enum ValueFate {
 /// (a move just before it, `consume(p); break;`, is a move even if the loop's body reads `p`).
 pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bool {
     let mut index = rest.len();
-    // Code seen so far that may jump elsewhere (a `continue` on one path of an `if`): then a
-    // later `break` does not decide what runs next.
-    let mut may_have_jumped = false;
+    // Where the jumps of the code seen so far go on (a `continue` on one path of an `if`):
+    // the lowest entry of `rest` they lead to. A later `break`, `return` or panic decides
+    // what runs next only if every such jump goes on at or above its entry (a `break` to a
+    // labelled block the walk is in reaches the code after that block, as the walk does).
+    let mut jumped_to: Option<usize> = None;
     while index > 0 {
         index -= 1;
         let (found, jump) = match &rest[index] {
@@ -102,8 +104,10 @@ pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bo
             ValueFate::Overwritten => return false,
             ValueFate::Unused => {}
         }
-        if may_have_jumped || rest_may_jump(&rest[index]) {
-            may_have_jumped = true;
+        if let Some(lands) = rest_landing(rest, index) {
+            jumped_to = Some(jumped_to.map_or(lands, |known| known.min(lands)));
+        }
+        if jumped_to.is_some_and(|lands| lands < index) {
             continue;
         }
         match jump {
@@ -137,25 +141,39 @@ fn jump_target(rest: &[Rest<'_>], label: &Option<syn::Lifetime>) -> Option<usize
     })
 }
 
-/// May the code of `rest` jump out of it other than by a statement that always jumps
-/// (which `read_later` follows)?
-fn rest_may_jump(rest: &Rest<'_>) -> bool {
-    match rest {
+/// Where the jumps that leave the code of `rest[index]` go on, other than by a statement
+/// that always jumps (which `read_later` follows): the lowest entry of `rest` the walk reads
+/// next after one of them, or `None` if none jumps, or each leaves the local's scope
+/// (`rest_seen_by`), where nothing reads it. A `break` goes on with the entry before its
+/// loop's or block's; a `continue`, with the loop's body again.
+fn rest_landing(rest: &[Rest<'_>], index: usize) -> Option<usize> {
+    let escapes = match &rest[index] {
         Rest::Stmts(stmts) => {
             let end = stmts.iter().position(|stmt| always_leaves(stmt).is_some()).unwrap_or(stmts.len());
-            stmts[..end].iter().any(stmt_may_jump)
+            stmts_escapes(&Targets::default(), &stmts[..end])
         }
         // A `break` to this loop goes on with the code before this entry, where the walk goes
         // on anyway; a `continue` to it runs this body again, which the walk has read.
-        Rest::LoopBody(block, label) => loop_body_may_leave(block, *label),
-        Rest::Paths(paths) => paths.iter().any(|path| match path {
-            Path::Block(block) => block.stmts.iter().any(stmt_may_jump),
-            Path::Expr(expr) => Targets::default().expr_jumps(expr),
-            Path::Arm(arm) => arm.body.stmts.iter().any(stmt_may_jump),
-            Path::Empty => false,
-        }),
-        Rest::Labelled(_) => false,
-    }
+        Rest::LoopBody(block, label) => stmts_escapes(&Targets::default().inside(*label, true), &block.stmts),
+        Rest::Paths(paths) => paths
+            .iter()
+            .flat_map(|path| match path {
+                Path::Block(block) => stmts_escapes(&Targets::default(), &block.stmts),
+                Path::Expr(expr) => expr_escapes(expr),
+                Path::Arm(arm) => stmts_escapes(&Targets::default(), &arm.body.stmts),
+                Path::Empty => Vec::new(),
+            })
+            .collect(),
+        Rest::Labelled(_) => Vec::new(),
+    };
+    escapes
+        .into_iter()
+        .filter_map(|leave| match leave {
+            Leave::Break(label) => jump_target(&rest[..index], &label).map(|at| at.saturating_sub(1)),
+            Leave::Continue(label) => jump_target(&rest[..index], &label),
+            Leave::Return | Leave::Panic => None,
+        })
+        .min()
 }
 
 /// `stmts_use` up to the first statement that is a `break`, `continue` or `return` (whose

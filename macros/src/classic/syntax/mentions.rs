@@ -39,6 +39,9 @@ pub(crate) struct Mention {
     pub field: Option<syn::Expr>,
     /// The callee of a call (`done(v)`): a `Move` only if it is an `FnOnce` closure.
     pub called: bool,
+    /// In the `else` of a `let .. else`, which always leaves: the code after the statement
+    /// does not run after it, so it changes nothing there (it still reads the value).
+    pub leaves: bool,
 }
 
 pub(crate) fn of_expr(expr: &syn::Expr) -> Vec<Mention> {
@@ -102,14 +105,14 @@ fn of_macro_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditional: bo
                 let key = fields && tracing_macros::is_field_key(&tokens, index);
                 if !after_dot && !before_path_or_bang && !key {
                     let name = if ident == "self" { SELF_LOCAL.to_owned() } else { ident.to_string() };
-                    out.push(Mention { name, kind, conditional, field: None, called: false });
+                    out.push(Mention { name, kind, conditional, field: None, called: false, leaves: false });
                 }
             }
             TokenTree::Group(group) => of_macro_tokens(&group.stream(), out, conditional, false, kind),
             // A string the macro may format: `"{v}"` reads `v` (tracing's message, say).
             TokenTree::Literal(literal) => {
                 for name in std_macros::token_captures(literal) {
-                    out.push(Mention { name, kind: Kind::Read, conditional, field: None, called: false });
+                    out.push(Mention { name, kind: Kind::Read, conditional, field: None, called: false, leaves: false });
                 }
             }
             TokenTree::Punct(_) => {}
@@ -235,7 +238,7 @@ impl Collector {
         }
         // `emit` calls the receiver `__self` (a closure cannot bind `self`).
         let name = if name == "self" { SELF_LOCAL.to_owned() } else { name };
-        self.found.push(Mention { name, kind, conditional: self.conditional > 0, field: None, called: false });
+        self.found.push(Mention { name, kind, conditional: self.conditional > 0, field: None, called: false, leaves: false });
     }
 
     fn let_init(&mut self, pat: &syn::Pat, init: &syn::Expr) {
@@ -325,7 +328,7 @@ impl Collector {
                     (Kind::MoveField, Some(projection))
                 }
             };
-            self.found.push(Mention { name: local, kind, conditional: self.conditional > 0, field, called: false });
+            self.found.push(Mention { name: local, kind, conditional: self.conditional > 0, field, called: false, leaves: false });
         }
     }
 
@@ -528,6 +531,7 @@ impl Collector {
                         conditional: self.conditional > 0,
                         field,
                         called: false,
+                        leaves: false,
                     });
                 }
             }
@@ -545,6 +549,7 @@ impl Collector {
                         conditional: self.conditional > 0,
                         field: None,
                         called: false,
+                        leaves: false,
                     });
                 }
             }
@@ -577,7 +582,11 @@ impl<'ast> Visit<'ast> for Collector {
                 self.let_init(&local.pat, &init.expr);
             }
             if let Some((_, diverge)) = &init.diverge {
+                let start = self.found.len();
                 self.conditionally(|this| this.expr(diverge, Kind::Move));
+                for mention in &mut self.found[start..] {
+                    mention.leaves = true;
+                }
             }
         }
         self.bind(&local.pat);

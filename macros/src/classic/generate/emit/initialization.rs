@@ -13,11 +13,13 @@ impl Emitter<'_> {
     /// hold (in their hidden `Option`) drops with the assignment (`drop_replaced`).
     pub(super) fn apply(&mut self, mentions: &[Mention]) -> Vec<VarId> {
         let mut replaced = Vec::new();
-        for mention in mentions {
+        for (index, mention) in mentions.iter().enumerate() {
             let Some(id) = self.lookup(&mention.name) else {
                 continue;
             };
             match mention.kind {
+                // (On a path that leaves: the code after the statement keeps the value.)
+                _ if mention.leaves => {}
                 Kind::Assign if !mention.conditional => {
                     if self.init[id] == Init::Maybe && !self.vars[id].in_place {
                         replaced.push(id);
@@ -25,6 +27,10 @@ impl Emitter<'_> {
                     self.init[id] = Init::Yes;
                 }
                 Kind::Move if mention.called && self.vars[id].called_in_place => {}
+                // Used again by the same statement after it (`{ m!(&v); weigh(&v); }`): the
+                // value did not move (a macro the lowering cannot see into only borrowed it),
+                // or rustc would refuse the statement.
+                Kind::Move if used_again(&mentions[index + 1..], &mention.name) => {}
                 Kind::Move if !self.mentioned_later(&mention.name) => self.init[id] = Init::No,
                 Kind::MoveField => self.field_used(id, mention),
                 _ => {}
@@ -114,4 +120,9 @@ impl Emitter<'_> {
             self.emit(quote!(#maybe = ::core::option::Option::None;));
         }
     }
+}
+
+/// Does one of `after` (the mentions a statement makes after another) use `name`'s value?
+fn used_again(after: &[Mention], name: &str) -> bool {
+    after.iter().any(|mention| mention.name == name && mention.kind != Kind::Assign)
 }

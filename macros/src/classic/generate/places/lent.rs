@@ -80,7 +80,8 @@ impl Places<'_> {
     }
 
     /// The visible locals a macro the lowering cannot see into is lent by value: those that
-    /// no code after the statement names, that the statement names nowhere else, and only
+    /// no code after the statement names, that the statement names nowhere after the macro
+    /// (a borrow taken before it and still alive is the twin's error there), and only
     /// where the macro runs once, as part of the statement (not in a loop, closure or async
     /// block, which may run again or later).
     pub(super) fn lent_by_value(&self, mac: &syn::Macro) -> HashSet<String> {
@@ -311,4 +312,63 @@ pub(super) enum Fields {
     Sigils,
     /// Those, and a bare `value`: the fields of one of tracing's macros, before the message.
     Named,
+}
+
+/// How many mentions of each local the statement being rewritten makes from the current
+/// point on (`Lending::mentions_here`): a macro is lent a value only where it makes the last.
+impl Places<'_> {
+    pub(super) fn count_mentions(&mut self, found: Vec<mentions::Mention>) {
+        self.lending.mentions_here.clear();
+        for mention in found {
+            *self.lending.mentions_here.entry(mention_name(mention)).or_default() += 1;
+        }
+    }
+
+    /// A mention of `name` rewritten: it is evaluated before a macro after it in the statement
+    /// runs, which may then be lent the value (`lent_by_value`) if no mention follows it.
+    pub(super) fn mention_evaluated(&mut self, name: &str) {
+        if let Some(count) = self.lending.mentions_here.get_mut(name) {
+            *count = count.saturating_sub(1);
+        }
+    }
+
+    pub(super) fn block(&mut self, block: &mut syn::Block) {
+        let mark = self.bound.len();
+        // A statement of the block has run to its end before the next one begins: a macro
+        // may be lent by value what those before it named (`{ let r = &v; } m!(v);`), where
+        // a borrow still alive is the twin's error at the macro.
+        let counted = self.lending.mentions_here.clone();
+        let mut stmts = Vec::with_capacity(block.stmts.len());
+        for mut stmt in std::mem::take(&mut block.stmts) {
+            let ran = mentions::of_stmt(&stmt);
+            // (The mentions the statement's rewriting counted as evaluated are counted again
+            // below, all of them, once the statement has run.)
+            let before = self.lending.mentions_here.clone();
+            if let syn::Stmt::Macro(node) = &mut stmt {
+                // A macro statement lent values: they are taken by a `let` before it, so that
+                // the locals the macro declares stay in scope after it.
+                let lent = self.lent_macro(&mut node.mac);
+                if !lent.is_empty() {
+                    stmts.push(syn::Stmt::Item(syn::Item::Verbatim(lent)));
+                }
+            } else {
+                self.visit_stmt_mut(&mut stmt);
+            }
+            stmts.push(stmt);
+            self.lending.mentions_here = before;
+            for mention in ran {
+                if let Some(count) = self.lending.mentions_here.get_mut(&mention_name(mention)) {
+                    *count = count.saturating_sub(1);
+                }
+            }
+        }
+        block.stmts = stmts;
+        self.bound.truncate(mark);
+        self.lending.mentions_here = counted;
+    }
+}
+
+/// The name a mention counts under (`self` for the receiver `emit` calls `__self`).
+fn mention_name(mention: mentions::Mention) -> String {
+    if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name }
 }

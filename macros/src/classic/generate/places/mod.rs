@@ -212,13 +212,6 @@ impl<'a> Places<'a> {
         self
     }
 
-    fn count_mentions(&mut self, found: Vec<mentions::Mention>) {
-        self.lending.mentions_here.clear();
-        for mention in found {
-            *self.lending.mentions_here.entry(mention_name(mention)).or_default() += 1;
-        }
-    }
-
     pub(crate) fn expr(&mut self, expr: &syn::Expr) -> syn::Expr {
         let mut expr = expr.clone();
         if !self.visible.is_empty() {
@@ -338,6 +331,7 @@ impl<'a> Places<'a> {
         if let Some(name) = Self::path_name(expr)
             && let Some(local) = self.lookup(&name)
         {
+            self.mention_evaluated(&name);
             let span = expr.span();
             let ident = with_span(&local.ident, span);
             *expr = if usage == PlaceUse::Value {
@@ -586,37 +580,6 @@ impl<'a> Places<'a> {
         visit_mut::visit_expr_mut(&mut Children(self), expr);
     }
 
-    fn block(&mut self, block: &mut syn::Block) {
-        let mark = self.bound.len();
-        // A statement of the block has run to its end before the next one begins: a macro
-        // may be lent by value what those before it named (`{ let r = &v; } m!(v);`), where
-        // a borrow still alive is the twin's error at the macro.
-        let counted = self.lending.mentions_here.clone();
-        let mut stmts = Vec::with_capacity(block.stmts.len());
-        for mut stmt in std::mem::take(&mut block.stmts) {
-            let ran = mentions::of_stmt(&stmt);
-            if let syn::Stmt::Macro(node) = &mut stmt {
-                // A macro statement lent values: they are taken by a `let` before it, so that
-                // the locals the macro declares stay in scope after it.
-                let lent = self.lent_macro(&mut node.mac);
-                if !lent.is_empty() {
-                    stmts.push(syn::Stmt::Item(syn::Item::Verbatim(lent)));
-                }
-            } else {
-                self.visit_stmt_mut(&mut stmt);
-            }
-            stmts.push(stmt);
-            for mention in ran {
-                if let Some(count) = self.lending.mentions_here.get_mut(&mention_name(mention)) {
-                    *count = count.saturating_sub(1);
-                }
-            }
-        }
-        block.stmts = stmts;
-        self.bound.truncate(mark);
-        self.lending.mentions_here = counted;
-    }
-
     fn deferred(&mut self, f: impl FnOnce(&mut Self)) {
         self.lending.deferred += 1;
         f(self);
@@ -692,7 +655,3 @@ fn let_names(cond: &syn::Expr) -> Vec<String> {
     let_patterns(cond).into_iter().flat_map(binding_names).collect()
 }
 
-/// The name a mention counts under (`self` for the receiver `emit` calls `__self`).
-fn mention_name(mention: mentions::Mention) -> String {
-    if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name }
-}
