@@ -34,12 +34,7 @@ const MEMCHECK_EVERY: usize = 50;
 /// reports each as known, on every run, with its program; it does not shrink them or fail on
 /// them. Any other failure fails the run, and a known one that
 /// passes is said to be fixed (remove it here then).
-const KNOWN_FAILURES: &[(u64, usize, &str)] = &[(
-    27183,
-    4226,
-    "a method call's receiver read after an argument that awaits and changes it through a method on its root \
-     (`self.count.min(self.bump(7).await)`): fuzz_regressions::seed27183, ignored",
-)];
+const KNOWN_FAILURES: &[(u64, usize, &str)] = &[];
 
 fn setting(name: &str, default: u64) -> u64 {
     match std::env::var(name) {

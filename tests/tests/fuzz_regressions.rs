@@ -3151,16 +3151,17 @@ mod seed27183 {
     use super::*;
 
     differential! {
-        // Program 4226, reduced by hand (a KNOWN mismatch): the receiver of a method that takes
-        // it by value (`u32::min`) is read where Rust reads it, before the arguments; an argument
-        // that awaits and changes it through a method on its root (`self.bump(..)`, which may
-        // take `&mut self`) runs first in the classic lowering, which reads the receiver after
-        // it. The lowering copies such a receiver first where an argument assigns it (`x.min({
-        // x = 9; .. })`), but it cannot tell a method that changes it from one that reads it,
-        // nor a receiver taken by value from one borrowed (`&mut self`, where a copy would
-        // lose the change).
+        // Program 4226, reduced by hand: the receiver of a method that takes it by value
+        // (`u32::min`) is read where Rust reads it, before the arguments; an argument that
+        // awaits and changes it through a method on its root (`self.bump(..)`) ran first in
+        // the classic lowering, which read the receiver after it (9 for 2). A method the
+        // lowering knows by name to take its receiver by value (`receivers::
+        // takes_receiver_by_value`) now has it read first, as a call argument is. One that
+        // may borrow it (`Option::replace`, `&mut self`) keeps it a place: a copy would lose
+        // the change, and rustc keeps the arguments from changing a borrowed receiver.
         pub struct Counter {
             pub count: u32,
+            pub slot: Option<u32>,
         }
 
         impl Counter {
@@ -3169,28 +3170,47 @@ mod seed27183 {
                 self.count
             }
 
+            pub async fn peek(&self) -> u32 {
+                later("peek", 1u32).await + self.count
+            }
+
             pub async fn receiver_then_awaiting_argument(&mut self) -> u32 {
                 self.count.min(self.bump(7).await)
             }
+
+            pub async fn borrowed_receiver_then_awaiting_argument(&mut self) -> Option<u32> {
+                self.slot.replace(self.peek().await)
+            }
+        }
+
+        pub async fn local_receiver_assigned_by_an_argument(mut x: u32) -> u32 {
+            x.wrapping_add({ x = 40; later("a", 1u32).await }) + x
         }
     }
 
     #[test]
-    #[ignore = "known mismatch (seed 27183, program 4226): the receiver is read after the argument"]
     fn program4226() {
         let drive = |classic: bool| {
             take_log();
             let value = if classic {
-                let mut counter = classic::Counter { count: 2 };
-                futures::executor::block_on(counter.receiver_then_awaiting_argument())
+                let mut counter = classic::Counter { count: 2, slot: Some(5) };
+                let min = futures::executor::block_on(counter.receiver_then_awaiting_argument());
+                let old = futures::executor::block_on(counter.borrowed_receiver_then_awaiting_argument());
+                (min, old, counter.count, counter.slot)
             } else {
-                let mut counter = runtime::Counter { count: 2 };
-                futures::executor::block_on(counter.receiver_then_awaiting_argument())
+                let mut counter = runtime::Counter { count: 2, slot: Some(5) };
+                let min = futures::executor::block_on(counter.receiver_then_awaiting_argument());
+                let old = futures::executor::block_on(counter.borrowed_receiver_then_awaiting_argument());
+                (min, old, counter.count, counter.slot)
             };
             (value, take_log())
         };
         let (classic, runtime) = (drive(true), drive(false));
-        assert_eq!(runtime.0, 2, "Rust reads `self.count` (2) before `bump` makes it 9");
+        assert_eq!(runtime.0, (2, Some(5), 9, Some(10)), "Rust reads `self.count` (2) before `bump` makes it 9");
         assert_eq!(classic, runtime);
+        same_at_every_suspension(
+            || classic::local_receiver_assigned_by_an_argument(2),
+            || runtime::local_receiver_assigned_by_an_argument(2),
+        );
     }
 }

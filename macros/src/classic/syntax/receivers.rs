@@ -21,6 +21,22 @@ pub(crate) fn place_root_into(expr: &syn::Expr, out: &mut HashSet<String>) {
     }
 }
 
+/// Does the method take its receiver by value, as far as its name says: the consuming ones
+/// (`mentions::consumes_receiver`) and those of the primitive numbers (`min`, `pow`,
+/// `wrapping_add`, ..). Rust reads such a receiver where the call begins, before its
+/// arguments run (`self.count.min(self.bump().await)` compares the count from before).
+pub(crate) fn takes_receiver_by_value(method: &str) -> bool {
+    const PREFIXES: [&str; 8] =
+        ["wrapping_", "checked_", "saturating_", "overflowing_", "rotate_", "count_", "leading_", "trailing_"];
+    crate::classic::syntax::mentions::consumes_receiver(method)
+        || PREFIXES.iter().any(|prefix| method.starts_with(prefix))
+        || matches!(
+            method,
+            "min" | "max" | "clamp" | "pow" | "abs" | "abs_diff" | "signum" | "rem_euclid" | "div_euclid" | "isqrt"
+                | "ilog2" | "ilog10" | "swap_bytes" | "reverse_bits"
+        )
+}
+
 /// Methods of the standard types whose result holds no borrow of the receiver.
 pub(crate) fn returns_owned(method: &str) -> bool {
     method.starts_with("is_")

@@ -137,7 +137,10 @@ impl Lower {
                 let mut node = node.clone();
                 let mut all: Vec<syn::Expr> =
                     std::iter::once((*node.receiver).clone()).chain(node.args.iter().cloned()).collect();
-                all = self.operand_list_moving(all, pre, |index| index > 0);
+                // (A receiver the method may borrow stays a place: it is read where the
+                // method runs, and rustc keeps the arguments from changing it before.)
+                let receiver_by_value = receivers::takes_receiver_by_value(&node.method.to_string());
+                all = self.operand_list_moving(all, pre, |index| index > 0 || receiver_by_value);
                 *node.receiver = self.hoist_if_temporary(all.remove(0), pre);
                 node.args = all.into_iter().collect();
                 syn::Expr::MethodCall(node)

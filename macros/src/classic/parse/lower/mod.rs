@@ -11,7 +11,7 @@ use quote::ToTokens;
 use super::awaits;
 use super::ir::{Arm, Await, Block, Expr, If, Let, Loop, Match, Stmt};
 use crate::classic::syntax::std_macros;
-use crate::classic::syntax::{assignments, jumps, mentions};
+use crate::classic::syntax::{assignments, jumps, mentions, receivers};
 
 mod anf;
 mod hoisting;
