@@ -81,7 +81,9 @@ fn only_documented_refusals(rendered: &str) -> bool {
     let mut any = false;
     let all = errors.all(|error| {
         any = true;
-        error.strip_prefix(": ").is_some_and(|message| DOCUMENTED_REFUSALS.iter().any(|known| message.starts_with(known)))
+        error
+            .strip_prefix(": ")
+            .is_some_and(|message| DOCUMENTED_REFUSALS.iter().any(|known| message.starts_with(known)))
     });
     any && all
 }

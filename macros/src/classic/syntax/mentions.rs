@@ -44,6 +44,14 @@ pub(crate) struct Mention {
     pub leaves: bool,
 }
 
+impl Mention {
+    /// A mention of `name` that is not of a field, not a callee, and not in a `let .. else`
+    /// block (the collector marks those after).
+    fn new(name: String, kind: Kind, conditional: bool) -> Self {
+        Mention { name, kind, conditional, field: None, called: false, leaves: false }
+    }
+}
+
 pub(crate) fn of_expr(expr: &syn::Expr) -> Vec<Mention> {
     let mut collector = Collector::default();
     collector.expr(expr, Kind::Move);
@@ -105,14 +113,14 @@ fn of_macro_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditional: bo
                 let key = fields && tracing_macros::is_field_key(&tokens, index);
                 if !after_dot && !before_path_or_bang && !key {
                     let name = if ident == "self" { SELF_LOCAL.to_owned() } else { ident.to_string() };
-                    out.push(Mention { name, kind, conditional, field: None, called: false, leaves: false });
+                    out.push(Mention::new(name, kind, conditional));
                 }
             }
             TokenTree::Group(group) => of_macro_tokens(&group.stream(), out, conditional, false, kind),
             // A string the macro may format: `"{v}"` reads `v` (tracing's message, say).
             TokenTree::Literal(literal) => {
                 for name in std_macros::token_captures(literal) {
-                    out.push(Mention { name, kind: Kind::Read, conditional, field: None, called: false, leaves: false });
+                    out.push(Mention::new(name, Kind::Read, conditional));
                 }
             }
             TokenTree::Punct(_) => {}
@@ -238,7 +246,7 @@ impl Collector {
         }
         // `emit` calls the receiver `__self` (a closure cannot bind `self`).
         let name = if name == "self" { SELF_LOCAL.to_owned() } else { name };
-        self.found.push(Mention { name, kind, conditional: self.conditional > 0, field: None, called: false, leaves: false });
+        self.found.push(Mention::new(name, kind, self.conditional > 0));
     }
 
     fn let_init(&mut self, pat: &syn::Pat, init: &syn::Expr) {
@@ -328,7 +336,7 @@ impl Collector {
                     (Kind::MoveField, Some(projection))
                 }
             };
-            self.found.push(Mention { name: local, kind, conditional: self.conditional > 0, field, called: false, leaves: false });
+            self.found.push(Mention { field, ..Mention::new(local, kind, self.conditional > 0) });
         }
     }
 
@@ -525,14 +533,7 @@ impl Collector {
                         Kind::MoveField => (Kind::MoveField, mention.field),
                         _ => (Kind::Read, None),
                     };
-                    self.found.push(Mention {
-                        name: mention.name,
-                        kind,
-                        conditional: self.conditional > 0,
-                        field,
-                        called: false,
-                        leaves: false,
-                    });
+                    self.found.push(Mention { field, ..Mention::new(mention.name, kind, self.conditional > 0) });
                 }
             }
             syn::Expr::Async(node) => {
@@ -543,14 +544,7 @@ impl Collector {
                     return self.moved_into(expr, inner.found);
                 }
                 for mention in inner.found {
-                    self.found.push(Mention {
-                        name: mention.name,
-                        kind,
-                        conditional: self.conditional > 0,
-                        field: None,
-                        called: false,
-                        leaves: false,
-                    });
+                    self.found.push(Mention::new(mention.name, kind, self.conditional > 0));
                 }
             }
             syn::Expr::Macro(node) => self.visit_macro(&node.mac),

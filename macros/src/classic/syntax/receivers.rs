@@ -32,8 +32,20 @@ pub(crate) fn takes_receiver_by_value(method: &str) -> bool {
         || PREFIXES.iter().any(|prefix| method.starts_with(prefix))
         || matches!(
             method,
-            "min" | "max" | "clamp" | "pow" | "abs" | "abs_diff" | "signum" | "rem_euclid" | "div_euclid" | "isqrt"
-                | "ilog2" | "ilog10" | "swap_bytes" | "reverse_bits"
+            "min"
+                | "max"
+                | "clamp"
+                | "pow"
+                | "abs"
+                | "abs_diff"
+                | "signum"
+                | "rem_euclid"
+                | "div_euclid"
+                | "isqrt"
+                | "ilog2"
+                | "ilog10"
+                | "swap_bytes"
+                | "reverse_bits"
         )
 }
 

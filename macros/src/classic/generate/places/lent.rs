@@ -357,9 +357,7 @@ impl Places<'_> {
             stmts.push(stmt);
             self.lending.mentions_here = before;
             for mention in ran {
-                if let Some(count) = self.lending.mentions_here.get_mut(&mention_name(mention)) {
-                    *count = count.saturating_sub(1);
-                }
+                self.mention_evaluated(&mention_name(mention));
             }
         }
         block.stmts = stmts;

@@ -654,4 +654,3 @@ fn matched_use(patterns: &[&syn::Pat]) -> PlaceUse {
 fn let_names(cond: &syn::Expr) -> Vec<String> {
     let_patterns(cond).into_iter().flat_map(binding_names).collect()
 }
-
