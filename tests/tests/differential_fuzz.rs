@@ -34,12 +34,7 @@ const MEMCHECK_EVERY: usize = 50;
 /// reports each as known, on every run, with its program; it does not shrink them or fail on
 /// them. Any other failure fails the run, and a known one that
 /// passes is said to be fixed (remove it here then).
-const KNOWN_FAILURES: &[(u64, usize, &str)] = &[(
-    31415,
-    8257,
-    "E0597: a `let` hiding a pattern parameter kept in place is put in place by its bare name \
-     (docs/fuzzer-findings.md, seed 31415; a compile error cannot be an ignored test)",
-)];
+const KNOWN_FAILURES: &[(u64, usize, &str)] = &[];
 
 fn setting(name: &str, default: u64) -> u64 {
     match std::env::var(name) {

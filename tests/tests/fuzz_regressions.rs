@@ -3214,3 +3214,49 @@ mod seed27183 {
         );
     }
 }
+
+mod seed31415 {
+    use super::*;
+
+    macro_rules! plain { ($($t:tt)*) => { $($t)* }; }
+
+    differential! {
+        // Program 8257, as found: the pattern parameter's `p2` lives in place (borrowed across
+        // the await); the `let p2 = &p1;` after the last await hides it and borrows `p1`. The set
+        // of locals in place named the pattern's binding by its bare name, which stands for every
+        // binding of the name, so the hiding `let` was put in place too and the state machine
+        // held a reference to a local of the state's code (E0597).
+        pub async fn program8257<'a, T: std::fmt::Debug + ?Sized + 'a>(_tag: &'a T, p1: u32, (p2, _): (u32, Loud), p3: Result<u32, String>) {
+            note("n4", plain!(mix(p1, p2)));
+            { let r6 = &p2; later("a7", 5u32).await; note("n5", *r6); };
+            let p2 = &p1;
+            let v10 = Pair { a: Loud::new("l8"), b: Loud::new("l9") };
+        }
+
+        // The same with a hiding `let` that owns a value and is borrowed across a later await:
+        // both bindings of the name live in place, each its own.
+        pub async fn pattern_parameter_and_its_hiding_let_both_in_place((p2, _): (u32, Loud), p1: Loud) -> u32 {
+            { let r6 = &p2; later("a7", 5u32).await; note("n5", *r6); };
+            let p2 = Loud::new("hiding");
+            let r = &p2;
+            later("a8", 1u32).await;
+            weigh(r) + weigh(&p1)
+        }
+    }
+
+    #[test]
+    fn program8257() {
+        same_at_every_suspension(
+            || classic::program8257(&(), 1, (2, Loud::new("l1")), Ok(3)),
+            || runtime::program8257(&(), 1, (2, Loud::new("l1")), Ok(3)),
+        );
+    }
+
+    #[test]
+    fn pattern_parameter_and_its_hiding_let_both_in_place() {
+        same_at_every_suspension(
+            || classic::pattern_parameter_and_its_hiding_let_both_in_place((2, Loud::new("l1")), Loud::new("p1")),
+            || runtime::pattern_parameter_and_its_hiding_let_both_in_place((2, Loud::new("l1")), Loud::new("p1")),
+        );
+    }
+}

@@ -124,10 +124,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
         fields_used: Vec::new(),
         in_place: loans::in_place(
             &block,
-            &params
-                .iter()
-                .map(|param| (param.stub_name.clone(), param.mutable || is_shared_pointer(&param.ty)))
-                .collect::<Vec<_>>(),
+            &params_in_scope(&params),
             &references(&function, false),
             &references(&function, true),
             &async_callable_params(&function),
@@ -612,6 +609,23 @@ fn is_shared_pointer(ty: &syn::Type) -> bool {
         syn::Type::Group(group) => is_shared_pointer(&group.elem),
         _ => false,
     }
+}
+
+/// The names in scope where the body begins, for `loans::in_place`: each parameter's (with
+/// whether an awaited method may never take it by value: a `mut` one, or an `Arc`/`Rc`), and
+/// the bindings of each pattern parameter's pattern, so that each is keyed by its own position
+/// and a later `let` of the same name is another local.
+fn params_in_scope(params: &[crate::func::Param]) -> Vec<(Ident, bool)> {
+    let mut names = Vec::new();
+    for param in params {
+        names.push((param.stub_name.clone(), param.mutable || is_shared_pointer(&param.ty)));
+        if let Some(pattern) = &param.pattern {
+            let mut bindings = Vec::new();
+            syntax::bindings::pattern_bindings(pattern, &mut bindings);
+            names.extend(bindings.into_iter().map(|binding| (binding.ident, binding.mutable)));
+        }
+    }
+    names
 }
 
 /// Pattern parameters whose pattern borrows from them (`ref mut x: D`): the hidden parameter
