@@ -109,7 +109,7 @@ impl Lent<'_> {
             let name = key.split('@').next().unwrap_or_default().to_owned();
             self.mirrored.insert(key);
             let span = mac.path.span();
-            let ident = syn::Ident::new(&name, span);
+            let ident = crate::classic::syntax::ident_for(&name, span);
             takes.extend(quote_spanned!(span=> #[allow(unused_mut, unused_variables)] let mut #ident = #ident;));
         }
         takes

@@ -331,7 +331,7 @@ impl Collector {
             let (kind, field) = match path {
                 None => (Kind::Move, None),
                 Some(members) => {
-                    let root = syn::Ident::new(&name, proc_macro2::Span::call_site());
+                    let root = crate::classic::syntax::ident_for(&name, proc_macro2::Span::call_site());
                     let projection: syn::Expr = syn::parse_quote!(#root #(.#members)*);
                     (Kind::MoveField, Some(projection))
                 }

@@ -23,6 +23,21 @@ pub(crate) fn is_lowering_temporary(ident: &Ident) -> bool {
     ident.to_string().starts_with("__")
 }
 
+/// The identifier of a user's name, made anew at `span` (`name` as `Ident::to_string` writes
+/// it, `r#` and all). A made identifier is read under the edition of its span, which for the
+/// lowering's own spans may be a later one than the user's: a word that any edition reserves
+/// (`gen` from 2024, `try` from 2018) is written raw, as it may be in every edition since 2018.
+pub(crate) fn ident_for(name: &str, span: proc_macro2::Span) -> Ident {
+    const RESERVED: [&str; 48] = [
+        "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn", "else", "enum",
+        "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match", "mod",
+        "move", "mut", "override", "priv", "pub", "ref", "return", "static", "struct", "trait", "true", "try", "type",
+        "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+    ];
+    let bare = name.strip_prefix("r#").unwrap_or(name);
+    if RESERVED.contains(&bare) { Ident::new_raw(bare, span) } else { Ident::new(bare, span) }
+}
+
 /// `expr` without the parentheses and invisible groups around it.
 pub(crate) fn strip_parens(mut expr: &syn::Expr) -> &syn::Expr {
     loop {

@@ -408,12 +408,10 @@ impl<'a> Emitter<'a> {
         let count = self.naming.field_names.entry(base.to_owned()).or_insert(0);
         *count += 1;
         let name = if *count == 1 { base.to_owned() } else { format!("{base}_{count}") };
-        if syn::parse_str::<Ident>(&name).is_ok() {
-            Ident::new(&name, Span::call_site())
-        } else if matches!(name.as_str(), "Self" | "super" | "crate" | "self") {
+        if matches!(name.as_str(), "Self" | "super" | "crate" | "self") {
             Ident::new(&format!("{name}_"), Span::call_site())
         } else {
-            Ident::new_raw(&name, Span::call_site())
+            crate::classic::syntax::ident_for(&name, Span::call_site())
         }
     }
 

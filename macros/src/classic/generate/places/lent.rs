@@ -3,6 +3,7 @@
 //! grammars, read instead.
 
 use super::*;
+use crate::classic::syntax::ident_for;
 
 impl Places<'_> {
     /// A macro call, its mentions of visible locals rewritten. A standard one's arguments are
@@ -29,7 +30,7 @@ impl Places<'_> {
                 for (name, span) in args.inline_captures() {
                     if let Some(local) = self.lookup(&name) {
                         let ident = with_span(&local.ident, span);
-                        let arg_name = Ident::new(&name, span);
+                        let arg_name = ident_for(&name, span);
                         if !args.args.iter().any(|arg| arg.name.as_ref().is_some_and(|known| *known == arg_name)) {
                             args.args.push(std_macros::FormatArg {
                                 name: Some(arg_name),
@@ -51,7 +52,7 @@ impl Places<'_> {
             for (name, place) in captured {
                 let trailing_comma = matches!(tokens.clone().into_iter().last(), Some(TokenTree::Punct(punct)) if punct.as_char() == ',');
                 let comma = if trailing_comma { quote!() } else { quote!(,) };
-                let arg_name = Ident::new(&name, place.span());
+                let arg_name = ident_for(&name, place.span());
                 let lent = self.lend(&place, place.span());
                 tokens.extend(quote_spanned!(place.span()=> #comma #arg_name = #lent));
             }
@@ -69,7 +70,7 @@ impl Places<'_> {
                 let place = &self.visible[name].ident;
                 // The user's own identifier: the macro's tokens (and a `"{v}"` among them)
                 // name the value, as in the plain function.
-                let value = Ident::new(name, place.span());
+                let value = ident_for(name, place.span());
                 let span = place.span();
                 quote_spanned!(span=>
                     #[allow(unused_variables, unused_mut)]
