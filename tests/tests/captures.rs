@@ -396,3 +396,67 @@ mod moved_fields {
         same_at_every_suspension(classic::async_move_block_takes_a_field, runtime::async_move_block_takes_a_field);
     }
 }
+
+/// A `move` closure that takes a field of a `mut self` kept in place and changes it through
+/// `&mut self` methods (a shutdown handler's `collect_errors`, tokio-graceful-shutdown 0.20,
+/// `Toplevel::handle_shutdown_requests`): the field it takes is a `mut` capture, as the plain
+/// closure's is (E0596 "cannot borrow as mutable" under classic before).
+mod move_closure_mutating_a_taken_field {
+    use super::*;
+
+    differential! {
+        pub struct Toplevel {
+            pub errors: Vec<Loud>,
+            pub name: Loud,
+        }
+
+        impl Toplevel {
+            pub async fn handle_requests(mut self, fail: bool) -> Result<u32, Vec<Loud>> {
+                let collect_errors = move || {
+                    let mut errors = vec![];
+                    self.errors.push(Loud::new("closing"));
+                    while let Some(e) = self.errors.pop() {
+                        errors.push(e);
+                    }
+                    drop(self.errors);
+                    errors
+                };
+                let name = &self.name;
+                later("join", ()).await;
+                let n = weigh(name);
+                let errors = collect_errors();
+                if fail { Err(errors) } else { Ok(n + errors.len() as u32) }
+            }
+        }
+
+        pub async fn local_with_fields(mut pair: Pair<Loud, Loud>, n: u32) -> u32 {
+            let take = move || {
+                pair.a.0.push_str(" changed");
+                pair.a
+            };
+            let held = &pair.b;
+            later("a", n).await;
+            weigh(held) + weigh(&take())
+        }
+    }
+
+    #[test]
+    fn the_taken_field_is_changed_inside_the_closure() {
+        for fail in [false, true] {
+            same_at_every_suspension(
+                || {
+                    let errors = vec![Loud::new("e1"), Loud::new("e2")];
+                    classic::Toplevel { errors, name: Loud::new("top") }.handle_requests(fail)
+                },
+                || {
+                    let errors = vec![Loud::new("e1"), Loud::new("e2")];
+                    runtime::Toplevel { errors, name: Loud::new("top") }.handle_requests(fail)
+                },
+            );
+        }
+        same_at_every_suspension(
+            || classic::local_with_fields(Pair { a: Loud::new("a"), b: Loud::new("b") }, 2),
+            || runtime::local_with_fields(Pair { a: Loud::new("a"), b: Loud::new("b") }, 2),
+        );
+    }
+}

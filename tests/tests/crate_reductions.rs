@@ -368,3 +368,97 @@ mod struct_update {
         );
     }
 }
+
+/// The same `use` in two blocks of one body (an IMAP client's `parse_mailbox`, async-imap 0.12:
+/// `use imap_proto::Status;` in two arms of a `match` in a loop that awaits). The classic
+/// lowering declared every block's items where its stub begins, so that every state sees them:
+/// the two imports became one scope's two (E0252 "the name `Status` is defined multiple
+/// times"), and an import hid the function's own `Status` outside its block. A block that does
+/// not await now keeps its items; identical imports of blocks that await are declared once.
+mod the_same_use_in_two_blocks {
+    use super::*;
+
+    pub mod proto {
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub enum Status {
+            Ok,
+            Bad,
+        }
+    }
+
+    /// Another `Status` where the function is: the blocks' imports hide it inside them only.
+    #[derive(Debug, PartialEq)]
+    pub enum Status {
+        Other,
+    }
+
+    pub enum Response {
+        Done(proto::Status),
+        Data(proto::Status, u32),
+    }
+
+    differential! {
+        // The crate's shape: the arms' blocks do not await.
+        pub async fn parse(responses: Vec<Response>) -> Result<u32, String> {
+            let mut seen = 0;
+            let mut responses = responses.into_iter();
+            while let Some(response) = later("next", responses.next()).await {
+                match response {
+                    Response::Done(status) => {
+                        use proto::Status;
+                        match status {
+                            Status::Ok => break,
+                            Status::Bad => return Err("bad".to_string()),
+                        }
+                    }
+                    Response::Data(status, n) => {
+                        use proto::Status;
+                        if status == Status::Ok {
+                            seen += n;
+                        }
+                    }
+                }
+            }
+            assert_eq!(Status::Other, Status::Other);
+            Ok(seen)
+        }
+
+        // Blocks that await: their identical imports are declared once, for the function.
+        pub async fn parse_awaiting(responses: Vec<Response>) -> Result<u32, String> {
+            let mut seen = 0;
+            for response in responses {
+                match response {
+                    Response::Done(status) => {
+                        use proto::Status;
+                        later("done", ()).await;
+                        if status == Status::Bad {
+                            return Err("bad".to_string());
+                        }
+                    }
+                    Response::Data(status, n) => {
+                        use proto::Status;
+                        if later("data", status).await == Status::Ok {
+                            seen += n;
+                        }
+                    }
+                }
+            }
+            Ok(seen)
+        }
+    }
+
+    fn responses(last: proto::Status) -> Vec<Response> {
+        vec![Response::Data(proto::Status::Ok, 2), Response::Data(proto::Status::Bad, 5), Response::Done(last)]
+    }
+
+    #[test]
+    fn each_block_imports_the_same_name() {
+        for last in [proto::Status::Ok, proto::Status::Bad] {
+            same_at_every_suspension(|| classic::parse(responses(last)), || runtime::parse(responses(last)));
+            same_at_every_suspension(
+                || classic::parse_awaiting(responses(last)),
+                || runtime::parse_awaiting(responses(last)),
+            );
+        }
+    }
+}

@@ -34,6 +34,11 @@ enum Awaiting {
     Select,
 }
 
+/// Does the macro expand to an await of its own (`join!`, `try_join!`, `select!`)?
+pub(crate) fn is_awaiting(mac: &syn::Macro) -> bool {
+    awaiting(mac).is_some()
+}
+
 fn awaiting(mac: &syn::Macro) -> Option<Awaiting> {
     let name = mac.path.segments.last()?.ident.to_string();
     match name.as_str() {

@@ -173,12 +173,15 @@ impl Places<'_> {
                 let local: syn::Expr = if local == "self" {
                     syn::parse_quote_spanned!(span=> self)
                 } else {
-                    let ident = Ident::new(local, span);
+                    let ident = syntax::ident_for(local, span);
                     syn::parse_quote!(#ident)
                 };
                 let mut field: syn::Expr = syn::parse_quote_spanned!(span=> #local #(.#members)*);
                 self.value(&mut field);
-                quote!(let #ident = #field;)
+                // `mut`, as the plain closure's capture of a field of a `mut` local is: the
+                // code may change it (`self.errors.close()` in a `move` closure of `mut self`).
+                // Of a local that is not `mut`, the twin refuses such a change.
+                quote!(#[allow(unused_mut)] let mut #ident = #field;)
             })
             .collect();
         let span = expr.span();
