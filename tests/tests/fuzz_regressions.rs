@@ -3260,3 +3260,80 @@ mod seed31415 {
         );
     }
 }
+
+mod seed65537 {
+    use super::*;
+
+    differential! {
+        // Program 3249, as found: the `break p2` of a loop in a `let .. else`'s initializer,
+        // which the lowering cuts into states, saved `p2` for the code after the loop only if
+        // that code read it; the `else` block, which reads it, was not among the code still
+        // to run, so `p2` stayed behind and the `else` named the stub's parameter: `move_next`
+        // captured it (the runtime's "`move_next` must not capture anything", at compile time).
+        pub async fn program3249(mut p1: Loud, mut p2: u32, p3: Loud) {
+            event!(Level::DEBUG, p3 = 5u32);
+            let mut p3 = mix(weigh(&Loud::new("t4")), later("a6", weigh(&Loud::new("t5"))).await);
+            info!("m7 {p1:?} {p3}");
+            forever::<u32>("f8").await;
+            if (!true) {
+                panic!("p9 {}", later("a10", weigh(&p1)).await);
+            };
+            let Ok(v21) = check("c11", { let mut k13 = 0u32; 'l12: loop { if k13 == 2 { break 'l12 [weigh(&p1), 5u32, p2][(p2 % 3) as usize]; } k13 += 1;
+                { let mut k15 = 0u32; 'l14: loop { if k15 == 2 { break 'l14; } k15 += 1;
+                    info!("m16 {p2}");
+                    if true {
+                        panic!("p17 {}", ev("e18", 4u32).min(ev("e19", 7u32)));
+                    };
+                } };
+            } }) else {
+                panic!("p20 {}", p2);
+            };
+            { let mut k23 = 0u32; 'l22: while k23 < 0 && ((Pair { a: now("a25", 5u32 + weigh(&p1)).await, b: Loud::new("t24") }.a) == now("a26", 5u32).await) { k23 += 1;
+                if (Pair { a: Loud::new("l27"), b: ev("e28", 0u32) }.b, weigh(&p1) < k23, weigh(&p1),).1 {
+                    let v30 = ev("e29", 6u32);
+                };
+                use std::cmp::min as m31;
+                note("n32", later("a33", 2u32).await);
+            } }
+        }
+
+        // Reduced by hand: the `else` reads the local the loop's `break` hands out, on the
+        // path where the pattern does not match (`check` fails for 3).
+        pub async fn break_value_read_by_the_else(p2: u32) -> u32 {
+            let Ok(v) = check("c", loop { break p2; }) else {
+                panic!("p20 {}", p2);
+            };
+            later("a", v + p2).await
+        }
+
+        // The same with a value that drops, and an `else` that returns it.
+        pub async fn loop_in_a_let_else_and_an_else_that_returns(p: Loud, n: u32) -> u32 {
+            let Ok(v) = check("c", loop { break weigh(&p) + n; }) else {
+                return weigh(&p);
+            };
+            later("a", v).await + weigh(&p)
+        }
+    }
+
+    #[test]
+    fn program3249() {
+        same_at_every_suspension(
+            || classic::program3249(Loud::new("p1"), 2, Loud::new("p3")),
+            || runtime::program3249(Loud::new("p1"), 2, Loud::new("p3")),
+        );
+    }
+
+    #[test]
+    fn the_else_reads_what_the_loop_left() {
+        for n in 0..4 {
+            same_at_every_suspension(
+                || classic::break_value_read_by_the_else(n),
+                || runtime::break_value_read_by_the_else(n),
+            );
+            same_at_every_suspension(
+                || classic::loop_in_a_let_else_and_an_else_that_returns(Loud::new("p"), n),
+                || runtime::loop_in_a_let_else_and_an_else_that_returns(Loud::new("p"), n),
+            );
+        }
+    }
+}

@@ -136,9 +136,10 @@ pub fn run_with_memcheck(
     let mut verdicts: BTreeMap<usize, Verdict> = BTreeMap::new();
     let mut included: Vec<usize> = (0..programs.len()).collect();
     let mut written: Vec<Option<Vec<usize>>> = vec![None; shards];
-    let executables = loop {
+    // The shards' sources for the programs `included` names.
+    let mut write_shards = |included: &[usize]| -> Result<(), String> {
         for (shard, written) in written.iter_mut().enumerate() {
-            let mine = shard_of(&included, shard, shards);
+            let mine = shard_of(included, shard, shards);
             // An unchanged shard is not rewritten, so that cargo does not build it again.
             if written.as_ref() != Some(&mine) {
                 let checked: Vec<usize> = mine.iter().copied().filter(|index| memcheck.contains(index)).collect();
@@ -146,14 +147,31 @@ pub fn run_with_memcheck(
                 *written = Some(mine);
             }
         }
+        Ok(())
+    };
+    let executables = loop {
+        write_shards(&included)?;
         let (errors, built) = build(&dir)?;
         if errors.is_empty() {
             break built;
         }
         let mut rejected: BTreeMap<usize, (String, bool)> = BTreeMap::new();
         for error in errors {
-            let Some((index, in_twin)) = error.program else {
-                return Err(format!("the batch `{name}` failed to build, not in any program:\n{}", error.rendered));
+            let (index, in_twin) = match error.program {
+                Some(found) => found,
+                // An error that points into no program (one of monomorphization, in the
+                // runtime crate, whose note names no program either): the program whose
+                // presence makes it, found by building halves of the batch.
+                None => match culprit(&included, &mut write_shards, &dir)? {
+                    Some(index) => (index, false),
+                    None => {
+                        return Err(format!(
+                            "the batch `{name}` failed to build, not in any program (and no one program \
+                             alone makes it):\n{}",
+                            error.rendered
+                        ));
+                    }
+                },
             };
             let entry = rejected.entry(index).or_default();
             entry.0.push_str(&error.rendered);
@@ -341,6 +359,29 @@ fn valgrind(binary: &Path, indices: &[usize]) -> Result<(usize, String), String>
 }
 
 /// The programs of one shard: every `shards`-th, so that the shards are about as big.
+/// The one program among `included` whose build alone fails with an error that points into no
+/// program: halves are built until one program is left, which is then built alone to confirm.
+fn culprit(
+    included: &[usize],
+    write_shards: &mut impl FnMut(&[usize]) -> Result<(), String>,
+    dir: &Path,
+) -> Result<Option<usize>, String> {
+    let mut fails_unattributed = |programs: &[usize]| -> Result<bool, String> {
+        write_shards(programs)?;
+        let (errors, _) = build(dir)?;
+        Ok(errors.iter().any(|error| error.program.is_none()))
+    };
+    let mut suspects = included.to_vec();
+    while suspects.len() > 1 {
+        let (first, second) = suspects.split_at(suspects.len() / 2);
+        suspects = if fails_unattributed(first)? { first.to_vec() } else { second.to_vec() };
+    }
+    match suspects.first() {
+        Some(&only) if fails_unattributed(&[only])? => Ok(Some(only)),
+        _ => Ok(None),
+    }
+}
+
 fn shard_of(included: &[usize], shard: usize, shards: usize) -> Vec<usize> {
     included.iter().copied().skip(shard).step_by(shards).collect()
 }
@@ -499,14 +540,26 @@ fn build(dir: &Path) -> Result<(Vec<BuildError>, BTreeMap<String, PathBuf>), Str
         if let (Some(name), Some(executable)) = (message["target"]["name"].as_str(), message["executable"].as_str()) {
             executables.insert(name.to_owned(), PathBuf::from(executable));
         }
-        if message["reason"] != "compiler-message" || message["message"]["level"] != "error" {
+        if message["reason"] != "compiler-message" {
             continue;
         }
         let mut files = Vec::new();
         files_of(&message["message"], &mut files);
         let program = files.iter().find_map(|file| program_of(file));
         let rendered = message["message"]["rendered"].as_str().unwrap_or_default().to_owned();
-        errors.push(BuildError { program, rendered });
+        match message["message"]["level"].as_str() {
+            Some("error") => errors.push(BuildError { program, rendered }),
+            // An error of monomorphization (a `const` assertion in the runtime crate) points
+            // into the runtime crate, and so does rustc's note of its own on what it was
+            // instantiating: kept with the error (`culprit` finds its program).
+            Some("note") if rendered.contains("encountered while instantiating") => {
+                if let Some(last) = errors.last_mut() {
+                    last.program = last.program.or(program);
+                    last.rendered.push_str(&rendered);
+                }
+            }
+            _ => {}
+        }
     }
     if errors.is_empty() && !output.status.success() {
         return Err(format!("cargo build failed in {}:\n{}", dir.display(), String::from_utf8_lossy(&output.stderr)));

@@ -30,6 +30,9 @@ pub(crate) enum Path<'a> {
     Block(&'a Block),
     Expr(&'a Expr),
     Arm(&'a Arm),
+    /// The `else` block of a `let .. else` whose initializer is running: it runs when the
+    /// pattern does not match, and leaves (its code is the user's, as written).
+    Else(&'a syn::Block),
     /// A missing `else`: nothing runs.
     Empty,
 }
@@ -161,6 +164,7 @@ fn rest_landing(rest: &[Rest<'_>], index: usize) -> Option<usize> {
                 Path::Block(block) => stmts_escapes(&Targets::default(), &block.stmts),
                 Path::Expr(expr) => expr_escapes(expr),
                 Path::Arm(arm) => stmts_escapes(&Targets::default(), &arm.body.stmts),
+                Path::Else(block) => Targets::default().search(|jumps| syn::visit::Visit::visit_block(jumps, block)),
                 Path::Empty => Vec::new(),
             })
             .collect(),
@@ -255,7 +259,7 @@ pub(crate) fn transition_later(rest: &[Rest<'_>]) -> bool {
             Path::Block(block) => block.stmts.iter().any(stmt_transitions),
             Path::Expr(expr) => construct(expr),
             Path::Arm(arm) => arm.body.stmts.iter().any(stmt_transitions),
-            Path::Empty => false,
+            Path::Else(_) | Path::Empty => false,
         }),
         Rest::Labelled(_) => false,
     })
@@ -280,7 +284,7 @@ pub(crate) fn later_let_patterns<'a>(rest: &'a [Rest<'_>]) -> Vec<&'a syn::Pat> 
                     match path {
                         Path::Block(block) => found.extend(lets(&block.stmts)),
                         Path::Arm(arm) => found.extend(lets(&arm.body.stmts)),
-                        Path::Expr(_) | Path::Empty => {}
+                        Path::Expr(_) | Path::Else(_) | Path::Empty => {}
                     }
                 }
             }
@@ -324,7 +328,8 @@ fn path_use(path: &Path<'_>, name: &str) -> ValueFate {
                 stmts_use(&arm.body.stmts, name)
             }
         }
-        Path::Empty => ValueFate::Unused,
+        Path::Else(block) if diverge_reads(block, name) => ValueFate::Read,
+        Path::Else(_) | Path::Empty => ValueFate::Unused,
     }
 }
 
@@ -335,6 +340,7 @@ fn path_mentions(path: &Path<'_>, name: &str) -> bool {
         Path::Arm(arm) => {
             guard_mentions(arm, name) || (!pattern_binds(&arm.pat, name) && block_mentions(&arm.body, name))
         }
+        Path::Else(block) => mentions::of_block(block).iter().any(|mention| mention.name == name),
         Path::Empty => false,
     }
 }

@@ -76,7 +76,17 @@ impl<'a> Emitter<'a> {
                     self.bind_let(attrs, &node.pat, source, node.diverge.as_ref(), node.span, true)
                 }
                 _ => {
-                    if let Some(hidden) = self.construct_value(init) {
+                    // The `else` block runs after the construct when the pattern does not
+                    // match: what it reads is read later, for the jumps inside the construct
+                    // too (`let Ok(v) = check(loop { break p; }) else { panic!("{p}") };`).
+                    if let Some(diverge) = &node.diverge {
+                        self.push_rest(Rest::Paths(vec![Path::Else(diverge), Path::Empty]));
+                    }
+                    let hidden = self.construct_value(init);
+                    if node.diverge.is_some() {
+                        self.pop_rest();
+                    }
+                    if let Some(hidden) = hidden {
                         let value = as_value(&hidden);
                         self.bind_let(attrs, &node.pat, &value, node.diverge.as_ref(), node.span, true);
                     }
