@@ -125,6 +125,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
         in_place: loans::in_place(
             &block,
             &params_in_scope(&params),
+            receiver.as_ref().is_some_and(|receiver| receiver.mutable),
             &references(&function, false),
             &references(&function, true),
             &async_callable_params(&function),

@@ -14,6 +14,46 @@ pub async fn fetch(x: u32) -> u32 {
 }
 
 differential! {
+    pub struct OnDrop<F: Fn()>(pub F);
+    impl<F: Fn()> Drop for OnDrop<F> {
+        fn drop(&mut self) {
+            (self.0)();
+        }
+    }
+
+    pub struct Gate { pub state: std::cell::Cell<u32> }
+    impl Gate {
+        // A guard whose closure names `self.state`, held over the awaits of a loop (the slow
+        // path of a published mutex): edition 2018 captures `self` whole, by reference.
+        pub async fn acquire(&self, rounds: u32) -> u32 {
+            self.state.set(self.state.get() + 2);
+            let _undo = OnDrop(|| {
+                log(format!("undo {}", self.state.get()));
+                self.state.set(self.state.get() - 2);
+            });
+            for round in 0..rounds {
+                later("wait", round).await;
+                if self.state.get() % 2 == 1 {
+                    return round;
+                }
+                self.state.set(self.state.get() + 1);
+            }
+            rounds
+        }
+    }
+    pub async fn guarded(gate: &Gate, n: u32) -> u32 {
+        let _undo = OnDrop(|| log(format!("undo {}", gate.state.get())));
+        let pending = async { gate.state.get() + n };
+        later("made", ()).await;
+        match n {
+            0 => 0,
+            _ => {
+                let read = || gate.state.get();
+                later("arm", ()).await;
+                read() + pending.await
+            }
+        }
+    }
     pub struct Parser<'a> { pub input: &'a str, pub at: usize }
     impl<'a> Parser<'a> {
         pub async fn next_token(&mut self) -> Option<&'a str> {
@@ -190,4 +230,29 @@ fn join_all_formatting_entries_and_generics() {
     let a = classic::Wrapper { inner: 'x' };
     let b = runtime::Wrapper { inner: 'x' };
     assert_eq!(same_at_every_suspension(|| a.show(2), || b.show(2)), Outcome::Value(String::from("xx")));
+}
+
+#[test]
+fn a_guard_whose_closure_borrows_a_reference_parameter() {
+    for rounds in [0, 1, 3] {
+        let outcome = same_at_every_suspension(
+            || async move {
+                let gate = classic::Gate { state: std::cell::Cell::new(4) };
+                let got = gate.acquire(rounds).await;
+                (got, gate.state.get())
+            },
+            || async move {
+                let gate = runtime::Gate { state: std::cell::Cell::new(4) };
+                let got = gate.acquire(rounds).await;
+                (got, gate.state.get())
+            },
+        );
+        assert_eq!(outcome, Outcome::Value((rounds.min(1), 4 + rounds.min(1))));
+    }
+    for n in [0, 5] {
+        same_at_every_suspension(
+            || async move { classic::guarded(&classic::Gate { state: std::cell::Cell::new(1) }, n).await },
+            || async move { runtime::guarded(&runtime::Gate { state: std::cell::Cell::new(1) }, n).await },
+        );
+    }
 }

@@ -45,10 +45,12 @@ pub(crate) fn is_hoisted_temporary(name: &str) -> bool {
 
 /// The names of the locals (and `self`) that live in place. `params` are the parameters'
 /// names, each with whether an awaited method may never take it by value (a `mut` one, or an
-/// `Arc`/`Rc`, whose methods borrow through it).
+/// `Arc`/`Rc`, whose methods borrow through it); `mut_self`, whether the receiver is `mut self`
+/// (whose methods may borrow it mutably, as a `mut` parameter's).
 pub(crate) fn in_place(
     block: &syn::Block,
     params: &[(syn::Ident, bool)],
+    mut_self: bool,
     shared_refs: &HashSet<String>,
     exclusive_refs: &HashSet<String>,
     async_callable_params: &HashSet<String>,
@@ -58,6 +60,9 @@ pub(crate) fn in_place(
     let names: Vec<String> = params.iter().map(|(name, _)| name.to_string()).collect();
     let mut mutable = mutable_names(block);
     mutable.extend(params.iter().filter(|(_, mutable)| *mutable).map(|(name, _)| name.to_string()));
+    if mut_self {
+        mutable.insert("self".to_owned());
+    }
     let mut finder = Finder {
         found: HashSet::new(),
         exclusive_refs,
@@ -70,13 +75,22 @@ pub(crate) fn in_place(
         loops: Vec::new(),
         returned: HashSet::new(),
         taken: HashSet::new(),
+        captured: HashSet::new(),
     };
     finder.stmts(&block.stmts, false);
     // A shared reference parameter needs no place: it is copied where it is borrowed. A
     // `let` of the same name binds another local, which may (`let shared = match
     // shared.upgrade() { .. }`, an `Arc` borrowed across awaits).
+    // Nor does one that a closure or async block held over an await names: edition 2018
+    // captures the whole parameter there, by reference (`|| self.state.get()` borrows `self`
+    // itself), which no state may move back into its field while it is held. Since 2021 the
+    // capture is `(*self).state` and the place is not needed, but the macro does not see the
+    // caller's edition.
     let rebound = std::mem::take(&mut finder.rebound);
-    finder.found.retain(|key| !shared_refs.contains(key_name(key)) || rebound.contains(key_name(key)));
+    let captured = std::mem::take(&mut finder.captured);
+    finder.found.retain(|key| {
+        !shared_refs.contains(key_name(key)) || rebound.contains(key_name(key)) || captured.contains(key)
+    });
     finder.found
 }
 
@@ -128,6 +142,9 @@ struct Finder<'r> {
     /// it runs: a `let` whose initializer holds one in a nested block or loop (`let y = loop
     /// { .. break get.apply(x).await; .. };`) sees them from a statement that names more.
     taken: HashSet<usize>,
+    /// The bindings (keys, as in `found`) that a non-`move` closure or async block whose value
+    /// may be held over an await names: it may hold them borrowed whole.
+    captured: HashSet<String>,
 }
 
 impl Finder<'_> {
@@ -364,7 +381,20 @@ impl Finder<'_> {
             roots.remove(name);
         }
         self.taken.extend(awaits);
+        let mut captured = HashSet::new();
+        closure_captures(expr, &mut captured);
+        captured.retain(|name| roots.contains(name));
+        self.record_captured(captured);
         self.record(roots);
+    }
+
+    /// `record`, for names a held closure or async block captures (`captured`).
+    fn record_captured(&mut self, names: HashSet<String>) {
+        for name in names {
+            let key = self.in_scope.get(&name).map_or_else(|| name.clone(), |(_, key)| key.clone());
+            self.captured.insert(key.clone());
+            self.found.insert(key);
+        }
     }
 
     /// The local an awaited method call takes by value, taken for a consuming method
@@ -618,14 +648,14 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 if self.held && node.capture.is_none() {
                     let mut captured = HashSet::new();
                     free_idents(&node.body, &mut captured);
-                    self.finder.record(captured);
+                    self.finder.record_captured(captured);
                 }
             }
             syn::Expr::Async(node) => {
                 if self.held && node.capture.is_none() {
                     let mut captured = HashSet::new();
                     free_idents_block(&node.block, &mut captured);
-                    self.finder.record(captured);
+                    self.finder.record_captured(captured);
                 }
                 let held = self.held;
                 // Its `return` leaves the block, and no `break` in it leaves a loop outside.

@@ -47,6 +47,26 @@ pub(super) fn holding_roots(expr: &syn::Expr, out: &mut HashSet<String>) {
     Roots(out).visit_expr(expr);
 }
 
+/// The locals that the non-`move` closures and async blocks of `expr` name (a part of
+/// `holding_roots`).
+pub(super) fn closure_captures(expr: &syn::Expr, out: &mut HashSet<String>) {
+    struct Captures<'o>(&'o mut HashSet<String>);
+    impl<'ast> Visit<'ast> for Captures<'_> {
+        fn visit_expr_closure(&mut self, node: &'ast syn::ExprClosure) {
+            if node.capture.is_none() {
+                free_idents(&node.body, self.0);
+            }
+        }
+        fn visit_expr_async(&mut self, node: &'ast syn::ExprAsync) {
+            if node.capture.is_none() {
+                free_idents_block(&node.block, self.0);
+            }
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    Captures(out).visit_expr(expr);
+}
+
 /// The names `let`s bind to async closures (`let f = async |x| ..;`): their calls' futures
 /// borrow them.
 pub(super) fn async_closures(block: &syn::Block) -> HashSet<String> {
