@@ -703,3 +703,12 @@ fn coverage_lists_every_syn_variant() {
         assert!(listed.contains(&name), "{variant}");
     }
 }
+
+/// Seed 88883's program 4475 drew a `fill` whose argument held a block, in the loop a unit
+/// body ends with (drawn outside any block): that block's statements cleared the moves still
+/// pending, and the generator panicked removing the buffer the `fill` had lent.
+#[test]
+fn drawing_a_block_outside_any_block_keeps_the_pending_moves() {
+    let (program, _) = fuzz::generate::program_and_rejections(88883, 4475);
+    assert!(program.unit, "the program whose unit body ends with the loop");
+}

@@ -237,6 +237,9 @@ impl<'r> Generator<'r> {
         self.block_depth += 1;
         let outermost = self.block_depth == 1;
         let mut stmts = Vec::new();
+        // Moves pending before the block (an expression drawn outside any block, as the loop a
+        // unit body ends with, is still being drawn) stay pending after each statement.
+        let pending = self.moved.len();
         for _ in 0..len {
             let before = self.env.clone();
             let stmt = self.stmt();
@@ -268,9 +271,11 @@ impl<'r> Generator<'r> {
                 }
                 Err(_) => self.env = before,
             }
-            // Inside a nested block, the enclosing statement's moves are still pending.
+            // Inside a nested block, the enclosing statement's moves are still pending. (Seed
+            // 88883 once drew a `fill` argument holding a block in such a loop's head: clearing
+            // them all lost the buffer the `fill` had lent.)
             if outermost {
-                self.moved.clear();
+                self.moved.truncate(pending);
             }
         }
         let tail = match ty {
