@@ -15,7 +15,7 @@ mod fuzz;
 use std::io::Write as _;
 use std::time::{Duration, Instant};
 
-use fuzz::ast::{Block, Expr, Program, Stmt};
+use fuzz::ast::{Block, Expr, Pat, Program, Stmt};
 use fuzz::batch::{self, Verdict};
 
 const DEFAULT_PROGRAMS: usize = 500;
@@ -383,7 +383,7 @@ fn a_break_carries_its_moves_past_the_labelled_block() {
         let otherwise =
             Block { stmts: vec![Stmt::Expr(Expr::Break(Some("b1".to_owned()), Some(Box::new(moved))))], tail: None };
         let checked = Expr::Check("c2".to_owned(), Box::new(Expr::Lit(1)));
-        let binding = Binding { name: "v3".to_owned(), mutable: false };
+        let binding = Binding { name: "v3".to_owned(), mutable: false, annotated: None };
         let labelled =
             Block { stmts: vec![Stmt::LetElse(binding, checked, otherwise)], tail: Some(Box::new(Expr::Lit(0))) };
         let param = Param {
@@ -420,7 +420,7 @@ fn default_run_draws_every_signature() {
     use fuzz::ast::Signature;
     let kinds =
         [Signature::Plain, Signature::Bounded, Signature::ImplTraitArg, Signature::GenericImpl, Signature::AsyncTrait];
-    let mut counts = [0usize; 5];
+    let mut counts = [0usize; 6];
     for index in 0..DEFAULT_PROGRAMS {
         let program = fuzz::generate::program_with(DEFAULT_SEED, index, true);
         assert!(program.receiver || !program.signature.needs_receiver(), "program {index}: {:?}", program.signature);
@@ -455,7 +455,7 @@ fn default_run_draws_every_signature() {
 /// declared in the body, match guards that await.
 #[test]
 fn default_run_draws_every_everyday_shape() {
-    let mut counts = [0usize; 5];
+    let mut counts = [0usize; 6];
     for index in 0..DEFAULT_PROGRAMS {
         let program = fuzz::generate::program_with(DEFAULT_SEED, index, true);
         let ends_in_loop = program.body.tail.as_deref().or(match program.body.stmts.last() {
@@ -468,11 +468,18 @@ fn default_run_draws_every_everyday_shape() {
             false,
             false,
             false,
+            false,
         ];
         visit_block(&program.body, &mut |stmt, expr| {
             found[2] |= matches!(expr, Some(Expr::Join(..)));
             found[3] |= matches!(stmt, Stmt::Item(..));
             found[4] |= matches!(expr, Some(Expr::Match(_, arms)) if arms.iter().any(|arm| arm.guard.is_some()));
+            found[5] |= matches!(
+                stmt,
+                Stmt::Let(Pat::Bind(fuzz::ast::Binding { annotated: Some(_), .. }), init)
+                    if matches!(init, Expr::If(..) | Expr::Match(..) | Expr::Loop(_) | Expr::Block(_))
+                        && fuzz::ast::awaits(init)
+            );
         });
         for (count, found) in counts.iter_mut().zip(found) {
             *count += usize::from(found);
@@ -484,6 +491,7 @@ fn default_run_draws_every_everyday_shape() {
         "`futures::join!` of awaited helper calls",
         "an item declared in the body",
         "a match guard that awaits",
+        "a `let` with a type, its initializer an `if`, `match`, loop or block that awaits",
     ];
     for (name, count) in names.iter().zip(counts) {
         println!("{count:4} of {DEFAULT_PROGRAMS} programs: {name}");

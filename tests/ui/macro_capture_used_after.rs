@@ -1,8 +1,8 @@
 // A user's macro whose `move` closure captures a local, which the function then uses again.
-// The plain function is refused too (E0382, use of a moved value); under classic the local,
-// kept in place for the borrow across the first await, is lent to the macro as a reference
-// bounded by this run of `move_next`, and the closure that keeps it past the call is refused
-// as well (E0597): never a closure that reads the finished task's memory.
+// The plain function is refused (E0382, use of a moved value) and so is classic, with that
+// E0382 at the same line; the local, kept in place for the borrow across the first await, is
+// lent to the macro as a reference bounded by this run of `move_next`, so keeping the closure
+// past the call is refused as well (E0716): never a closure that reads freed memory.
 use lowering::lowering;
 
 macro_rules! keep {

@@ -1,6 +1,6 @@
 // A `let` with a type whose initializer awaits inside an expression: the state machine
-// computes the initializer into a slot of its own before the `let` binds it, so its mismatch
-// is not at the awaited value (`errors_match::a_typed_let_around_an_await_is_reported_twice`).
+// computes the initializer into a slot of its own, checked against the `let`'s type where it
+// is computed, so its mismatch is the twin's, at the awaited value, and `cargo` prints it once.
 #[allow(unused_imports)]
 use lowering::lowering;
 use lowering::leaf::ready;

@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
@@ -58,14 +58,23 @@ pub(crate) fn emit(
     let stmts = &block.stmts;
     // The block's result type, fixed before its body as an `async fn`'s is by its signature:
     // a `return` or a tail of another type is then rustc's mismatch at the user's expression,
-    // as for the plain function, not a mismatch of the whole block against the output.
+    // as for the plain function, not a mismatch of the whole block against the output. rustc
+    // notes where an `async` block's first `return` fixed its type ("return type inferred to
+    // be `u32` here") beside a mismatch of a tail or of a branch's value: this `return` is
+    // placed at the signature's result type, so that the note points there, not at the
+    // attribute.
     let seed = match output {
         syn::Type::Infer(_) => quote!(),
-        _ => quote! {
-            if let ::core::option::Option::Some(__lowering_result) = ::core::option::Option::None::<#output> {
-                return __lowering_result;
+        _ => {
+            // The user's own span, not the expansion's: rustc then names no macro beside it.
+            let result = Ident::new("__lowering_result", output.span());
+            let bound = Ident::new("__lowering_result", output.span());
+            quote! {
+                if let ::core::option::Option::Some(#bound) = ::core::option::Option::None::<#output> {
+                    return #result;
+                }
             }
-        },
+        }
     };
     Ok(quote! {
         let mut #witness = #krate::__private::BodyWitness::new();

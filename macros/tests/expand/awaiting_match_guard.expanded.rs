@@ -75,7 +75,10 @@ fn classify(n: u32) -> ::lowering::Task<&'static str, impl ::lowering::Witness> 
                                         {
                                             if let &(0) = &(*n.get()) {
                                                 {
-                                                    __sm.v1 = ::core::option::Option::Some(0usize);
+                                                    __sm.v1 = ::core::option::Option::Some({
+                                                        let __lowering_typed: usize = { (0usize) };
+                                                        __lowering_typed
+                                                    });
                                                     ::core::mem::forget(__guard_0);
                                                     __sm.state = 1u32;
                                                     continue '__dispatch;
@@ -134,7 +137,10 @@ fn classify(n: u32) -> ::lowering::Task<&'static str, impl ::lowering::Witness> 
                                                     let mut __t1 = ::core::convert::identity(__v2);
                                                     if __t1 {
                                                         {
-                                                            __sm.v1 = ::core::option::Option::Some(1usize);
+                                                            __sm.v1 = ::core::option::Option::Some({
+                                                                let __lowering_typed: usize = { (1usize) };
+                                                                __lowering_typed
+                                                            });
                                                             ::core::mem::forget(__guard_0);
                                                             __sm.state = 1u32;
                                                             continue '__dispatch;
@@ -186,15 +192,21 @@ fn classify(n: u32) -> ::lowering::Task<&'static str, impl ::lowering::Witness> 
                                         {
                                             if let &(_) = &(*n.get()) {
                                                 {
-                                                    __sm.v1 = ::core::option::Option::Some(2usize);
+                                                    __sm.v1 = ::core::option::Option::Some({
+                                                        let __lowering_typed: usize = { (2usize) };
+                                                        __lowering_typed
+                                                    });
                                                     ::core::mem::forget(__guard_0);
                                                     __sm.state = 1u32;
                                                     continue '__dispatch;
                                                 };
                                             };
-                                            __sm.v1 = ::core::option::Option::Some(::core::unreachable!(
-                                                "lowering: no arm of a match took its value"
-                                            ));
+                                            __sm.v1 = ::core::option::Option::Some({
+                                                let __lowering_typed: usize = {
+                                                    (::core::unreachable!("lowering: no arm of a match took its value"))
+                                                };
+                                                __lowering_typed
+                                            });
                                         }
                                     }
                                 }

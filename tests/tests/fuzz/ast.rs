@@ -158,6 +158,9 @@ pub enum Pat {
 pub struct Binding {
     pub name: String,
     pub mutable: bool,
+    /// The type a `let` of one name says it binds (`let v: u32 = ..`), which the state
+    /// machine's copy then gives each value it stores for it (`if`/`match` arms, `break`s).
+    pub annotated: Option<Ty>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

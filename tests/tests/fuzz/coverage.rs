@@ -86,7 +86,7 @@ pub const PAT: [&str; 18] = [
 ];
 
 /// What the generated language cannot write at all, and why.
-pub const CANNOT: [(&str, &str); 21] = [
+pub const CANNOT: [(&str, &str); 20] = [
     ("Expr::Const", "no `const { .. }` blocks"),
     ("Expr::Group", "only macro expansions make invisible groups; printed code has none"),
     ("Expr::Infer", "no `_` expressions"),
@@ -106,7 +106,6 @@ pub const CANNOT: [(&str, &str); 21] = [
     ("Pat::Rest", "no `..` patterns"),
     ("Pat::Slice", "no slice patterns"),
     ("Pat::Struct", "no struct patterns"),
-    ("Pat::Type", "no `let x: T` nor typed closure parameters"),
     ("Pat::Verbatim", "syn's fallback for what it cannot parse"),
 ];
 

@@ -425,7 +425,10 @@ impl<'r> Generator<'r> {
             },
             2 | 3 => {
                 let label = self.fresh("b");
-                Stmt::Let(Pat::Bind(Binding { name: self.fresh("v"), mutable: self.chance(85) }), Expr::NewBuf(label))
+                Stmt::Let(
+                    Pat::Bind(Binding { name: self.fresh("v"), mutable: self.chance(85), annotated: None }),
+                    Expr::NewBuf(label),
+                )
             }
             4 | 5 => {
                 let (a, b) = (self.fresh("l"), self.fresh("l"));
@@ -736,7 +739,10 @@ impl<'r> Generator<'r> {
                 };
                 Stmt::Expr(Expr::Block(Block {
                     stmts: vec![
-                        Stmt::Let(Pat::Bind(Binding { name: reference, mutable: false }), Expr::Borrow(var)),
+                        Stmt::Let(
+                            Pat::Bind(Binding { name: reference, mutable: false, annotated: None }),
+                            Expr::Borrow(var),
+                        ),
                         Stmt::Expr(Expr::Await(Leaf::Later, label, Box::new(Expr::Lit(self.below(8) as u32)))),
                         Stmt::Expr(Expr::Note(note, Box::new(read))),
                     ],
@@ -760,7 +766,10 @@ impl<'r> Generator<'r> {
             // Its own `let`s and `note`s, and awaits of its own.
             if terms.len() > 1 && self.chance(50) {
                 let inner = self.fresh("w");
-                stmts.push(Stmt::Let(Pat::Bind(Binding { name: inner.clone(), mutable: false }), terms.remove(0)));
+                stmts.push(Stmt::Let(
+                    Pat::Bind(Binding { name: inner.clone(), mutable: false, annotated: None }),
+                    terms.remove(0),
+                ));
                 terms.push(Expr::Var(inner));
             }
             if terms.len() > 1 && self.chance(40) {
@@ -866,7 +875,7 @@ impl<'r> Generator<'r> {
         let closure = self.closure(kind, true)?;
         let name = self.fresh("f");
         Some(Stmt::Let(
-            Pat::Bind(Binding { name, mutable: kind == ClosureKind::Mutable }),
+            Pat::Bind(Binding { name, mutable: kind == ClosureKind::Mutable, annotated: None }),
             Expr::Closure(Box::new(closure)),
         ))
     }
@@ -892,7 +901,7 @@ impl<'r> Generator<'r> {
         let label = self.fresh("a");
         let pause = Stmt::Expr(Expr::Await(Leaf::Later, label, Box::new(Expr::Lit(self.below(8) as u32))));
         let second = call(self);
-        let binding = Binding { name: name.clone(), mutable: kind == ClosureKind::Mutable };
+        let binding = Binding { name: name.clone(), mutable: kind == ClosureKind::Mutable, annotated: None };
         let scene = Stmt::Expr(Expr::Block(Block {
             stmts: vec![Stmt::Let(Pat::Bind(binding), Expr::Closure(Box::new(closure))), first, pause, second],
             tail: None,
@@ -924,7 +933,7 @@ impl<'r> Generator<'r> {
             0 => {
                 let made = self.fresh("l");
                 let other = self.fresh("t");
-                let binding = Binding { name: SHORTHAND_LOCAL.to_owned(), mutable: false };
+                let binding = Binding { name: SHORTHAND_LOCAL.to_owned(), mutable: false, annotated: None };
                 let kept =
                     Stmt::Expr(Expr::Note(self.fresh("n"), Box::new(Expr::WeighLater(SHORTHAND_LOCAL.to_owned()))));
                 let literal = Expr::PairShorthand(Box::new(Expr::NewLoud(other)));
@@ -1164,7 +1173,13 @@ impl<'r> Generator<'r> {
             }
             _ => {
                 let init = self.expr(&ty, MAX_EXPR_DEPTH);
-                Stmt::Let(Pat::Bind(self.binding(matches!(ty, Ty::U32 | Ty::Loud))), init)
+                let mut binding = self.binding(matches!(ty, Ty::U32 | Ty::Loud));
+                // One such `let` in three, by the count of names drawn so far, says its type:
+                // decided without a draw, so that each seed's programs stay the ones it drew.
+                if self.next % 3 == 0 && !matches!(ty, Ty::Never | Ty::Item(_) | Ty::Closure(_)) {
+                    binding.annotated = Some(ty.clone());
+                }
+                Stmt::Let(Pat::Bind(binding), init)
             }
         }
     }
@@ -1187,10 +1202,10 @@ impl<'r> Generator<'r> {
                 .collect();
             if !visible.is_empty() {
                 let name = visible[self.below(visible.len())].clone();
-                return Binding { name, mutable };
+                return Binding { name, mutable, annotated: None };
             }
         }
-        Binding { name: self.fresh("v"), mutable }
+        Binding { name: self.fresh("v"), mutable, annotated: None }
     }
 
     /// A `mut` variable that is not a loop counter, with its type.

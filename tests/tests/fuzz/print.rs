@@ -265,6 +265,9 @@ impl Printer {
             Stmt::Let(pat, init) => {
                 self.out.push_str("let ");
                 self.pat(pat);
+                if let Pat::Bind(Binding { annotated: Some(annotated), .. }) = pat {
+                    write!(self.out, ": {}", ty(annotated)).unwrap();
+                }
                 self.out.push_str(" = ");
                 self.expr(init, Context::Free);
                 self.out.push(';');

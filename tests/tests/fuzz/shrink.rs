@@ -113,9 +113,15 @@ fn statement(stmt: &Stmt) -> Vec<Stmt> {
                         }
                     }
                 }
-                Pat::Bind(binding) if binding.mutable => {
-                    let binding = Binding { name: binding.name.clone(), mutable: false };
-                    out.push(Stmt::Let(Pat::Bind(binding), init.clone()));
+                Pat::Bind(binding) if binding.mutable || binding.annotated.is_some() => {
+                    if binding.annotated.is_some() {
+                        let bare = Binding { annotated: None, ..binding.clone() };
+                        out.push(Stmt::Let(Pat::Bind(bare), init.clone()));
+                    }
+                    if binding.mutable {
+                        let fixed = Binding { mutable: false, ..binding.clone() };
+                        out.push(Stmt::Let(Pat::Bind(fixed), init.clone()));
+                    }
                 }
                 _ => {}
             }
@@ -142,7 +148,10 @@ fn statement(stmt: &Stmt) -> Vec<Stmt> {
         Stmt::Declare(name, value) => {
             let mut out: Vec<Stmt> = expr(value).into_iter().map(|value| Stmt::Declare(name.clone(), value)).collect();
             // The function's own `let` in place of the macro's.
-            out.push(Stmt::Let(Pat::Bind(Binding { name: name.clone(), mutable: false }), value.clone()));
+            out.push(Stmt::Let(
+                Pat::Bind(Binding { name: name.clone(), mutable: false, annotated: None }),
+                value.clone(),
+            ));
             out.push(Stmt::Expr(value.clone()));
             out
         }

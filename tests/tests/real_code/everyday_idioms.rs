@@ -176,6 +176,49 @@ differential! {
             s
         }
     }
+
+    // A `let` whose type each branch's value is coerced to: a boxed value of one of two
+    // kinds, one branch awaiting; a `match` of three; a loop's `break` values.
+    pub async fn shown(kind: u32, n: u32) -> String {
+        let out: Box<dyn Display> = if kind == 0 { Box::new(fetch(n).await) } else { Box::new("none") };
+        let label: Box<dyn Display> = match kind {
+            0 => Box::new('z'),
+            1 => Box::new(fetch(n + 1).await),
+            _ => Box::new(String::from("many")),
+        };
+        let mut tries = 0;
+        let last: Box<dyn Display> = loop {
+            tries += 1;
+            if fetch(tries).await > 2 {
+                break Box::new(tries);
+            }
+            if kind == 1 {
+                break Box::new("one");
+            }
+        };
+        later("shown", ()).await;
+        format!("{out} {label} {last}")
+    }
+    pub struct Shelf { pub name: String, pub count: u32 }
+    impl Shelf {
+        // The same in a method, in a loop, and as a reference to one of two locals of
+        // different types, held across an await.
+        pub async fn describe(&mut self, rounds: u32) -> Vec<String> {
+            let mut seen = Vec::new();
+            for round in 0..rounds {
+                let item: Box<dyn Display> =
+                    if round % 2 == 0 { Box::new(fetch(self.count).await) } else { Box::new(self.name.clone()) };
+                self.count += 1;
+                seen.push(item.to_string());
+            }
+            let text = String::from("text");
+            let number = self.count;
+            let chosen: &dyn Display = if rounds > 2 { &text } else { &number };
+            later("chosen", ()).await;
+            seen.push(chosen.to_string());
+            seen
+        }
+    }
 }
 
 #[test]
@@ -184,6 +227,26 @@ fn a_tokenizer_and_a_state_machine() {
         same_at_every_suspension(|| classic::tokens("ab  cd e".into()), || runtime::tokens("ab  cd e".into()));
     assert_eq!(outcome, Outcome::Value(vec!["AB".to_string(), "CD".into(), "E".into()]));
     assert_eq!(same_at_every_suspension(classic::drive, runtime::drive), Outcome::Value(3));
+}
+
+#[test]
+fn a_typed_let_coerces_every_branch_to_its_type() {
+    for kind in 0..3 {
+        same_at_every_suspension(|| classic::shown(kind, 7), || runtime::shown(kind, 7));
+    }
+    assert_eq!(
+        same_at_every_suspension(|| classic::shown(1, 7), || runtime::shown(1, 7)),
+        Outcome::Value("none 8 one".to_string())
+    );
+    for rounds in [0, 2, 3] {
+        let outcome = same_at_every_suspension(
+            || async move { classic::Shelf { name: "n".into(), count: 4 }.describe(rounds).await },
+            || async move { runtime::Shelf { name: "n".into(), count: 4 }.describe(rounds).await },
+        );
+        if rounds == 3 {
+            assert_eq!(outcome, Outcome::Value(vec!["4".into(), "n".into(), "6".into(), "text".into()]));
+        }
+    }
 }
 
 #[test]

@@ -10,6 +10,8 @@
 //! Closures, async blocks and nested items own their `return`, `?`, `break` and `continue`;
 //! only `self` is renamed inside closures and async blocks, which capture it.
 
+use std::rc::Rc;
+
 use proc_macro2::{Group, Ident, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::visit_mut::{self, VisitMut};
@@ -22,10 +24,29 @@ use crate::classic::syntax::mentions::Mention;
 pub(crate) enum Sink {
     /// A statement's value, dropped.
     Discard,
-    /// A construct's value, stored in the slot of a hidden local (its variable and slot).
-    Assign(usize, Ident),
+    /// A construct's value, stored in the slot of a hidden local (its variable and slot), as
+    /// a value of the type its `let` declares, if it declares one (`stored_value`).
+    Assign(usize, Ident, Option<Rc<syn::Type>>),
     /// The function's result.
     Return,
+}
+
+/// A value stored into a sink's slot, of the type the `let` it initializes declares, if any
+/// (`let out: Box<dyn Display> = if c { Box::new(a) } else { Box::new(b) };`): each value is
+/// coerced to that type where it is computed, as the plain `let` coerces each branch's, rather
+/// than fixing the slot's type by the first one stored; a mismatch is rustc's error at the
+/// value, in the plain function's words (the value is a block's tail: no label points at the
+/// lowering's own `let`). The parentheses keep a value that begins like a statement (`match ..
+/// {} | x`, an await's value) one expression; rustc reports at the value inside them, as their
+/// span (the attribute's) does not contain it.
+pub(crate) fn stored_value(value: TokenStream, declared: Option<&syn::Type>) -> TokenStream {
+    match declared {
+        None => value,
+        Some(ty) => {
+            let typed = Ident::new("__lowering_typed", proc_macro2::Span::mixed_site());
+            quote!({ let #typed: #ty = { (#value) }; #typed })
+        }
+    }
 }
 
 /// A split loop or labelled block that `break`/`continue` in user code may target.
@@ -289,8 +310,9 @@ impl VisitMut for Rewriter<'_> {
                     // keep a value that begins like a statement (`match .. {} + 1`, an await's
                     // value) one expression.
                     (Sink::Discard, Some(value)) => quote_spanned!(span=> let _ = { (#value) };),
-                    (Sink::Assign(_, field), Some(value)) => {
+                    (Sink::Assign(_, field, declared), Some(value)) => {
                         let sm = Ident::new("__sm", proc_macro2::Span::mixed_site());
+                        let value = stored_value(value.to_token_stream(), declared.as_deref());
                         quote_spanned!(span=> #sm.#field = ::core::option::Option::Some(#value);)
                     }
                     (Sink::Return, Some(value)) => {

@@ -185,7 +185,7 @@ impl<'a> Emitter<'a> {
             // sink's slot.)
             match &sink {
                 Sink::Return => self.deliver(quote!(()), &sink, Span::call_site()),
-                Sink::Assign(var, _) if self.init[*var] == Init::No => {
+                Sink::Assign(var, ..) if self.init[*var] == Init::No => {
                     self.deliver(quote!(()), &sink, Span::call_site())
                 }
                 _ => {}

@@ -82,7 +82,11 @@ impl<'a> Emitter<'a> {
                     if let Some(diverge) = &node.diverge {
                         self.push_rest(Rest::Paths(vec![Path::Else(diverge), Path::Empty]));
                     }
-                    let hidden = self.construct_value(init);
+                    let declared = match &node.pat {
+                        syn::Pat::Type(typed) => Some(&*typed.ty),
+                        _ => None,
+                    };
+                    let hidden = self.construct_value(init, declared);
                     if node.diverge.is_some() {
                         self.pop_rest();
                     }

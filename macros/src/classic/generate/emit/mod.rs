@@ -23,12 +23,13 @@
 //! writes the transitions.
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::rewrite::{FieldMove, Jump, JumpTarget, Rewriter, Sink};
+use super::rewrite::{FieldMove, Jump, JumpTarget, Rewriter, Sink, stored_value};
 use crate::classic::analyse::jumps;
 use crate::classic::analyse::liveness::{Path, Rest};
 use crate::classic::analyse::loans::{self, borrow_root};
@@ -491,7 +492,7 @@ impl<'a> Emitter<'a> {
                     _ => (info.exit, info.depth),
                 };
                 let sink = match (&self.position.targets[jump.target].sink, jump.has_value) {
-                    (Sink::Assign(var, _), true) => Some(*var),
+                    (Sink::Assign(var, ..), true) => Some(*var),
                     _ => None,
                 };
                 if let Some(var) = sink {

@@ -14,10 +14,10 @@ impl<'a> Emitter<'a> {
                 };
                 self.emit(quote_spanned!(span=> #value;))
             }
-            Sink::Assign(var, _) => {
+            Sink::Assign(var, _, declared) => {
                 // Straight into the slot: the merge point restores it. (A local declared
                 // before the construct could not be inferred in segments that never assign it.)
-                let code = self.sink_code(*var, value, span);
+                let code = self.sink_code(*var, stored_value(value, declared.as_deref()), span);
                 self.emit(code);
             }
             Sink::Return => {
@@ -42,21 +42,22 @@ impl<'a> Emitter<'a> {
     /// rustc infers one type from all of them (a branch's value alone, `None;`, has none), and
     /// it drops where the statement ends, as the plain statement's value does.
     pub(super) fn discarded_construct(&mut self, expr: &'a Expr) {
-        if let Some(hidden) = self.construct_value(expr) {
+        if let Some(hidden) = self.construct_value(expr, None) {
             self.emit(quote!(::core::mem::drop(#hidden);));
         }
     }
 
     /// A construct's value, in a hidden local bound under the name this returns where the code
     /// after the construct is reachable (`None` where every path left it).
-    pub(super) fn construct_value(&mut self, expr: &'a Expr) -> Option<Ident> {
+    /// `declared`: the type the `let` it initializes declares (`stored_value`).
+    pub(super) fn construct_value(&mut self, expr: &'a Expr, declared: Option<&syn::Type>) -> Option<Ident> {
         let hidden = self.hidden("v");
         let var = self.declare(hidden.clone(), false, Init::No);
         // Slotted once something stores a value into it: a construct that always diverges
         // never does, and an unused slot's type could not be inferred.
         self.vars[var].role = Role::Sink;
         let field = self.vars[var].field.clone();
-        self.expr(expr, Sink::Assign(var, field));
+        self.expr(expr, Sink::Assign(var, field, declared.map(|ty| Rc::new(ty.clone()))));
         if !self.position.reachable {
             return None;
         }

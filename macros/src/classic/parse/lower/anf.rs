@@ -58,11 +58,9 @@ impl Lower {
                 let mut left = self.own_scope(&node.left, pre);
                 // The condition of an `if` needs no parentheses (rustc would lint them), unless
                 // it holds a struct literal.
-                while let syn::Expr::Paren(inner) = &left {
-                    if has_struct_literal(&inner.expr) {
-                        break;
-                    }
-                    left = (*inner.expr).clone();
+                let bare = crate::classic::syntax::strip_parens(&left).clone();
+                if !has_struct_literal(&bare) {
+                    left = bare;
                 }
                 // Without awaits, `emit` may run it as written.
                 let source = (!has_await(&node.right)).then(|| {

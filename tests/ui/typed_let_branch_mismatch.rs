@@ -1,0 +1,12 @@
+// A `let`'s type that one branch of its `if` does not have, the other awaiting: see
+// `errors_match::a_branch_of_the_wrong_type_is_reported_twice` for what differs and why.
+#[allow(unused_imports)]
+use lowering::lowering;
+
+#[lowering(classic)]
+pub async fn f(c: bool) -> u32 {
+    let x: u32 = if c { lowering::leaf::ready(1).await } else { 5u8 + 1 };
+    x
+}
+
+fn main() {}
