@@ -420,7 +420,7 @@ fn default_run_draws_every_signature() {
     use fuzz::ast::Signature;
     let kinds =
         [Signature::Plain, Signature::Bounded, Signature::ImplTraitArg, Signature::GenericImpl, Signature::AsyncTrait];
-    let mut counts = [0usize; 6];
+    let mut counts = [0usize; 5];
     for index in 0..DEFAULT_PROGRAMS {
         let program = fuzz::generate::program_with(DEFAULT_SEED, index, true);
         assert!(program.receiver || !program.signature.needs_receiver(), "program {index}: {:?}", program.signature);

@@ -30,6 +30,25 @@ macro_rules! len_of {
         $v.len()
     };
 }
+/// A user's macro that names two expressions (handed the same local twice).
+macro_rules! both {
+    ($a:expr, $b:expr) => {
+        format!("{} {}", $a, $b)
+    };
+}
+/// A user's macro that pastes what it is handed twice, once inside a call on the other.
+macro_rules! grow {
+    ($x:expr) => {{
+        $x.push(1);
+        $x.push($x.len() as u32);
+    }};
+}
+/// A user's macro that pastes what it is handed twice, both borrows alive at once.
+macro_rules! pair {
+    ($e:expr) => {
+        (&$e, &$e)
+    };
+}
 /// A user's macro that declares a local of the caller's name.
 macro_rules! declare {
     ($n:ident = $e:expr) => {
@@ -184,6 +203,20 @@ differential! {
     }
 
     /// A macro whose expansion only reads a kept local, at a use that is not its last.
+    /// Macros that name a kept local twice, or paste it twice, not at its last use: each
+    /// gets one reference to it, however often it names it (two `&mut` made from the place
+    /// for one macro would be alive at once: undefined behaviour, which Miri reports).
+    pub async fn named_twice(name: String, mut v: Vec<u32>) -> String {
+        let held = (&name, &v);
+        later("first", ()).await;
+        let n = held.0.len() + held.1.len();
+        let text = both!(name, name);
+        grow!(v);
+        let pairs = format!("{:?}", pair!(v));
+        later("second", ()).await;
+        format!("{n} {text} {pairs} {name} {v:?}")
+    }
+
     pub async fn plain_macro_reads(n: usize) -> usize {
         let v = vec![1u8; n];
         let r = &v;
@@ -396,6 +429,15 @@ fn an_async_move_block_from_a_macro_outlives_the_call() {
     let classic_results: Vec<_> = classic_out.into_iter().map(|f| run(Stop::AtEnd, || f)).collect();
     let runtime_results: Vec<_> = runtime_out.into_iter().map(|f| run(Stop::AtEnd, || f)).collect();
     assert_eq!(classic_results, runtime_results);
+}
+
+#[test]
+fn a_macro_naming_a_kept_local_twice() {
+    let outcome = same_at_every_suspension(
+        || classic::named_twice("ab".to_string(), vec![7]),
+        || runtime::named_twice("ab".to_string(), vec![7]),
+    );
+    assert_eq!(outcome, Outcome::Value("3 ab ab ([7, 1, 2], [7, 1, 2]) ab [7, 1, 2]".to_string()));
 }
 
 #[test]

@@ -98,7 +98,8 @@ fn show(name: String) -> ::lowering::Task<usize, impl ::lowering::Witness> {
                                     let held = ::core::option::Option::take(&mut __sm.held)
                                         .unwrap_or_else(|| ::core::unreachable!());
                                     __awaited;
-                                    log!("{}", (*::lowering::__private::lend(name, __lent_run)).len());
+                                    let __lent_name = ::lowering::__private::lend(name, __lent_run);
+                                    log!("{}", (*__lent_name).len());
                                     held.len() + (*name.get()).len()
                                 };
                                 return ::core::task::Poll::Ready(__lowering_value);

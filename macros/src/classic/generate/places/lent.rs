@@ -14,8 +14,9 @@ impl Places<'_> {
     /// value, as the plain function's macro gets the local itself: the `let`s that take those
     /// values are returned, for the caller to write before the macro. Any other mention is a
     /// place whose lifetime is bounded by this run of `move_next` (`lend`), so that a borrow
-    /// the macro keeps longer is rustc's error at the user's line.
-    pub(super) fn lent_macro(&mut self, mac: &mut syn::Macro) -> TokenStream {
+    /// the macro keeps longer is rustc's error at the user's line. `placed`: the caller writes
+    /// what this returns before the macro (else every mention is lent where it is).
+    pub(super) fn lent_macro(&mut self, mac: &mut syn::Macro, placed: bool) -> TokenStream {
         if let Some(Ok(mut parsed)) = std_macros::parse(mac) {
             let uses: Vec<std_macros::ArgumentUse> =
                 parsed.exprs_with_use().into_iter().map(|(_, usage)| usage).collect();
@@ -62,9 +63,17 @@ impl Places<'_> {
         }
         let by_value = self.lent_by_value(mac);
         self.lent_by_value.extend(by_value.iter().map(|name| lent_key(mac, name).expect("a macro with a position")));
+        let bound = if placed { self.lent_places(&mac.tokens, &by_value) } else { Vec::new() };
+        self.lending.through_binding = bound.iter().map(|(place, _)| place.to_string()).collect();
         mac.tokens = self.tokens(mac.tokens.clone(), Fields::Sigils, &by_value);
+        self.lending.through_binding.clear();
         let krate = self.krate;
-        by_value
+        let references = bound.iter().map(|(place, span)| {
+            let binding = lent_binding(place, *span);
+            let run = Ident::new(LENT_RUN, Span::mixed_site().located_at(*span));
+            quote_spanned!(*span=> let #binding = #krate::__private::lend(#place, #run);)
+        });
+        let values: Vec<TokenStream> = by_value
             .iter()
             .map(|name| {
                 let place = &self.visible[name].ident;
@@ -77,7 +86,25 @@ impl Places<'_> {
                     let mut #value = (&#krate::__private::ByValue(#place)).by_value();
                 )
             })
-            .collect()
+            .collect();
+        quote!(#(#values)* #(#references)*)
+    }
+
+    /// The places a macro's tokens lend, each once, with the span of its first mention: each is
+    /// lent through one reference, bound before the macro, so that no two `&mut` made from one
+    /// place are alive at once, however often the macro names it or pastes what names it
+    /// (`generate::places`, "lent").
+    fn lent_places(&self, tokens: &TokenStream, by_value: &HashSet<String>) -> Vec<(Ident, Span)> {
+        *self.lending.gathered.borrow_mut() = Some(Vec::new());
+        let _ = self.tokens(tokens.clone(), Fields::Sigils, by_value);
+        let gathered = self.lending.gathered.borrow_mut().take().unwrap_or_default();
+        let mut places: Vec<(Ident, Span)> = Vec::new();
+        for (place, span) in gathered {
+            if !places.iter().any(|(known, _)| *known == place) {
+                places.push((place, span));
+            }
+        }
+        places
     }
 
     /// The visible locals a macro the lowering cannot see into is lent by value: those that
@@ -123,6 +150,13 @@ impl Places<'_> {
     pub(super) fn lend(&self, place: &Ident, span: Span) -> TokenStream {
         if self.lending.tracing_tokens {
             return quote_spanned!(span=> (*#place.get()));
+        }
+        if let Some(gathered) = self.lending.gathered.borrow_mut().as_mut() {
+            gathered.push((place.clone(), span));
+        }
+        if self.lending.through_binding.contains(&place.to_string()) {
+            let binding = lent_binding(place, span);
+            return quote_spanned!(span=> (*#binding));
         }
         let krate = self.krate;
         let run = Ident::new(LENT_RUN, Span::mixed_site().located_at(span));
@@ -348,7 +382,7 @@ impl Places<'_> {
             if let syn::Stmt::Macro(node) = &mut stmt {
                 // A macro statement lent values: they are taken by a `let` before it, so that
                 // the locals the macro declares stay in scope after it.
-                let lent = self.lent_macro(&mut node.mac);
+                let lent = self.lent_macro(&mut node.mac, true);
                 if !lent.is_empty() {
                     stmts.push(syn::Stmt::Item(syn::Item::Verbatim(lent)));
                 }
@@ -370,4 +404,10 @@ impl Places<'_> {
 /// The name a mention counts under (`self` for the receiver `emit` calls `__self`).
 fn mention_name(mention: mentions::Mention) -> String {
     if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name }
+}
+
+/// The reference through which a macro is lent `place` (hygienic: no name of the user's can
+/// meet it).
+fn lent_binding(place: &Ident, span: Span) -> Ident {
+    Ident::new(&format!("__lent_{}", place.to_string().trim_start_matches("r#")), Span::mixed_site().located_at(span))
 }

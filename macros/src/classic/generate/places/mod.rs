@@ -34,7 +34,14 @@
 //!   function's macro names the local itself;
 //! - otherwise as `(*lend(v, __lent_run))`: a `&'run mut` reference whose lifetime is that of
 //!   a borrow of a local of the current run of `move_next` (or of the closure or async block
-//!   around the macro, where that code runs where it is made: awaited or called there).
+//!   around the macro, where that code runs where it is made: awaited or called there). The
+//!   macro gets one such reference per local, bound before it (`let __lent_v = lend(v,
+//!   __lent_run);`), and each mention is `(*__lent_v)`: a `&mut` made from the raw place per
+//!   mention could be alive beside another (`m!(v, v)` with `format!("{} {}", $a, $b)`, or a
+//!   macro that pastes `$x` twice: `$x.push($x.len())`), which Rust's aliasing rules forbid
+//!   (Miri's stacked borrows reports it); reborrows of one reference are what safe code does,
+//!   and rustc checks them. (A macro in no statement of its own, without a place to bind
+//!   before it, is lent per mention.)
 //!
 //!
 //! # Soundness
@@ -176,6 +183,12 @@ struct Lending {
     /// called there): it cannot outlive the statement, so what it lends to macros is
     /// bounded by its own run rather than by `move_next`'s.
     runs_where_made: bool,
+    /// The places a macro's tokens name, with the span of each mention, gathered by a first
+    /// pass over them (`Places::lent_places`).
+    gathered: std::cell::RefCell<Option<Vec<(Ident, Span)>>>,
+    /// The places the macro being rewritten is lent through one reference each, bound before
+    /// it (`Places::lent_places`): their mentions name that reference.
+    through_binding: HashSet<String>,
 }
 
 /// How the code around an expression uses it: as a place (borrowed, projected) or by value.
@@ -261,7 +274,7 @@ impl<'a> Places<'a> {
             self.count_mentions(mentions::of_stmt(&stmt));
             match &mut stmt {
                 syn::Stmt::Macro(node) => {
-                    let lent = self.lent_macro(&mut node.mac);
+                    let lent = self.lent_macro(&mut node.mac, true);
                     self.preludes.push(lent);
                 }
                 _ => self.visit_stmt_mut(&mut stmt),
@@ -541,7 +554,7 @@ impl<'a> Places<'a> {
                 }
             }
             syn::Expr::Macro(node) => {
-                let lent = self.lent_macro(&mut node.mac);
+                let lent = self.lent_macro(&mut node.mac, true);
                 if !lent.is_empty() {
                     // The values are taken where the macro is evaluated; the braces are the
                     // user's (the macro's path), so the block's tail follows the user's edition.
@@ -613,7 +626,7 @@ impl VisitMut for Places<'_> {
     fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
         // (A macro in no place of its own to take values before: places only.)
         let mark = std::mem::take(&mut self.lending.mentions_here);
-        let lent = self.lent_macro(mac);
+        let lent = self.lent_macro(mac, false);
         debug_assert!(lent.is_empty(), "nothing is lent by value without a count of mentions");
         self.lending.mentions_here = mark;
     }
