@@ -217,6 +217,18 @@ differential! {
         format!("{n} {text} {pairs} {name} {v:?}")
     }
 
+    /// A macro at the last mention of a kept local, a borrow of it still used after: the
+    /// macro can only have borrowed it (the plain function would not compile otherwise), so
+    /// it is lent the place, not the value.
+    pub async fn lent_while_borrowed(name: String) -> String {
+        let held = &name;
+        later("first", ()).await;
+        let text = both!(name, name);
+        let closure = || held.len();
+        later("second", ()).await;
+        format!("{} {text}", closure())
+    }
+
     pub async fn plain_macro_reads(n: usize) -> usize {
         let v = vec![1u8; n];
         let r = &v;
@@ -438,6 +450,11 @@ fn a_macro_naming_a_kept_local_twice() {
         || runtime::named_twice("ab".to_string(), vec![7]),
     );
     assert_eq!(outcome, Outcome::Value("3 ab ab ([7, 1, 2], [7, 1, 2]) ab [7, 1, 2]".to_string()));
+    let outcome = same_at_every_suspension(
+        || classic::lent_while_borrowed("ab".to_string()),
+        || runtime::lent_while_borrowed("ab".to_string()),
+    );
+    assert_eq!(outcome, Outcome::Value("2 ab ab".to_string()));
 }
 
 #[test]

@@ -165,10 +165,32 @@ impl Emitter<'_> {
             .keys()
             .filter(|name| {
                 let local = if *name == "self" { mentions::SELF_LOCAL } else { name.as_str() };
-                self.lookup(local).is_some_and(|id| !self.var_named_after_statement(id))
+                self.lookup(local)
+                    .is_some_and(|id| !self.var_named_after_statement(id) && !self.borrower_named_after_statement(id))
             })
             .cloned()
             .collect()
+    }
+
+    /// Does code after the statement name a local that holds a borrow of `id` (`let held =
+    /// &v;`, a reference its initializer borrows from, a closure that captures it), directly
+    /// or through another such local? Then the borrow is alive past the statement, and what
+    /// the statement does with `id` can only borrow it too.
+    fn borrower_named_after_statement(&self, id: VarId) -> bool {
+        let mut borrowed = vec![id];
+        let mut next = 0;
+        while let Some(&of) = borrowed.get(next) {
+            for (other, var) in self.vars.iter().enumerate() {
+                let borrows = var.loan.of.is_some_and(|(lent, _)| lent == of)
+                    || var.loan.root == Some(of)
+                    || var.loan.captures.contains(&of);
+                if borrows && !borrowed.contains(&other) {
+                    borrowed.push(other);
+                }
+            }
+            next += 1;
+        }
+        borrowed[1..].iter().any(|&borrower| self.var_named_after_statement(borrower))
     }
 
     /// `places_expr` for an expression matched against patterns (`Places::matched`).
