@@ -462,3 +462,73 @@ mod the_same_use_in_two_blocks {
         }
     }
 }
+
+/// moka's `BaseCache::get_with_hash` (E0425 "cannot find value `__self`"): an `if let` whose
+/// pattern hides a local still live in the `else` branch (`now`) begins a state of its own to
+/// bind the hidden local; the jump into it saved only the pattern's bindings, not what the
+/// branch goes on to use (`self`, a parameter), because the branch was not yet the code left
+/// to run. The same in a `match` arm, and behind a plain reference parameter.
+mod a_pattern_hiding_a_live_local {
+    use lowering_tests::*;
+
+    differential! {
+        pub struct Cache { pub v: Vec<u32> }
+        impl Cache {
+            pub async fn record(&self, n: u32) -> u32 { later("record", n).await }
+
+            pub async fn get(&self) -> Option<u32> {
+                later("first", ()).await;
+                let now = 1;
+                let found = self.v.first().map(|v| (*v, now + 1));
+                if let Some((x, now)) = found {
+                    let r = self.record(x + now).await;
+                    Some(r)
+                } else {
+                    self.record(now).await;
+                    None
+                }
+            }
+
+            pub async fn get_matched(&self, label: String) -> String {
+                let now = label.len() as u32;
+                later("first", ()).await;
+                match self.v.first().map(|v| (*v, label.clone())) {
+                    Some((x, label)) => {
+                        let r = self.record(x + now).await;
+                        format!("{label}{r}")
+                    }
+                    None => format!("{label}{now}"),
+                }
+            }
+        }
+        pub async fn get_from(cache: &Cache, n: u32) -> u32 {
+            let now = n;
+            later("first", ()).await;
+            if let Some(now) = cache.v.get(now as usize).copied() {
+                cache.record(now + cache.v.len() as u32).await
+            } else {
+                now
+            }
+        }
+    }
+
+    #[test]
+    fn the_branch_keeps_what_it_uses() {
+        for v in [vec![], vec![3, 4]] {
+            same_at_every_suspension(
+                || async { classic::Cache { v: v.clone() }.get().await },
+                || async { runtime::Cache { v: v.clone() }.get().await },
+            );
+            same_at_every_suspension(
+                || async { classic::Cache { v: v.clone() }.get_matched("l".into()).await },
+                || async { runtime::Cache { v: v.clone() }.get_matched("l".into()).await },
+            );
+            for n in [0, 1, 5] {
+                same_at_every_suspension(
+                    || async { classic::get_from(&classic::Cache { v: v.clone() }, n).await },
+                    || async { runtime::get_from(&runtime::Cache { v: v.clone() }, n).await },
+                );
+            }
+        }
+    }
+}

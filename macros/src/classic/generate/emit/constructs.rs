@@ -83,7 +83,11 @@ impl<'a> Emitter<'a> {
                 self.declare_pattern(pat, Init::Yes, borrows);
             }
         }
+        // What the branch names lives past the `let`s that bind the hidden locals (a jump
+        // there saves it).
+        self.push_rest(Rest::Paths(vec![Path::Block(&node.then_branch)]));
         self.bind_rebound(rebound);
+        self.pop_rest();
         self.stmts(&node.then_branch.stmts, sink.clone());
         let scope = self.end_scope();
         self.jump(merge, None);
@@ -143,7 +147,9 @@ impl<'a> Emitter<'a> {
             let pat = self.rewriter().pat(&pat);
             self.push_scope(quote!(#(#attrs)* #pat =>), false);
             self.declare_pattern(&arm_pat, Init::Yes, if rebound.is_empty() { borrows } else { None });
+            self.push_rest(Rest::Paths(vec![Path::Block(&arm.body)]));
             self.bind_rebound(rebound);
+            self.pop_rest();
             self.stmts(&arm.body.stmts, sink.clone());
             let scope = self.end_scope();
             self.jump(merge, None);
