@@ -532,3 +532,66 @@ mod a_pattern_hiding_a_live_local {
         }
     }
 }
+
+/// moka's `ValueInitializer::try_compute` (E0308 "expected type parameter `O`, found `()`"):
+/// a `match` on an awaited value whose arm is a block ending in a call that returns `!`
+/// (`Err(payload) => { ..; resume_unwind(payload); }`). The arm's value went to the
+/// construct's slot as `()`; the plain block's type is `!` there. Neighbours: an `if`'s branch,
+/// a unit construct whose branch ends in an ordinary call, a method call that diverges.
+mod a_branch_ending_in_a_diverging_call {
+    use lowering_tests::*;
+
+    pub fn fail(reason: String) -> ! {
+        panic!("failed: {reason}")
+    }
+
+    pub struct Guard;
+    impl Guard {
+        pub fn abort(&self, reason: &str) -> ! {
+            panic!("aborted: {reason}")
+        }
+    }
+
+    differential! {
+        pub async fn output<O>(f: impl std::future::Future<Output = Result<O, String>>) -> O {
+            let output = match f.await {
+                Ok(output) => output,
+                Err(reason) => {
+                    log("failing");
+                    super::fail(reason);
+                }
+            };
+            later("after", ()).await;
+            output
+        }
+
+        pub async fn chosen(ok: bool, n: u32) -> u32 {
+            let guard = super::Guard;
+            let n = if ok { later("ok", n).await } else { log("not ok"); guard.abort("chosen"); };
+            later("after", ()).await;
+            n + 1
+        }
+
+        pub async fn unit_branches(ok: bool, mut v: Vec<u32>) -> Vec<u32> {
+            let done = if ok { later("push", ()).await; v.push(1); } else { v.push(2); };
+            later("after", done).await;
+            v
+        }
+    }
+
+    #[test]
+    fn the_branch_has_the_plain_blocks_type() {
+        for value in [Ok(3u32), Err("no".to_string())] {
+            let made = value.clone();
+            let again = value.clone();
+            same_at_every_suspension(
+                move || classic::output(std::future::ready(made.clone())),
+                move || runtime::output(std::future::ready(again.clone())),
+            );
+        }
+        for ok in [true, false] {
+            same_at_every_suspension(|| classic::chosen(ok, 4), || runtime::chosen(ok, 4));
+            same_at_every_suspension(|| classic::unit_branches(ok, vec![0]), || runtime::unit_branches(ok, vec![0]));
+        }
+    }
+}

@@ -610,6 +610,26 @@ impl<'a> Emitter<'a> {
                     }
                 }
                 Stmt::Expr(expr, _) if Some(index) == tail => self.expr(expr, sink.clone()),
+                // The last statement of a block whose value goes to a slot, without a tail
+                // (`Err(e) => { log(&e); resume_unwind(e); }`): the block's value is `()`, or `!`
+                // where that statement diverges, which the macro cannot tell from a call
+                // (`resume_unwind` returns `!`). Delivered as the block `{ expr; }`, rustc
+                // gives it the type the plain block has.
+                Stmt::Expr(expr, true)
+                    if tail.is_none()
+                        && index + 1 == stmts.len()
+                        && matches!(sink, Sink::Assign(..))
+                        && !jumps::panics(stmt)
+                        && !self.must_split(expr)
+                        && let Some(source) = expr.source()
+                        && matches!(source, syn::Expr::Call(_) | syn::Expr::MethodCall(_) | syn::Expr::Macro(_))
+                        && !syntax::jumps::jumps_out_of(source) =>
+                {
+                    let block: syn::Expr = syn::parse_quote_spanned!(source.span()=> { #source; });
+                    self.plain_value(&block, sink.clone(), None);
+                    self.pop_rest();
+                    return;
+                }
                 _ => self.stmt(stmt),
             }
             // Nothing after `panic!(..)` runs (as liveness sees it too): what its path moved is
