@@ -595,3 +595,42 @@ mod a_branch_ending_in_a_diverging_call {
         }
     }
 }
+
+/// futures-lite's `io::copy` (E0425 "cannot find type `CopyFuture`"): a struct declared by a
+/// macro statement (`pin_project! { struct CopyFuture<R, W> { .. } }`), an `impl` item for it
+/// beside it, and an await. The body's items are declared where the stub's are, so that every
+/// state sees them; the macro statement stayed in the state machine's code, out of the
+/// `impl`'s sight.
+mod items_declared_by_a_macro {
+    use lowering_tests::*;
+
+    macro_rules! declare {
+        ($($item:tt)*) => { $($item)* };
+    }
+
+    differential! {
+        pub async fn counted(n: u32) -> u32 {
+            declare! {
+                struct Counter<T> {
+                    n: T,
+                }
+                fn doubled(n: u32) -> u32 { n * 2 }
+            }
+
+            impl Counter<u32> {
+                fn get(&self) -> u32 {
+                    doubled(self.n)
+                }
+            }
+
+            let counter = Counter { n: later("n", n).await };
+            later("after", ()).await;
+            counter.get()
+        }
+    }
+
+    #[test]
+    fn the_items_are_declared_for_every_state() {
+        assert_eq!(same_at_every_suspension(|| classic::counted(4), || runtime::counted(4)), Outcome::Value(8));
+    }
+}

@@ -1,9 +1,9 @@
 // A user's macro at a kept local's last mention is lent the local's value (it may move it, as
-// a `move` closure would); the borrow-check twin takes the value there too. Here the macro
-// only borrows `name`, and `held` still borrows it after: the plain function compiles, and the
-// classic lowering says where the move it would make conflicts (E0505), rather than drop a
-// value `held` still reads. Mention the local after the macro (`let n = len_of!(name); drop(name);`),
-// or take what the macro needs by reference before (`let n = { let name = &name; len_of!(name) };`).
+// a `move` closure would); the borrow-check twin takes the value there too. A local that holds
+// a borrow of it and is used later (`let held = &name;`) makes it a reference instead; here the
+// borrow is inside a tuple, which the lowering does not follow: rustc says where the move
+// conflicts (E0505). Mention the local after the macro (`len_of!(name); drop(name);`), or
+// take what the macro needs by reference before (`{ let name = &name; len_of!(name) }`).
 use lowering::lowering;
 
 macro_rules! len_of {
@@ -18,10 +18,10 @@ async fn ready<T>(value: T) -> T {
 
 #[lowering(classic)]
 async fn measure(name: String) -> usize {
-    let held = &name;
+    let held = (&name, 1);
     ready(()).await;
     let n = len_of!(name);
-    held.len() + n
+    held.0.len() + n
 }
 
 fn main() {}

@@ -44,11 +44,43 @@ impl Hoister {
                         self.0.push(item);
                     }
                 }
+                syn::Stmt::Macro(node) if declares_items(&node.mac) => self.0.push(syn::Item::Macro(syn::ItemMacro {
+                    attrs: node.attrs,
+                    ident: None,
+                    mac: node.mac,
+                    semi_token: node.semi_token,
+                })),
                 other => kept.push(other),
             }
         }
         block.stmts = kept;
     }
+}
+
+/// Does a macro statement declare items, as far as its tokens say: braces around nothing but
+/// items that declare a name (`pin_project! { struct CopyFuture<R, W> { .. } }`)? It goes
+/// where the block's items go, so that the items declared beside it (an `impl` for that
+/// struct) and every state see what it declares. (A macro that pastes statements, an
+/// expression or anything else stays where it is.)
+fn declares_items(mac: &syn::Macro) -> bool {
+    matches!(mac.delimiter, syn::MacroDelimiter::Brace(_))
+        && syn::parse2::<syn::File>(mac.tokens.clone()).is_ok_and(|file| {
+            !file.items.is_empty()
+                && file.items.iter().all(|item| {
+                    matches!(
+                        item,
+                        syn::Item::Struct(_)
+                            | syn::Item::Enum(_)
+                            | syn::Item::Union(_)
+                            | syn::Item::Fn(_)
+                            | syn::Item::Impl(_)
+                            | syn::Item::Trait(_)
+                            | syn::Item::Type(_)
+                            | syn::Item::Const(_)
+                            | syn::Item::Static(_)
+                    )
+                })
+        })
 }
 
 impl VisitMut for Hoister {
