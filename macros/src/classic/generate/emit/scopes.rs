@@ -28,7 +28,7 @@ impl<'a> Emitter<'a> {
         let block = quote_spanned!(span=> #head { #body });
         match sink {
             Sink::Discard => quote!(#block;),
-            Sink::Assign(var, _, declared) => self.sink_code(var, stored_value(block, declared.as_deref()), span),
+            Sink::Assign(var, _, declared) => self.sink_code(var, declared.as_deref(), block, span),
             Sink::Return => {
                 let value = Ident::new("__lowering_value", Span::mixed_site());
                 // Of the result type, so that the value is coerced to it as the plain function's

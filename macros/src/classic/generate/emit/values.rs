@@ -17,7 +17,7 @@ impl<'a> Emitter<'a> {
             Sink::Assign(var, _, declared) => {
                 // Straight into the slot: the merge point restores it. (A local declared
                 // before the construct could not be inferred in segments that never assign it.)
-                let code = self.sink_code(*var, stored_value(value, declared.as_deref()), span);
+                let code = self.sink_code(*var, declared.as_deref(), value, span);
                 self.emit(code);
             }
             Sink::Return => {
@@ -28,7 +28,16 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    pub(super) fn sink_code(&mut self, var: VarId, value: TokenStream, span: Span) -> TokenStream {
+    /// `value` into the slot of a construct's hidden local `var`, as a value of the type its
+    /// `let` declares, if it declares one (`stored_value`).
+    pub(super) fn sink_code(
+        &mut self,
+        var: VarId,
+        declared: Option<&syn::Type>,
+        value: TokenStream,
+        span: Span,
+    ) -> TokenStream {
+        let value = stored_value(value, declared);
         let sm = sm();
         let variable = &mut self.vars[var];
         variable.walk.slotted = true;

@@ -63,10 +63,14 @@ impl Places<'_> {
         }
         let by_value = self.lent_by_value(mac);
         self.lent_by_value.extend(by_value.iter().map(|name| lent_key(mac, name).expect("a macro with a position")));
-        let bound = if placed { self.lent_places(&mac.tokens, &by_value) } else { Vec::new() };
-        self.lending.through_binding = bound.iter().map(|(place, _)| place.to_string()).collect();
+        // Each place the tokens lend is lent through one reference, bound before the macro, so
+        // that no two `&mut` made from one place are alive at once, however often the macro
+        // names it or pastes what names it (`generate::places`, "lent"); `lend` gathers them.
+        if placed {
+            *self.lending.gathered.borrow_mut() = Some(Vec::new());
+        }
         mac.tokens = self.tokens(mac.tokens.clone(), Fields::Sigils, &by_value);
-        self.lending.through_binding.clear();
+        let bound = self.lending.gathered.borrow_mut().take().unwrap_or_default();
         let krate = self.krate;
         let references = bound.iter().map(|(place, span)| {
             let binding = lent_binding(place, *span);
@@ -88,23 +92,6 @@ impl Places<'_> {
             })
             .collect();
         quote!(#(#values)* #(#references)*)
-    }
-
-    /// The places a macro's tokens lend, each once, with the span of its first mention: each is
-    /// lent through one reference, bound before the macro, so that no two `&mut` made from one
-    /// place are alive at once, however often the macro names it or pastes what names it
-    /// (`generate::places`, "lent").
-    fn lent_places(&self, tokens: &TokenStream, by_value: &HashSet<String>) -> Vec<(Ident, Span)> {
-        *self.lending.gathered.borrow_mut() = Some(Vec::new());
-        let _ = self.tokens(tokens.clone(), Fields::Sigils, by_value);
-        let gathered = self.lending.gathered.borrow_mut().take().unwrap_or_default();
-        let mut places: Vec<(Ident, Span)> = Vec::new();
-        for (place, span) in gathered {
-            if !places.iter().any(|(known, _)| *known == place) {
-                places.push((place, span));
-            }
-        }
-        places
     }
 
     /// The visible locals a macro the lowering cannot see into is lent by value: those that
@@ -152,9 +139,9 @@ impl Places<'_> {
             return quote_spanned!(span=> (*#place.get()));
         }
         if let Some(gathered) = self.lending.gathered.borrow_mut().as_mut() {
-            gathered.push((place.clone(), span));
-        }
-        if self.lending.through_binding.contains(&place.to_string()) {
+            if !gathered.iter().any(|(known, _)| known == place) {
+                gathered.push((place.clone(), span));
+            }
             let binding = lent_binding(place, span);
             return quote_spanned!(span=> (*#binding));
         }

@@ -183,12 +183,10 @@ struct Lending {
     /// called there): it cannot outlive the statement, so what it lends to macros is
     /// bounded by its own run rather than by `move_next`'s.
     runs_where_made: bool,
-    /// The places a macro's tokens name, with the span of each mention, gathered by a first
-    /// pass over them (`Places::lent_places`).
+    /// While a macro's tokens are rewritten with a place to bind before it (`lent_macro`):
+    /// the places they lend, each once, with the span of its first mention; each mention
+    /// names the one reference bound for its place (`lent_binding`).
     gathered: std::cell::RefCell<Option<Vec<(Ident, Span)>>>,
-    /// The places the macro being rewritten is lent through one reference each, bound before
-    /// it (`Places::lent_places`): their mentions name that reference.
-    through_binding: HashSet<String>,
 }
 
 /// How the code around an expression uses it: as a place (borrowed, projected) or by value.
