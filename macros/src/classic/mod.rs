@@ -75,6 +75,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
     check_hints(args, &function)?;
     let function = function.receiver_named_self();
     let (mut block, items) = parse::items::hoist(&function.block)?;
+    parse::guarded_matches::rewrite(&mut block);
     let mut errors = parse::awaiting_macros::rewrite(&mut block, &args.krate);
     let param_names: Vec<String> = function.params().iter().map(|param| param.stub_name.to_string()).collect();
     errors.extend(parse::macro_locals::check(&block, &param_names));

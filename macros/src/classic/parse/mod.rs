@@ -1,7 +1,7 @@
 //! Parse: from the `syn` body to the lowered tree (`ir`), with every await at statement level
 //! in Rust's evaluation order (`lower`), awaiting `let` chains nested (`let_chains`), awaiting
-//! guards, `select!` and destructuring assignments written out (`guards`, `select`,
-//! `destructuring`), and the awaits (`awaits`) found where
+//! guards, `select!`, guarded `matches!` and destructuring assignments written out (`guards`,
+//! `select`, `guarded_matches`, `destructuring`), and the awaits (`awaits`) found where
 //! they hide; the locals a macro declares, which it cannot lower, are reported
 //! (`macro_locals`). What it asks of `syn` (bindings, the standard macros, how code uses a
 //! local) is `syntax`'s.
@@ -9,6 +9,7 @@
 pub(crate) mod awaiting_macros;
 pub(crate) mod awaits;
 pub(crate) mod destructuring;
+pub(crate) mod guarded_matches;
 pub(crate) mod guards;
 pub(crate) mod ir;
 pub(crate) mod items;
