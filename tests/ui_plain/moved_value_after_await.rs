@@ -1,5 +1,5 @@
-// A value used after a move, the use after an await (issue 41's third case): see
-// `errors_match::a_moved_value_is_reported_twice` for what differs and why.
+// A value used after a move, the use after an await (issue 41's third case): the plain
+// function's error, once (`errors_match::a_moved_value_reads_as_in_an_async_block`).
 #[allow(unused_imports)]
 use lowering::lowering;
 

@@ -4,8 +4,50 @@
 use proc_macro2::{Ident, Span};
 use quote::{ToTokens, quote};
 
-use super::{Emitter, Init, Var, VarId};
+use super::{Emitter, Var, VarId};
 use crate::classic::syntax::mentions::{self, Kind, Mention};
+
+/// Whether a local holds a value at a point of the walk.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Init {
+    Yes,
+    No,
+    /// Initialized on some paths to this point only.
+    Maybe,
+    /// Already stored in its slot (a construct's value on its way to the merge point).
+    InSlot,
+    /// Initialized, and some of its fields used by value since (`consume(pair.a)`): they were
+    /// copied if their types are `Copy`, moved out otherwise. Saved whole like `Yes`, after a
+    /// check that those fields are `Copy` (a partly moved value cannot be saved; rustc
+    /// reports where the field moved). The mask says which of the variable's fields in
+    /// `Emitter::fields_used` (by their order among that variable's; the 32nd stands for
+    /// all after it too).
+    FieldsUsed(u32),
+    /// Initialized, and used by value since where code after it names it again: copied if its
+    /// type is `Copy`; moved otherwise, and then the later mention is rustc's error in the
+    /// twin (`classic::twin`). Saving it would be a second report of that move, at the
+    /// parameter or `let` that declared it: it lives in place in the next walk instead, where
+    /// a use by value copies or moves as the plain local does.
+    UsedByValue,
+}
+
+impl Init {
+    pub(super) fn join(self, other: Init) -> Init {
+        match (self, other) {
+            _ if self == other => self,
+            (Init::Yes, Init::FieldsUsed(mask)) | (Init::FieldsUsed(mask), Init::Yes) => Init::FieldsUsed(mask),
+            (Init::FieldsUsed(one), Init::FieldsUsed(other)) => Init::FieldsUsed(one | other),
+            (Init::Yes | Init::FieldsUsed(_), Init::UsedByValue)
+            | (Init::UsedByValue, Init::Yes | Init::FieldsUsed(_)) => Init::UsedByValue,
+            _ => Init::Maybe,
+        }
+    }
+
+    /// Holds a value that can be saved whole.
+    pub(super) fn holds_value(self) -> bool {
+        matches!(self, Init::Yes | Init::FieldsUsed(_) | Init::UsedByValue)
+    }
+}
 
 impl Emitter<'_> {
     /// Update initialization states after code with these mentions ran. Returns the
@@ -32,6 +74,12 @@ impl Emitter<'_> {
                 // or rustc would refuse the statement.
                 Kind::Move if used_again(&mentions[index + 1..], &mention.name) => {}
                 Kind::Move if !self.mentioned_later(&mention.name) => self.init[id] = Init::No,
+                // Named again later: a copy, or a move that the twin reports.
+                Kind::Move if !self.vars[id].no_drop() && !self.vars[id].in_place => {
+                    if let Init::Yes | Init::FieldsUsed(_) = self.init[id] {
+                        self.init[id] = Init::UsedByValue;
+                    }
+                }
                 Kind::MoveField => self.field_used(id, mention),
                 _ => {}
             }

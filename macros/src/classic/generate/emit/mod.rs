@@ -43,6 +43,7 @@ mod awaited_values;
 mod constructs;
 mod in_place;
 mod initialization;
+pub(crate) use initialization::Init;
 mod lets;
 mod liveness_queries;
 mod scopes;
@@ -60,39 +61,6 @@ use self::segment::{Level, Segment};
 
 pub(crate) type VarId = usize;
 pub(crate) type StateId = u32;
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Init {
-    Yes,
-    No,
-    /// Initialized on some paths to this point only.
-    Maybe,
-    /// Already stored in its slot (a construct's value on its way to the merge point).
-    InSlot,
-    /// Initialized, and some of its fields used by value since (`consume(pair.a)`): they were
-    /// copied if their types are `Copy`, moved out otherwise. Saved whole like `Yes`, after a
-    /// check that those fields are `Copy` (a partly moved value cannot be saved; rustc
-    /// reports where the field moved). The mask says which of the variable's fields in
-    /// `Emitter::fields_used` (by their order among that variable's; the 32nd stands for
-    /// all after it too).
-    FieldsUsed(u32),
-}
-
-impl Init {
-    fn join(self, other: Init) -> Init {
-        match (self, other) {
-            _ if self == other => self,
-            (Init::Yes, Init::FieldsUsed(mask)) | (Init::FieldsUsed(mask), Init::Yes) => Init::FieldsUsed(mask),
-            (Init::FieldsUsed(one), Init::FieldsUsed(other)) => Init::FieldsUsed(one | other),
-            _ => Init::Maybe,
-        }
-    }
-
-    /// Holds a value that can be saved whole.
-    fn holds_value(self) -> bool {
-        matches!(self, Init::Yes | Init::FieldsUsed(_))
-    }
-}
 
 pub(crate) struct Var {
     /// What code calls it: the user's identifier, or a mixed-site one for hidden values.

@@ -60,7 +60,7 @@ impl<'a> Emitter<'a> {
             match self.init[id] {
                 Init::No => {}
                 Init::InSlot => edge[id] = Init::Yes,
-                Init::Yes | Init::FieldsUsed(_) => {
+                Init::Yes | Init::FieldsUsed(_) | Init::UsedByValue => {
                     let needed = match leaving {
                         Some(rest_len) => self.var_mentioned_after_leaving(id, rest_len) || self.var_named_later(id),
                         None => self.var_mentioned_later(id),
@@ -69,8 +69,9 @@ impl<'a> Emitter<'a> {
                         edge[id] = Init::No;
                         continue;
                     }
-                    if let Init::FieldsUsed(_) = self.init[id] {
-                        // A field may have moved out: it lives in place in the next walk.
+                    if let Init::FieldsUsed(_) | Init::UsedByValue = self.init[id] {
+                        // A field, or the value, may have moved out: it lives in place in the
+                        // next walk.
                         self.keep_in_place(id);
                     }
                     // What it borrows must not move out and back in (a state that does not
@@ -203,7 +204,7 @@ impl<'a> Emitter<'a> {
                     self.declare_where_assigned(name.clone(), declaration);
                 }
                 let code = match self.init[id] {
-                    Init::Yes | Init::FieldsUsed(_) => Some(quote! {
+                    Init::Yes | Init::FieldsUsed(_) | Init::UsedByValue => Some(quote! {
                         #[allow(unused_mut, unused_variables)]
                         let #mutability #name = ::core::option::Option::take(&mut #sm.#field).unwrap_or_else(|| ::core::unreachable!());
                     }),
