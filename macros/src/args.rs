@@ -18,8 +18,9 @@ pub(crate) struct Args {
     pub hints: Hints,
 }
 
-/// `moves(cmd)`: a method called on `cmd` at its last use takes it by value (`apply(self)`),
-/// even where the macro would guess a borrow; `keeps(tx)`: a method called on `tx` borrows it
+/// `moves(cmd)`: a method called on `cmd` (or on a field of it: `moves(self)` for
+/// `self.txn.commit()`) at its last use takes it by value (`apply(self)`), even where the
+/// macro would guess a borrow; `keeps(tx)`: a method called on `tx` borrows it
 /// (`send(&self)`), even at its last use. rustc's errors say which (E0507 on a kept local, E0597
 /// on one taken at its last use); the borrow-check twin makes the same move a `moves` hint
 /// makes, so a wrong hint is rustc's error at the user's line.
@@ -99,7 +100,17 @@ impl Parse for Args {
                     "moves" | "keeps" => {
                         let content;
                         syn::parenthesized!(content in input);
-                        let names = syn::punctuated::Punctuated::<Ident, Token![,]>::parse_terminated(&content)?;
+                        // A local's name, or `self` (a method called on one of its fields).
+                        let name = |input: ParseStream| {
+                            if input.peek(Token![self]) {
+                                let this: Token![self] = input.parse()?;
+                                Ok(Ident::new("self", this.span))
+                            } else {
+                                input.parse::<Ident>()
+                            }
+                        };
+                        let names =
+                            syn::punctuated::Punctuated::<Ident, Token![,]>::parse_terminated_with(&content, name)?;
                         if names.is_empty() {
                             return Err(syn::Error::new(
                                 word.span(),

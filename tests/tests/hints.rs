@@ -73,3 +73,76 @@ fn a_keeps_hint_borrows_a_local_at_its_last_use() {
     let outcome = same_at_every_suspension(|| keeps::classic(1), || keeps::runtime(1));
     assert_eq!(outcome, Outcome::Value(1 + 2));
 }
+
+/// A wrapper whose consuming methods hand a field to that field's consuming method (a
+/// connection pool's `Transaction::commit(self) { self.txn.commit().await }`).
+pub struct Wrapper {
+    pub cmd: Cmd,
+    pub tag: Loud,
+}
+
+mod field_of_self {
+    use super::*;
+
+    impl Wrapper {
+        #[lowering::lowering(classic, moves(self))]
+        pub async fn classic_apply(self, db: u32) -> u32 {
+            self.cmd.apply(db).await
+        }
+
+        #[lowering::lowering(runtime)]
+        pub async fn runtime_apply(self, db: u32) -> u32 {
+            self.cmd.apply(db).await
+        }
+
+        // The rest of `self` (`tag`) is read after the field moved, and drops at the end.
+        #[lowering::lowering(classic, moves(self))]
+        pub async fn classic_apply_then_tag(self, db: u32) -> (u32, usize) {
+            let seen = self.cmd.peek().await;
+            (self.cmd.apply(db + seen).await, self.tag.name().len())
+        }
+
+        #[lowering::lowering(runtime)]
+        pub async fn runtime_apply_then_tag(self, db: u32) -> (u32, usize) {
+            let seen = self.cmd.peek().await;
+            (self.cmd.apply(db + seen).await, self.tag.name().len())
+        }
+    }
+}
+
+mod field_of_a_local {
+    use super::*;
+
+    #[lowering::lowering(classic, moves(wrapper))]
+    pub async fn classic(db: u32) -> u32 {
+        let wrapper = Wrapper { cmd: Cmd(Loud::new("cmd")), tag: Loud::new("tag") };
+        let seen = wrapper.cmd.peek().await;
+        wrapper.cmd.apply(db).await + seen
+    }
+
+    #[lowering::lowering(runtime)]
+    pub async fn runtime(db: u32) -> u32 {
+        let wrapper = Wrapper { cmd: Cmd(Loud::new("cmd")), tag: Loud::new("tag") };
+        let seen = wrapper.cmd.peek().await;
+        wrapper.cmd.apply(db).await + seen
+    }
+}
+
+fn wrapper() -> Wrapper {
+    Wrapper { cmd: Cmd(Loud::new("cmd")), tag: Loud::new("tag") }
+}
+
+#[test]
+fn a_moves_hint_on_self_takes_its_field_at_the_last_use() {
+    let outcome = same_at_every_suspension(|| wrapper().classic_apply(4), || wrapper().runtime_apply(4));
+    assert_eq!(outcome, Outcome::Value(4 + 3));
+    let outcome =
+        same_at_every_suspension(|| wrapper().classic_apply_then_tag(4), || wrapper().runtime_apply_then_tag(4));
+    assert_eq!(outcome, Outcome::Value((4 + 3 + 3, 3)));
+}
+
+#[test]
+fn a_moves_hint_on_a_local_takes_its_field_at_the_last_use() {
+    let outcome = same_at_every_suspension(|| field_of_a_local::classic(4), || field_of_a_local::runtime(4));
+    assert_eq!(outcome, Outcome::Value(4 + 3 + 3));
+}

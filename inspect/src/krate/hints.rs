@@ -67,9 +67,11 @@ pub fn called_for(diagnostic: &Diagnostic) -> Option<Hint> {
     let primary = diagnostic.spans.iter().find(|span| span.is_primary)?;
     match code {
         // "cannot move out of a raw pointer": the local is the primary span's text (`cmd` in
-        // `cmd.apply(db)`); a field or a deref there is no local's, and no hint helps.
+        // `cmd.apply(db)`), or the local a field there is part of (`self` in
+        // `self.txn.commit()`: the hint takes the field); a deref or an index there is no
+        // local's, and no hint helps.
         "E0507" if diagnostic.message.starts_with("cannot move out of") => {
-            highlighted(primary).filter(|text| is_local_name(text)).map(|local| Hint { kind: Kind::Moves, local })
+            highlighted(primary).and_then(|text| field_path_root(&text)).map(|local| Hint { kind: Kind::Moves, local })
         }
         // "`tx` does not live long enough", or "borrowed value does not live long enough" with
         // the local at the primary span.
@@ -100,16 +102,25 @@ fn highlighted(span: &DiagnosticSpan) -> Option<String> {
     Some(text)
 }
 
-/// A name a hint can give: an identifier (raw ones too), not `self` or another keyword the
+/// A name a hint can give: an identifier (raw ones too) or `self`, not another keyword the
 /// attribute's `moves(..)`/`keeps(..)` cannot take, and not a capitalised one: at the start of
 /// a builder chain (`Server::new(io).accept()`) that is a type, which no hint is about.
 fn is_local_name(text: &str) -> bool {
     let ident = text.strip_prefix("r#").unwrap_or(text);
     let mut chars = ident.chars();
     let starts = chars.next().is_some_and(|c| c.is_lowercase() || c == '_');
-    starts
-        && chars.all(|c| c.is_alphanumeric() || c == '_')
-        && !matches!(text, "self" | "Self" | "super" | "crate" | "_")
+    starts && chars.all(|c| c.is_alphanumeric() || c == '_') && !matches!(text, "Self" | "super" | "crate" | "_")
+}
+
+/// The local a place of fields starts from (`self` in `self.txn.0`, `cmd` in `cmd`), if the
+/// text is such a place.
+fn field_path_root(text: &str) -> Option<String> {
+    let mut parts = text.split('.').map(str::trim);
+    let root = parts.next().filter(|root| is_local_name(root))?;
+    let fields_only = parts.all(|member| {
+        !member.is_empty() && member.chars().all(|c| c.is_alphanumeric() || c == '_') && !member.starts_with("r#")
+    });
+    fields_only.then(|| root.to_owned())
 }
 
 /// One function's hints: those in force, every one ever given, and the rounds used.
@@ -187,7 +198,11 @@ mod tests {
         let moved = diagnostic("E0507", "cannot move out of a raw pointer", "    cmd.apply(db).await + seen", 5, 8);
         assert_eq!(called_for(&moved).map(|h| h.to_string()).as_deref(), Some("moves(cmd)"));
         let field = diagnostic("E0507", "cannot move out of a raw pointer", "    self.inner.send().await", 5, 15);
-        assert_eq!(called_for(&field), None, "a field is no local");
+        assert_eq!(called_for(&field).map(|h| h.to_string()).as_deref(), Some("moves(self)"), "the field's local");
+        let deep = diagnostic("E0507", "cannot move out of a raw pointer", "    w.a.0.close().await", 5, 10);
+        assert_eq!(called_for(&deep).map(|h| h.to_string()).as_deref(), Some("moves(w)"));
+        let deref = diagnostic("E0507", "cannot move out of a raw pointer", "    (*w).close().await", 5, 9);
+        assert_eq!(called_for(&deref), None, "a deref is no local's field");
         let kept = diagnostic("E0597", "`tx` does not live long enough", "    tx.send(v).await", 5, 7);
         assert_eq!(called_for(&kept).map(|h| h.to_string()).as_deref(), Some("keeps(tx)"));
         let unnamed = diagnostic("E0597", "borrowed value does not live long enough", "    ab.send(v).await", 5, 7);
@@ -198,7 +213,7 @@ mod tests {
             diagnostic("E0507", "cannot move out of a raw pointer", "    Server::new(io).accept().await", 5, 11);
         assert_eq!(called_for(&chain), None, "a type is no local");
         let this = diagnostic("E0507", "cannot move out of a raw pointer", "    self.send().await", 5, 9);
-        assert_eq!(called_for(&this), None, "`moves(self)` is not a hint the attribute takes");
+        assert_eq!(called_for(&this).map(|h| h.to_string()).as_deref(), Some("moves(self)"));
     }
 
     #[test]
@@ -213,7 +228,8 @@ mod tests {
         assert!(given.learn([&keeps]));
         assert_eq!(given.attribute_args(), ", keeps(x, y)");
         assert!(!given.learn([&moves]), "no ping-pong between the two");
-        assert!(Hint::try_from("moves(self)".to_owned()).is_err());
+        assert_eq!(Hint::try_from("moves(self)".to_owned()).map(|hint| hint.local), Ok("self".to_owned()));
+        assert!(Hint::try_from("moves(crate)".to_owned()).is_err());
         assert!(Hint::try_from("moves x".to_owned()).is_err());
     }
 }

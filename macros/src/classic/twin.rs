@@ -145,12 +145,12 @@ impl VisitMut for Lent<'_> {
 
     fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
         if let syn::Expr::MethodCall(node) = expr
-            && let syn::Expr::Path(path) = &*node.receiver
-            && let Some(ident) = path.path.get_ident()
-            && let Some(key) = receiver_key(&node.receiver, &ident.to_string())
+            && let Some(name) = receiver_name(&node.receiver)
+            && let Some(key) = receiver_key(&node.receiver, &name)
             && self.keys.contains(&key)
         {
-            // A `moves` hint: the receiver is moved into the call, as the classic code moves it.
+            // A `moves` hint: the receiver (a local, or a field of one) is moved into the call,
+            // as the classic code moves it.
             self.mirrored.insert(key);
             let receiver = &node.receiver;
             *node.receiver = syn::parse_quote_spanned!(receiver.span()=> { #receiver });
@@ -187,6 +187,15 @@ impl VisitMut for Lent<'_> {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// The local a method call's receiver names: the receiver itself (`cmd`), or the local a field
+/// receiver is part of where a `moves` hint names it (`self` in `self.txn.commit()`).
+fn receiver_name(receiver: &syn::Expr) -> Option<String> {
+    match receiver {
+        syn::Expr::Path(path) => path.path.get_ident().map(ToString::to_string),
+        _ => crate::classic::syntax::receivers::hinted_field_receiver(receiver),
+    }
 }
 
 /// An await of the function itself (`Box::pin(f(n - 1)).await`) would make the twin, inside the

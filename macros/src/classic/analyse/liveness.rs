@@ -37,6 +37,28 @@ pub(crate) enum Path<'a> {
     Empty,
 }
 
+/// The mentions a query looks for: of the local `name`, or only of its field `only_field`
+/// (and of the whole local), not of its other fields.
+#[derive(Clone, Copy)]
+pub(crate) struct Target<'a> {
+    pub name: &'a str,
+    pub only_field: Option<&'a str>,
+}
+
+impl<'a> Target<'a> {
+    pub(crate) fn local(name: &'a str) -> Self {
+        Target { name, only_field: None }
+    }
+
+    fn is(&self, mention: &Mention) -> bool {
+        mention.name == self.name
+            && match (self.only_field, &mention.through) {
+                (Some(field), Some(through)) => field == through,
+                _ => true,
+            }
+    }
+}
+
 /// What happens first, on the paths from a point, to the value a local holds there.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum ValueFate {
@@ -78,7 +100,9 @@ pub(crate) fn read_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bo
                 for path in paths {
                     let stmts = match path {
                         Path::Block(block) => &block.stmts[..],
-                        Path::Arm(arm) if !guard_mentions(arm, name) && !pattern_binds(&arm.pat, name) => {
+                        Path::Arm(arm)
+                            if !guard_mentions(arm, Target::local(name)) && !pattern_binds(&arm.pat, name) =>
+                        {
                             &arm.body.stmts[..]
                         }
                         _ => continue,
@@ -193,7 +217,13 @@ fn stmts_use_to_jump(stmts: &[Stmt], name: &str) -> (ValueFate, Option<Leave>) {
 
 /// Does the code still to run name `name` at all (before a binding hides it)?
 pub(crate) fn named_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bool {
-    named_later_until(rest, name, rebound, false)
+    named_later_until(rest, Target::local(name), rebound, false)
+}
+
+/// `named_after_statement` for the field `field` of `name` (`self.cmd`): mentions of the local
+/// through its other fields (`self.tag.len()`) do not count, mentions of it whole do.
+pub(crate) fn field_named_after_statement(rest: &[Rest<'_>], name: &str, field: &str, rebound: &[usize]) -> bool {
+    named_later_until(rest, Target { name, only_field: Some(field) }, rebound, true)
 }
 
 /// `named_later` from the end of a statement that runs to its end (a macro lent a value,
@@ -202,10 +232,10 @@ pub(crate) fn named_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> b
 /// writes `unreachable!()` after constructs whose every path jumps elsewhere. (Not for a
 /// jump's saves either, which skip the statements this reads.)
 pub(crate) fn named_after_statement(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bool {
-    named_later_until(rest, name, rebound, true)
+    named_later_until(rest, Target::local(name), rebound, true)
 }
 
-fn named_later_until(rest: &[Rest<'_>], name: &str, rebound: &[usize], stop_at_return: bool) -> bool {
+fn named_later_until(rest: &[Rest<'_>], target: Target<'_>, rebound: &[usize], stop_at_return: bool) -> bool {
     // Code seen so far that may jump elsewhere: then a later `return` does not end the search.
     let mut may_have_jumped = false;
     for (index, rest) in rest.iter().enumerate().rev() {
@@ -219,7 +249,7 @@ fn named_later_until(rest: &[Rest<'_>], name: &str, rebound: &[usize], stop_at_r
                 &block.stmts[..]
             }
             Rest::Paths(paths) => {
-                if paths.iter().any(|path| path_mentions(path, name)) {
+                if paths.iter().any(|path| path_mentions(path, target)) {
                     return true;
                 }
                 may_have_jumped = true;
@@ -228,10 +258,10 @@ fn named_later_until(rest: &[Rest<'_>], name: &str, rebound: &[usize], stop_at_r
             Rest::Labelled(_) => continue,
         };
         for stmt in stmts {
-            if stmt_mentions(stmt, name) {
+            if stmt_mentions(stmt, target) {
                 return true;
             }
-            if binds(stmt, name) {
+            if binds(stmt, target.name) {
                 return false;
             }
             if stop_at_return && !may_have_jumped && matches!(always_leaves(stmt), Some(Leave::Return)) {
@@ -320,7 +350,7 @@ fn path_use(path: &Path<'_>, name: &str) -> ValueFate {
         Path::Block(block) => stmts_use(&block.stmts, name),
         Path::Expr(expr) => expr_use(expr, name),
         Path::Arm(arm) => {
-            if guard_mentions(arm, name) {
+            if guard_mentions(arm, Target::local(name)) {
                 ValueFate::Read
             } else if pattern_binds(&arm.pat, name) {
                 ValueFate::Unused
@@ -333,14 +363,14 @@ fn path_use(path: &Path<'_>, name: &str) -> ValueFate {
     }
 }
 
-fn path_mentions(path: &Path<'_>, name: &str) -> bool {
+fn path_mentions(path: &Path<'_>, target: Target<'_>) -> bool {
     match path {
-        Path::Block(block) => block_mentions(block, name),
-        Path::Expr(expr) => expr_mentions(expr, name),
+        Path::Block(block) => block_mentions(block, target),
+        Path::Expr(expr) => expr_mentions(expr, target),
         Path::Arm(arm) => {
-            guard_mentions(arm, name) || (!pattern_binds(&arm.pat, name) && block_mentions(&arm.body, name))
+            guard_mentions(arm, target) || (!pattern_binds(&arm.pat, target.name) && block_mentions(&arm.body, target))
         }
-        Path::Else(block) => mentions::of_block(block).iter().any(|mention| mention.name == name),
+        Path::Else(block) => mentions::of_block(block).iter().any(|mention| target.is(mention)),
         Path::Empty => false,
     }
 }
@@ -440,27 +470,27 @@ pub(crate) fn pattern_binds(pat: &syn::Pat, name: &str) -> bool {
     bindings.iter().any(|binding| binding.ident == name)
 }
 
-fn guard_mentions(arm: &Arm, name: &str) -> bool {
-    matches!(&arm.pat, syn::Pat::Guard(guard) if mentions::of_expr(&guard.guard).iter().any(|m| m.name == name))
+fn guard_mentions(arm: &Arm, target: Target<'_>) -> bool {
+    matches!(&arm.pat, syn::Pat::Guard(guard) if mentions::of_expr(&guard.guard).iter().any(|m| target.is(m)))
 }
 
-fn stmt_mentions(stmt: &Stmt, name: &str) -> bool {
+fn stmt_mentions(stmt: &Stmt, target: Target<'_>) -> bool {
     match stmt {
         Stmt::Let(node) => {
-            node.init.as_ref().is_some_and(|init| expr_mentions(init, name))
-                || node.diverge.as_ref().is_some_and(|block| mentions::of_block(block).iter().any(|m| m.name == name))
+            node.init.as_ref().is_some_and(|init| expr_mentions(init, target))
+                || node.diverge.as_ref().is_some_and(|block| mentions::of_block(block).iter().any(|m| target.is(m)))
         }
-        Stmt::Expr(expr, _) => expr_mentions(expr, name),
-        Stmt::Verbatim(stmt) => mentions::of_stmt(stmt).iter().any(|m| m.name == name),
+        Stmt::Expr(expr, _) => expr_mentions(expr, target),
+        Stmt::Verbatim(stmt) => mentions::of_stmt(stmt).iter().any(|m| target.is(m)),
     }
 }
 
-fn block_mentions(block: &Block, name: &str) -> bool {
+fn block_mentions(block: &Block, target: Target<'_>) -> bool {
     for stmt in &block.stmts {
-        if stmt_mentions(stmt, name) {
+        if stmt_mentions(stmt, target) {
             return true;
         }
-        if binds(stmt, name) {
+        if binds(stmt, target.name) {
             return false;
         }
     }
@@ -470,20 +500,20 @@ fn block_mentions(block: &Block, name: &str) -> bool {
 /// Does `expr` name the variable that `name` means here? Not after a binding inside it
 /// hides that variable (the temporaries of a statement in a loop are bound again on each
 /// iteration, for one).
-pub(crate) fn expr_mentions(expr: &Expr, name: &str) -> bool {
-    let syn_mentions = |expr: &syn::Expr| mentions::of_expr(expr).iter().any(|m| m.name == name);
+pub(crate) fn expr_mentions(expr: &Expr, target: Target<'_>) -> bool {
+    let syn_mentions = |expr: &syn::Expr| mentions::of_expr(expr).iter().any(|m| target.is(m));
     match expr {
         Expr::Plain(expr) => syn_mentions(expr),
         Expr::Await(node) => syn_mentions(&node.operand),
-        Expr::Block(block) => block_mentions(block, name),
+        Expr::Block(block) => block_mentions(block, target),
         Expr::If(node) => {
             syn_mentions(&node.cond)
-                || block_mentions(&node.then_branch, name)
-                || node.else_branch.as_ref().is_some_and(|expr| expr_mentions(expr, name))
+                || block_mentions(&node.then_branch, target)
+                || node.else_branch.as_ref().is_some_and(|expr| expr_mentions(expr, target))
         }
         Expr::Match(node) => {
-            syn_mentions(&node.scrutinee) || node.arms.iter().any(|arm| path_mentions(&Path::Arm(arm), name))
+            syn_mentions(&node.scrutinee) || node.arms.iter().any(|arm| path_mentions(&Path::Arm(arm), target))
         }
-        Expr::Loop(node) => block_mentions(&node.body, name),
+        Expr::Loop(node) => block_mentions(&node.body, target),
     }
 }

@@ -37,6 +37,9 @@ pub(crate) struct Mention {
     pub conditional: bool,
     /// For `MoveField`, the projection as written (`pair.a`).
     pub field: Option<syn::Expr>,
+    /// The field the local is reached through (`tag` in `self.tag.len()`), where it is named
+    /// only through a field projection.
+    pub through: Option<String>,
     /// The callee of a call (`done(v)`): a `Move` only if it is an `FnOnce` closure.
     pub called: bool,
     /// In the `else` of a `let .. else`, which always leaves: the code after the statement
@@ -48,7 +51,7 @@ impl Mention {
     /// A mention of `name` that is not of a field, not a callee, and not in a `let .. else`
     /// block (the collector marks those after).
     fn new(name: String, kind: Kind, conditional: bool) -> Self {
-        Mention { name, kind, conditional, field: None, called: false, leaves: false }
+        Mention { name, kind, conditional, field: None, through: None, called: false, leaves: false }
     }
 }
 
@@ -139,93 +142,6 @@ pub(crate) fn closure_moves_captures(closure: &syn::ExprClosure) -> bool {
     }
     collector.expr(&closure.body, Kind::Move);
     collector.found.iter().any(|mention| matches!(mention.kind, Kind::Move | Kind::MoveField) && !mention.called)
-}
-
-/// Methods that take `self` by value on the standard types; any other method is assumed to
-/// borrow its receiver.
-pub(crate) fn consumes_receiver(method: &str) -> bool {
-    method.starts_with("into_")
-        || method.starts_with("unwrap")
-        || method.starts_with("expect")
-        || matches!(
-            method,
-            "collect"
-                | "sum"
-                | "product"
-                | "count"
-                | "fold"
-                | "for_each"
-                | "ok"
-                | "err"
-                | "map"
-                | "map_err"
-                | "and_then"
-                | "or_else"
-                | "ok_or"
-                | "ok_or_else"
-                | "zip"
-                | "chain"
-                | "rev"
-                | "skip"
-                | "enumerate"
-                | "filter"
-                | "filter_map"
-                | "flat_map"
-                | "flatten"
-                | "into"
-                | "await"
-                // More of `Option`'s, `Result`'s and `Iterator`'s adapters that take `self`
-                // (`take`, `find`, `any`, `position`, `nth` borrow an iterator: not here).
-                | "transpose"
-                | "cloned"
-                | "copied"
-                | "map_or"
-                | "map_or_else"
-                | "and"
-                | "or"
-                | "xor"
-                | "is_some_and"
-                | "is_none_or"
-                | "is_ok_and"
-                | "is_err_and"
-                | "step_by"
-                | "cycle"
-                | "last"
-                | "max"
-                | "min"
-                | "max_by"
-                | "min_by"
-                | "max_by_key"
-                | "min_by_key"
-                | "reduce"
-                | "partition"
-                | "unzip"
-                | "map_while"
-                // The stream and future combinators of `futures` (and their `try_` forms):
-                // each takes its receiver by value.
-                | "then"
-                | "fuse"
-                | "boxed"
-                | "boxed_local"
-                | "inspect"
-                | "scan"
-                | "take_while"
-                | "skip_while"
-                | "peekable"
-                | "concat"
-                | "forward"
-                | "buffered"
-                | "buffer_unordered"
-                | "for_each_concurrent"
-                | "map_ok"
-                | "try_fold"
-                | "try_for_each"
-                | "try_for_each_concurrent"
-                | "try_collect"
-                | "try_concat"
-                | "try_filter"
-                | "try_filter_map"
-        )
 }
 
 #[derive(Default)]
@@ -382,6 +298,15 @@ impl Collector {
                     self.expr(arg, Kind::Move);
                 }
             }
+            // (`moves(self)`: the user says the method takes the field by value.)
+            syn::Expr::MethodCall(call)
+                if crate::classic::syntax::receivers::hinted_field_receiver(&call.receiver).is_some() =>
+            {
+                self.expr(&call.receiver, Kind::Move);
+                for arg in &call.args {
+                    self.expr(arg, Kind::Move);
+                }
+            }
             _ => self.expr(operand, Kind::Move),
         }
     }
@@ -414,10 +339,18 @@ impl Collector {
             }
             syn::Expr::Paren(node) => self.expr(&node.expr, kind),
             syn::Expr::Group(node) => self.expr(&node.expr, kind),
-            syn::Expr::Field(node) => match projection_root(&node.base) {
-                Some(root) if kind == Kind::Move => self.push_field(root, expr),
-                _ => self.expr(&node.base, if kind == Kind::Move { Kind::Move } else { Kind::Read }),
-            },
+            syn::Expr::Field(node) => {
+                let before = self.found.len();
+                match projection_root(&node.base) {
+                    Some(root) if kind == Kind::Move => self.push_field(root, expr),
+                    _ => self.expr(&node.base, if kind == Kind::Move { Kind::Move } else { Kind::Read }),
+                }
+                if self.found.len() == before + 1
+                    && let Some(member) = super::first_member(expr)
+                {
+                    self.found[before].through = Some(member);
+                }
+            }
             syn::Expr::Index(node) => {
                 self.expr(&node.expr, Kind::Read);
                 self.expr(&node.index, Kind::Move);
@@ -426,7 +359,8 @@ impl Collector {
             syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => self.expr(&node.expr, Kind::Read),
             syn::Expr::Await(node) => self.awaited(&node.base),
             syn::Expr::MethodCall(node) => {
-                let receiver = if consumes_receiver(&node.method.to_string()) { Kind::Move } else { Kind::Read };
+                let receiver =
+                    if super::receivers::consumes_receiver(&node.method.to_string()) { Kind::Move } else { Kind::Read };
                 self.expr(&node.receiver, receiver);
                 for arg in &node.args {
                     self.expr(arg, Kind::Move);

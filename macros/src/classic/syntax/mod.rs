@@ -85,6 +85,26 @@ pub(crate) fn place_root(expr: &syn::Expr, through: Through) -> Option<&syn::Ide
     }
 }
 
+/// The member next to the local a pure field projection starts from (`tag` in `self.tag.n`).
+pub(crate) fn first_member(expr: &syn::Expr) -> Option<String> {
+    let mut member = None;
+    let mut current = expr;
+    loop {
+        match current {
+            syn::Expr::Field(node) => {
+                member = Some(match &node.member {
+                    syn::Member::Named(ident) => ident.to_string(),
+                    syn::Member::Unnamed(index) => index.index.to_string(),
+                });
+                current = &node.base;
+            }
+            syn::Expr::Paren(node) => current = &node.expr,
+            syn::Expr::Path(_) => return member,
+            _ => return None,
+        }
+    }
+}
+
 /// The operands of a condition's `&&` chain, in order, through parentheses: the `let P = e`s
 /// of a `let` chain and the `bool`s between them (a condition without `&&` is one operand).
 pub(crate) fn chain_operands(cond: &syn::Expr) -> Vec<&syn::Expr> {

@@ -21,14 +21,101 @@ pub(crate) fn place_root_into(expr: &syn::Expr, out: &mut HashSet<String>) {
     }
 }
 
+/// Methods that take `self` by value on the standard types; any other method is assumed to
+/// borrow its receiver.
+pub(crate) fn consumes_receiver(method: &str) -> bool {
+    method.starts_with("into_")
+        || method.starts_with("unwrap")
+        || method.starts_with("expect")
+        || matches!(
+            method,
+            "collect"
+                | "sum"
+                | "product"
+                | "count"
+                | "fold"
+                | "for_each"
+                | "ok"
+                | "err"
+                | "map"
+                | "map_err"
+                | "and_then"
+                | "or_else"
+                | "ok_or"
+                | "ok_or_else"
+                | "zip"
+                | "chain"
+                | "rev"
+                | "skip"
+                | "enumerate"
+                | "filter"
+                | "filter_map"
+                | "flat_map"
+                | "flatten"
+                | "into"
+                | "await"
+                // More of `Option`'s, `Result`'s and `Iterator`'s adapters that take `self`
+                // (`take`, `find`, `any`, `position`, `nth` borrow an iterator: not here).
+                | "transpose"
+                | "cloned"
+                | "copied"
+                | "map_or"
+                | "map_or_else"
+                | "and"
+                | "or"
+                | "xor"
+                | "is_some_and"
+                | "is_none_or"
+                | "is_ok_and"
+                | "is_err_and"
+                | "step_by"
+                | "cycle"
+                | "last"
+                | "max"
+                | "min"
+                | "max_by"
+                | "min_by"
+                | "max_by_key"
+                | "min_by_key"
+                | "reduce"
+                | "partition"
+                | "unzip"
+                | "map_while"
+                // The stream and future combinators of `futures` (and their `try_` forms):
+                // each takes its receiver by value.
+                | "then"
+                | "fuse"
+                | "boxed"
+                | "boxed_local"
+                | "inspect"
+                | "scan"
+                | "take_while"
+                | "skip_while"
+                | "peekable"
+                | "concat"
+                | "forward"
+                | "buffered"
+                | "buffer_unordered"
+                | "for_each_concurrent"
+                | "map_ok"
+                | "try_fold"
+                | "try_for_each"
+                | "try_for_each_concurrent"
+                | "try_collect"
+                | "try_concat"
+                | "try_filter"
+                | "try_filter_map"
+        )
+}
+
 /// Does the method take its receiver by value, as far as its name says: the consuming ones
-/// (`mentions::consumes_receiver`) and those of the primitive numbers (`min`, `pow`,
+/// (`consumes_receiver`) and those of the primitive numbers (`min`, `pow`,
 /// `wrapping_add`, ..). Rust reads such a receiver where the call begins, before its
 /// arguments run (`self.count.min(self.bump().await)` compares the count from before).
 pub(crate) fn takes_receiver_by_value(method: &str) -> bool {
     const PREFIXES: [&str; 8] =
         ["wrapping_", "checked_", "saturating_", "overflowing_", "rotate_", "count_", "leading_", "trailing_"];
-    crate::classic::syntax::mentions::consumes_receiver(method)
+    consumes_receiver(method)
         || PREFIXES.iter().any(|prefix| method.starts_with(prefix))
         || matches!(
             method,
@@ -126,6 +213,41 @@ pub(crate) fn consumed_receiver(operand: &syn::Expr) -> Option<String> {
     let syn::Expr::MethodCall(call) = strip_parens(operand) else { return None };
     let syn::Expr::Path(path) = &*call.receiver else { return None };
     Some(path.path.get_ident()?.to_string())
+}
+
+/// The local whose field a method is called on (`self` in `self.txn.commit()`, `w` in
+/// `w.a.b.close()`), where the user's `moves` hint names it: the method takes the field by
+/// value at the local's last use. No guess is made without the hint (a `&self` method on a
+/// field is as common as a consuming one there).
+pub(crate) fn hinted_field_receiver(receiver: &syn::Expr) -> Option<String> {
+    let syn::Expr::Field(_) = strip_parens(receiver) else { return None };
+    let root = syntax::place_root(receiver, Through::Fields)?.to_string();
+    hints::moves(&root).then_some(root)
+}
+
+/// The fields (`("self", "txn")`) that method calls in code are called on where the user's
+/// `moves` hint names their local (`hinted_field_receiver`): `code` visits the code.
+pub(crate) fn hinted_fields(code: impl FnOnce(&mut dyn FnMut(&syn::ExprMethodCall))) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    code(&mut |call| {
+        if let Some(root) = hinted_field_receiver(&call.receiver)
+            && let Some(member) = crate::classic::syntax::first_member(&call.receiver)
+            && !found.contains(&(root.clone(), member.clone()))
+        {
+            found.push((root, member));
+        }
+    });
+    found
+}
+
+/// Every method call of an expression or a statement, to `f` (`hinted_fields`).
+pub(crate) struct MethodCalls<'f>(pub &'f mut dyn FnMut(&syn::ExprMethodCall));
+
+impl<'ast> syn::visit::Visit<'ast> for MethodCalls<'_> {
+    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+        (self.0)(call);
+        syn::visit::visit_expr_method_call(self, call);
+    }
 }
 
 /// The local that a `let`'s initializer borrows directly (its binding then holds a borrow,

@@ -12,6 +12,7 @@ use crate::classic::analyse::loans;
 use crate::classic::generate::places::{InPlace, Places};
 use crate::classic::syntax::bindings::pattern_bindings;
 use crate::classic::syntax::mentions;
+use crate::classic::syntax::receivers;
 
 impl Emitter<'_> {
     /// Does the local this binding declares live in place? The set names each such binding
@@ -160,16 +161,34 @@ impl Emitter<'_> {
     /// The locals living in place (of `visible`) that no code after the current statement
     /// names: a macro the lowering cannot see into may be lent their values
     /// (`Places::lent_macro`).
-    pub(super) fn last_uses(&self, visible: &HashMap<String, InPlace>) -> HashSet<String> {
-        visible
+    ///
+    /// With them, `root.field` for each field of `fields` (`hinted_fields`) that no code after
+    /// the statement names, nor the local whole: a method called on it that the user's
+    /// `moves` hint says takes it gets its value.
+    pub(super) fn last_uses(
+        &self,
+        visible: &HashMap<String, InPlace>,
+        fields: Vec<(String, String)>,
+    ) -> HashSet<String> {
+        let id_of = |name: &str| self.lookup(if name == "self" { mentions::SELF_LOCAL } else { name });
+        let mut last_uses: HashSet<String> = visible
             .keys()
             .filter(|name| {
-                let local = if *name == "self" { mentions::SELF_LOCAL } else { name.as_str() };
-                self.lookup(local)
+                id_of(name)
                     .is_some_and(|id| !self.var_named_after_statement(id) && !self.borrower_named_after_statement(id))
             })
             .cloned()
-            .collect()
+            .collect();
+        for (root, field) in fields {
+            if visible.contains_key(&root)
+                && id_of(&root).is_some_and(|id| {
+                    !self.field_named_after_statement(id, &field) && !self.borrower_named_after_statement(id)
+                })
+            {
+                last_uses.insert(format!("{root}.{field}"));
+            }
+        }
+        last_uses
     }
 
     /// Does code after the statement name a local that holds a borrow of `id` (`let held =
@@ -208,7 +227,8 @@ impl Emitter<'_> {
 
     fn places_in(&mut self, expr: &syn::Expr, rewrite: impl FnOnce(&mut Places, &syn::Expr) -> syn::Expr) -> syn::Expr {
         let (visible, others) = self.visible_places();
-        let last_uses = self.last_uses(&visible);
+        let fields = receivers::hinted_fields(|f| syn::visit::Visit::visit_expr(&mut receivers::MethodCalls(f), expr));
+        let last_uses = self.last_uses(&visible, fields);
         let mut places = Places::new(&visible, &others, &self.found.parts, self.config.krate).with_last_uses(last_uses);
         let rewritten = rewrite(&mut places, expr);
         let found = std::mem::take(&mut places.found_parts);
@@ -221,7 +241,8 @@ impl Emitter<'_> {
     /// written before it.
     pub(super) fn places_stmt(&mut self, stmt: &syn::Stmt) -> syn::Stmt {
         let (visible, others) = self.visible_places();
-        let last_uses = self.last_uses(&visible);
+        let fields = receivers::hinted_fields(|f| syn::visit::Visit::visit_stmt(&mut receivers::MethodCalls(f), stmt));
+        let last_uses = self.last_uses(&visible, fields);
         let mut places = Places::new(&visible, &others, &self.found.parts, self.config.krate).with_last_uses(last_uses);
         let stmt = places.stmt(stmt);
         let found = std::mem::take(&mut places.found_parts);

@@ -369,10 +369,22 @@ impl<'a> Places<'a> {
             syn::Expr::MethodCall(node) => {
                 // `moves(name)`: at its last use, the user says the method takes it; the twin
                 // takes it there too (`lent_by_value`), so that rustc checks the move.
-                let hinted = Self::path_name(&node.receiver).filter(|name| {
+                // The same for a field of it (`moves(self)` on `self.txn.commit()`): the field
+                // is used by value (`FieldByValue`), as the twin moves it.
+                let field = crate::classic::syntax::receivers::hinted_field_receiver(&node.receiver).and_then(|root| {
+                    let member = crate::classic::syntax::first_member(&node.receiver)?;
+                    Some((root, member))
+                });
+                let receiver_root =
+                    Self::path_name(&node.receiver).or_else(|| field.as_ref().map(|(root, _)| root.clone()));
+                let hinted = receiver_root.filter(|name| {
+                    let last_use = match &field {
+                        Some((root, member)) => self.lending.last_uses.contains(&format!("{root}.{member}")),
+                        None => self.lending.last_uses.contains(name),
+                    };
                     self.lending.deferred == 0
                         && crate::classic::hints::moves(name)
-                        && self.lending.last_uses.contains(name)
+                        && last_use
                         && self.lookup(name).is_some()
                 });
                 if let Some(name) = &hinted
@@ -380,7 +392,9 @@ impl<'a> Places<'a> {
                 {
                     self.lent_by_value.push(key);
                 }
-                let receiver_use = if hinted.is_some() || mentions::consumes_receiver(&node.method.to_string()) {
+                let receiver_use = if hinted.is_some()
+                    || crate::classic::syntax::receivers::consumes_receiver(&node.method.to_string())
+                {
                     PlaceUse::Value
                 } else {
                     PlaceUse::Place
