@@ -18,7 +18,7 @@ pub(crate) struct Args {
     pub hints: Hints,
 }
 
-/// `moves(cmd)`: a method called on `cmd` (or on a field of it: `moves(self)` for
+/// `moves(cmd)`: a method called on `cmd` (or, `moves(self.txn)`, on that field of a local:
 /// `self.txn.commit()`) at its last use takes it by value (`apply(self)`), even where the
 /// macro would guess a borrow; `keeps(tx)`: a method called on `tx` borrows it
 /// (`send(&self)`), even at its last use. rustc's errors say which (E0507 on a kept local, E0597
@@ -26,8 +26,38 @@ pub(crate) struct Args {
 /// makes, so a wrong hint is rustc's error at the user's line.
 #[derive(Clone, Default)]
 pub(crate) struct Hints {
-    pub moves: Vec<Ident>,
-    pub keeps: Vec<Ident>,
+    pub moves: Vec<HintedPlace>,
+    pub keeps: Vec<HintedPlace>,
+}
+
+/// What a hint names: a local (`cmd`), `self`, or, for `moves`, a field of one (`self.txn`,
+/// `w.0`: a method called on that field takes the field).
+#[derive(Clone)]
+pub(crate) struct HintedPlace {
+    /// The local (or `self`), spanned where the hint names it.
+    pub root: Ident,
+    /// The place as written, without spaces (`self.txn`).
+    pub text: String,
+}
+
+impl Parse for HintedPlace {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let root = if input.peek(Token![self]) {
+            let this: Token![self] = input.parse()?;
+            Ident::new("self", this.span)
+        } else {
+            input.parse::<Ident>()?
+        };
+        let mut text = root.to_string();
+        while input.peek(Token![.]) {
+            input.parse::<Token![.]>()?;
+            match input.parse::<syn::Member>()? {
+                syn::Member::Named(field) => text.push_str(&format!(".{field}")),
+                syn::Member::Unnamed(index) => text.push_str(&format!(".{}", index.index)),
+            }
+        }
+        Ok(HintedPlace { root, text })
+    }
 }
 
 /// Where an annotated function is: a trait's method must keep the trait's signature.
@@ -100,18 +130,8 @@ impl Parse for Args {
                     "moves" | "keeps" => {
                         let content;
                         syn::parenthesized!(content in input);
-                        // A local's name, or `self` (a method called on one of its fields).
-                        let name = |input: ParseStream| {
-                            if input.peek(Token![self]) {
-                                let this: Token![self] = input.parse()?;
-                                Ok(Ident::new("self", this.span))
-                            } else {
-                                input.parse::<Ident>()
-                            }
-                        };
-                        let names =
-                            syn::punctuated::Punctuated::<Ident, Token![,]>::parse_terminated_with(&content, name)?;
-                        if names.is_empty() {
+                        let places = syn::punctuated::Punctuated::<HintedPlace, Token![,]>::parse_terminated(&content)?;
+                        if places.is_empty() {
                             return Err(syn::Error::new(
                                 word.span(),
                                 format!("`{word}(..)` names the locals it is about, as in `{word}(cmd)`"),
@@ -122,16 +142,27 @@ impl Parse for Args {
                         } else {
                             (&mut hints.keeps, &hints.moves)
                         };
-                        for name in names {
-                            if other.contains(&name) {
+                        for place in places {
+                            if word == "keeps" && place.text.contains('.') {
                                 return Err(syn::Error::new(
-                                    name.span(),
+                                    place.root.span(),
                                     format!(
-                                        "`{name}` is named by both `moves` and `keeps`: a call takes it or borrows it"
+                                        "`keeps` names a local, not a field (`{}`): a method called on a field is \
+                                         taken to borrow it without a hint",
+                                        place.text
                                     ),
                                 ));
                             }
-                            this.push(name);
+                            if other.iter().any(|known| known.text == place.text) {
+                                return Err(syn::Error::new(
+                                    place.root.span(),
+                                    format!(
+                                        "`{}` is named by both `moves` and `keeps`: a call takes it or borrows it",
+                                        place.text
+                                    ),
+                                ));
+                            }
+                            this.push(place);
                         }
                     }
                     "value_task" => {

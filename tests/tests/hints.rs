@@ -85,7 +85,7 @@ mod field_of_self {
     use super::*;
 
     impl Wrapper {
-        #[lowering::lowering(classic, moves(self))]
+        #[lowering::lowering(classic, moves(self.cmd))]
         pub async fn classic_apply(self, db: u32) -> u32 {
             self.cmd.apply(db).await
         }
@@ -96,7 +96,7 @@ mod field_of_self {
         }
 
         // The rest of `self` (`tag`) is read after the field moved, and drops at the end.
-        #[lowering::lowering(classic, moves(self))]
+        #[lowering::lowering(classic, moves(self.cmd))]
         pub async fn classic_apply_then_tag(self, db: u32) -> (u32, usize) {
             let seen = self.cmd.peek().await;
             (self.cmd.apply(db + seen).await, self.tag.name().len())
@@ -113,7 +113,7 @@ mod field_of_self {
 mod field_of_a_local {
     use super::*;
 
-    #[lowering::lowering(classic, moves(wrapper))]
+    #[lowering::lowering(classic, moves(wrapper.cmd))]
     pub async fn classic(db: u32) -> u32 {
         let wrapper = Wrapper { cmd: Cmd(Loud::new("cmd")), tag: Loud::new("tag") };
         let seen = wrapper.cmd.peek().await;
@@ -126,6 +126,79 @@ mod field_of_a_local {
         let seen = wrapper.cmd.peek().await;
         wrapper.cmd.apply(db).await + seen
     }
+}
+
+/// A server whose `serve(self)` splits a field it owns (`self.loopback.split()`, a consuming
+/// method not awaited) and awaits with the halves, then reads another field, whose method
+/// (`name(&self)`) the hint, which names `self.loopback` only, leaves borrowing it: it drops
+/// with `self`, after the locals, as in the plain function.
+pub struct Loopback(pub Loud, pub Loud);
+
+impl Loopback {
+    pub fn split(self) -> (Loud, Loud) {
+        (self.0, self.1)
+    }
+}
+
+pub struct Server {
+    pub loopback: Loopback,
+    pub name: Loud,
+}
+
+mod split_field {
+    use super::*;
+
+    impl Server {
+        #[lowering::lowering(classic, moves(self.loopback))]
+        pub async fn classic_serve(self) -> usize {
+            let (requests, responses) = self.loopback.split();
+            let n = later("serve", requests.name().len()).await;
+            n + responses.name().len() + self.name.name().len()
+        }
+
+        #[lowering::lowering(runtime)]
+        pub async fn runtime_serve(self) -> usize {
+            let (requests, responses) = self.loopback.split();
+            let n = later("serve", requests.name().len()).await;
+            n + responses.name().len() + self.name.name().len()
+        }
+    }
+}
+
+mod split_field_by_path {
+    use super::*;
+
+    impl Server {
+        #[lowering::lowering(classic)]
+        pub async fn classic_serve_by_path(self) -> usize {
+            let (requests, responses) = Loopback::split(self.loopback);
+            let n = later("serve", requests.name().len()).await;
+            n + responses.name().len() + self.name.name().len()
+        }
+
+        #[lowering::lowering(runtime)]
+        pub async fn runtime_serve_by_path(self) -> usize {
+            let (requests, responses) = Loopback::split(self.loopback);
+            let n = later("serve", requests.name().len()).await;
+            n + responses.name().len() + self.name.name().len()
+        }
+    }
+}
+
+#[test]
+fn the_field_moved_by_a_call_of_the_method_as_a_function() {
+    let outcome = same_at_every_suspension(|| server().classic_serve_by_path(), || server().runtime_serve_by_path());
+    assert_eq!(outcome, Outcome::Value(2 + 3 + 6));
+}
+
+fn server() -> Server {
+    Server { loopback: Loopback(Loud::new("in"), Loud::new("out")), name: Loud::new("server") }
+}
+
+#[test]
+fn a_moves_hint_on_self_takes_a_field_a_let_splits() {
+    let outcome = same_at_every_suspension(|| server().classic_serve(), || server().runtime_serve());
+    assert_eq!(outcome, Outcome::Value(2 + 3 + 6));
 }
 
 fn wrapper() -> Wrapper {

@@ -1,5 +1,5 @@
-// A wrong hint on a field is rustc's error, never wrong code: `moves(self)` says `peek` takes
-// `self.tx`, but it borrows it; the borrow-check twin moves the field as the hint asks, so
+// A wrong hint on a field is rustc's error, never wrong code: `moves(self.tx)` says `peek`
+// takes `self.tx`, but it borrows it; the borrow-check twin moves the field as the hint asks, so
 // rustc says that the moved value is dropped while the awaited future still borrows it. Drop
 // the hint (a method on a field is taken to borrow it).
 use lowering::lowering;
@@ -17,7 +17,7 @@ struct Sender {
 }
 
 impl Sender {
-    #[lowering(classic, moves(self))]
+    #[lowering(classic, moves(self.tx))]
     async fn peek(self) -> u32 {
         self.tx.peek().await
     }

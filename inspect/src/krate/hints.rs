@@ -1,6 +1,6 @@
 //! The hints `inspect crate` gives a function where the classic lowering's guess about a
-//! method call is wrong, read from rustc's own error: a consuming method on a kept local is
-//! E0507 "cannot move out of ..." at that local (`moves(x)`), and a borrowing method at a
+//! method call is wrong, read from rustc's own error: a consuming method on a kept local (or on
+//! a field of one) is E0507 "cannot move out of ..." at that place (`moves(x)`, `moves(x.f)`), and a borrowing method at a
 //! local's last use is E0597 "`y` does not live long enough" (`keeps(y)`). The macro cannot
 //! know which a method is (that is decided after type checking); rustc says it, so the copy's
 //! attribute is given the hint and the function built again.
@@ -51,9 +51,14 @@ impl TryFrom<String> for Hint {
     type Error = String;
 
     fn try_from(text: String) -> Result<Hint, String> {
+        // `moves` may name a field of a local (`moves(self.txn)`); `keeps` names a local.
         let parsed = |prefix: &str, kind: Kind| {
             let local = text.strip_prefix(prefix)?.strip_suffix(')')?;
-            is_local_name(local).then(|| Hint { kind, local: local.to_owned() })
+            let place = match kind {
+                Kind::Moves => field_path(local)?,
+                Kind::Keeps => is_local_name(local).then(|| local.to_owned())?,
+            };
+            (place == local).then(|| Hint { kind, local: place })
         };
         parsed("moves(", Kind::Moves)
             .or_else(|| parsed("keeps(", Kind::Keeps))
@@ -67,11 +72,11 @@ pub fn called_for(diagnostic: &Diagnostic) -> Option<Hint> {
     let primary = diagnostic.spans.iter().find(|span| span.is_primary)?;
     match code {
         // "cannot move out of a raw pointer": the local is the primary span's text (`cmd` in
-        // `cmd.apply(db)`), or the local a field there is part of (`self` in
-        // `self.txn.commit()`: the hint takes the field); a deref or an index there is no
-        // local's, and no hint helps.
+        // `cmd.apply(db)`), or the field of a local there (`self.txn` in `self.txn.commit()`:
+        // the hint takes that field); a deref or an index there is no local's, and no hint
+        // helps.
         "E0507" if diagnostic.message.starts_with("cannot move out of") => {
-            highlighted(primary).and_then(|text| field_path_root(&text)).map(|local| Hint { kind: Kind::Moves, local })
+            highlighted(primary).and_then(|text| field_path(&text)).map(|local| Hint { kind: Kind::Moves, local })
         }
         // "`tx` does not live long enough", or "borrowed value does not live long enough" with
         // the local at the primary span.
@@ -112,15 +117,16 @@ fn is_local_name(text: &str) -> bool {
     starts && chars.all(|c| c.is_alphanumeric() || c == '_') && !matches!(text, "Self" | "super" | "crate" | "_")
 }
 
-/// The local a place of fields starts from (`self` in `self.txn.0`, `cmd` in `cmd`), if the
-/// text is such a place.
-fn field_path_root(text: &str) -> Option<String> {
-    let mut parts = text.split('.').map(str::trim);
-    let root = parts.next().filter(|root| is_local_name(root))?;
-    let fields_only = parts.all(|member| {
-        !member.is_empty() && member.chars().all(|c| c.is_alphanumeric() || c == '_') && !member.starts_with("r#")
+/// A local or a field of one (`cmd`, `self.txn`, `w.a.0`) as a hint names it, without spaces,
+/// if the text is such a place.
+fn field_path(text: &str) -> Option<String> {
+    let parts: Vec<&str> = text.split('.').map(str::trim).collect();
+    let (root, members) = parts.split_first()?;
+    let fields_only = members.iter().all(|member| {
+        let named = member.strip_prefix("r#").unwrap_or(member);
+        !named.is_empty() && named.chars().all(|c| c.is_alphanumeric() || c == '_')
     });
-    fields_only.then(|| root.to_owned())
+    (is_local_name(root) && fields_only).then(|| parts.join("."))
 }
 
 /// One function's hints: those in force, every one ever given, and the rounds used.
@@ -198,9 +204,9 @@ mod tests {
         let moved = diagnostic("E0507", "cannot move out of a raw pointer", "    cmd.apply(db).await + seen", 5, 8);
         assert_eq!(called_for(&moved).map(|h| h.to_string()).as_deref(), Some("moves(cmd)"));
         let field = diagnostic("E0507", "cannot move out of a raw pointer", "    self.inner.send().await", 5, 15);
-        assert_eq!(called_for(&field).map(|h| h.to_string()).as_deref(), Some("moves(self)"), "the field's local");
+        assert_eq!(called_for(&field).map(|h| h.to_string()).as_deref(), Some("moves(self.inner)"), "the field");
         let deep = diagnostic("E0507", "cannot move out of a raw pointer", "    w.a.0.close().await", 5, 10);
-        assert_eq!(called_for(&deep).map(|h| h.to_string()).as_deref(), Some("moves(w)"));
+        assert_eq!(called_for(&deep).map(|h| h.to_string()).as_deref(), Some("moves(w.a.0)"));
         let deref = diagnostic("E0507", "cannot move out of a raw pointer", "    (*w).close().await", 5, 9);
         assert_eq!(called_for(&deref), None, "a deref is no local's field");
         let kept = diagnostic("E0597", "`tx` does not live long enough", "    tx.send(v).await", 5, 7);
@@ -230,6 +236,8 @@ mod tests {
         assert!(!given.learn([&moves]), "no ping-pong between the two");
         assert_eq!(Hint::try_from("moves(self)".to_owned()).map(|hint| hint.local), Ok("self".to_owned()));
         assert!(Hint::try_from("moves(crate)".to_owned()).is_err());
+        assert_eq!(Hint::try_from("moves(self.txn)".to_owned()).map(|hint| hint.local), Ok("self.txn".to_owned()));
+        assert!(Hint::try_from("keeps(self.txn)".to_owned()).is_err(), "`keeps` names a local");
         assert!(Hint::try_from("moves x".to_owned()).is_err());
     }
 }

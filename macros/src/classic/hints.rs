@@ -18,16 +18,17 @@ pub(crate) fn with<R>(hints: &Hints, f: impl FnOnce() -> R) -> R {
     result
 }
 
-/// A method called on `name` (or on a field of it) at its last use takes it by value.
+/// A method called on `name` (a local, or a field of one as written: `self.txn`) at its last
+/// use takes it by value.
 pub(crate) fn moves(name: &str) -> bool {
     let name = as_written(name);
-    HINTS.with(|hints| hints.borrow().moves.iter().any(|ident| ident == name))
+    HINTS.with(|hints| hints.borrow().moves.iter().any(|place| place.text == name))
 }
 
 /// A method called on `name` borrows it, at its last use too.
 pub(crate) fn keeps(name: &str) -> bool {
     let name = as_written(name);
-    HINTS.with(|hints| hints.borrow().keeps.iter().any(|ident| ident == name))
+    HINTS.with(|hints| hints.borrow().keeps.iter().any(|place| place.text == name))
 }
 
 /// The receiver as the user names it in a hint: `self`, where the lowering calls it by the

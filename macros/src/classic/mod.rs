@@ -487,7 +487,7 @@ fn check_hints(args: &Args, function: &Function) -> syn::Result<()> {
         }
     }
     Names(&mut named).visit_block(&function.block);
-    for ident in args.hints.moves.iter().chain(&args.hints.keeps) {
+    for ident in args.hints.moves.iter().chain(&args.hints.keeps).map(|place| &place.root) {
         if !named.contains(&ident.to_string()) {
             return Err(syn::Error::new(
                 ident.span(),

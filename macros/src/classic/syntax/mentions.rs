@@ -298,15 +298,6 @@ impl Collector {
                     self.expr(arg, Kind::Move);
                 }
             }
-            // (`moves(self)`: the user says the method takes the field by value.)
-            syn::Expr::MethodCall(call)
-                if crate::classic::syntax::receivers::hinted_field_receiver(&call.receiver).is_some() =>
-            {
-                self.expr(&call.receiver, Kind::Move);
-                for arg in &call.args {
-                    self.expr(arg, Kind::Move);
-                }
-            }
             _ => self.expr(operand, Kind::Move),
         }
     }
@@ -359,8 +350,10 @@ impl Collector {
             syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => self.expr(&node.expr, Kind::Read),
             syn::Expr::Await(node) => self.awaited(&node.base),
             syn::Expr::MethodCall(node) => {
-                let receiver =
-                    if super::receivers::consumes_receiver(&node.method.to_string()) { Kind::Move } else { Kind::Read };
+                // (A field of a local the user's `moves` hint names: the method takes the field.)
+                let takes = super::receivers::consumes_receiver(&node.method.to_string())
+                    || super::receivers::hinted_field_receiver(&node.receiver).is_some();
+                let receiver = if takes { Kind::Move } else { Kind::Read };
                 self.expr(&node.receiver, receiver);
                 for arg in &node.args {
                     self.expr(arg, Kind::Move);

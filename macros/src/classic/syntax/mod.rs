@@ -85,6 +85,23 @@ pub(crate) fn place_root(expr: &syn::Expr, through: Through) -> Option<&syn::Ide
     }
 }
 
+/// A pure field projection as a hint names it (`self.txn`, `w.a.0`): the local, then each
+/// member, without spaces.
+pub(crate) fn field_path_text(expr: &syn::Expr) -> Option<String> {
+    match expr {
+        syn::Expr::Field(node) => {
+            let base = field_path_text(&node.base)?;
+            Some(match &node.member {
+                syn::Member::Named(ident) => format!("{base}.{ident}"),
+                syn::Member::Unnamed(index) => format!("{base}.{}", index.index),
+            })
+        }
+        syn::Expr::Paren(node) => field_path_text(&node.expr),
+        syn::Expr::Path(path) if path.qself.is_none() => path.path.get_ident().map(ToString::to_string),
+        _ => None,
+    }
+}
+
 /// The member next to the local a pure field projection starts from (`tag` in `self.tag.n`).
 pub(crate) fn first_member(expr: &syn::Expr) -> Option<String> {
     let mut member = None;

@@ -215,14 +215,14 @@ pub(crate) fn consumed_receiver(operand: &syn::Expr) -> Option<String> {
     Some(path.path.get_ident()?.to_string())
 }
 
-/// The local whose field a method is called on (`self` in `self.txn.commit()`, `w` in
-/// `w.a.b.close()`), where the user's `moves` hint names it: the method takes the field by
-/// value at the local's last use. No guess is made without the hint (a `&self` method on a
-/// field is as common as a consuming one there).
+/// The local whose field a method is called on (`self` in `self.txn.commit()`), where the
+/// user's `moves` hint names that field (`moves(self.txn)`): the method takes the field by
+/// value at its last use. No guess is made without the hint (a `&self` method on a field is
+/// as common as a consuming one there).
 pub(crate) fn hinted_field_receiver(receiver: &syn::Expr) -> Option<String> {
     let syn::Expr::Field(_) = strip_parens(receiver) else { return None };
     let root = syntax::place_root(receiver, Through::Fields)?.to_string();
-    hints::moves(&root).then_some(root)
+    hints::moves(&syntax::field_path_text(receiver)?).then_some(root)
 }
 
 /// The fields (`("self", "txn")`) that method calls in code are called on where the user's

@@ -378,14 +378,11 @@ impl<'a> Places<'a> {
                 let receiver_root =
                     Self::path_name(&node.receiver).or_else(|| field.as_ref().map(|(root, _)| root.clone()));
                 let hinted = receiver_root.filter(|name| {
-                    let last_use = match &field {
-                        Some((root, member)) => self.lending.last_uses.contains(&format!("{root}.{member}")),
-                        None => self.lending.last_uses.contains(name),
+                    let (hint, last_use) = match &field {
+                        Some((root, member)) => (true, self.lending.last_uses.contains(&format!("{root}.{member}"))),
+                        None => (crate::classic::hints::moves(name), self.lending.last_uses.contains(name)),
                     };
-                    self.lending.deferred == 0
-                        && crate::classic::hints::moves(name)
-                        && last_use
-                        && self.lookup(name).is_some()
+                    self.lending.deferred == 0 && hint && last_use && self.lookup(name).is_some()
                 });
                 if let Some(name) = &hinted
                     && let Some(key) = receiver_key(&node.receiver, name)
