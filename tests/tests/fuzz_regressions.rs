@@ -3337,3 +3337,59 @@ mod seed65537 {
         }
     }
 }
+
+/// Seed 17711, the first run after a local used by value and named again after an await
+/// lives in place.
+mod seed17711 {
+    use super::*;
+
+    macro_rules! plain { ($($t:tt)*) => { $($t)* }; }
+
+    differential! {
+        // A macro naming a kept local, lent by a block before it, as the left operand of a
+        // block's tail: the block, first in the tail, was read as a statement of its own
+        // (`{ .. } + 4u32`: "leading `+` is not supported"). `p1` lives in place since it is
+        // used by value before an await and read after it. Program 3166.
+        pub async fn program3166(mut p1: u32) -> Result<u32, String> {
+            let v = add3(p1, p1, 1u32);
+            later("a", v).await;
+            p1 |= v;
+            Ok::<u32, String>(now("a37", {
+                later("a40", 2u32).await;
+                plain!(p1) + 4u32
+            }).await)
+        }
+
+        // The same as a statement's value and in a `let`.
+        pub async fn lent_macro_first_in_an_operand(mut p1: u32) -> u32 {
+            let v = add3(p1, p1, 1u32);
+            later("a", v).await;
+            p1 |= v;
+            let w = plain!(p1) * 2u32 + plain!(p1);
+            plain!(p1) - 1u32 + w
+        }
+
+        // Lent by value, at the kept local's last use: the twin takes the value where the
+        // classic code does, in a block of its own first in the tail.
+        pub async fn lent_by_value_first_in_a_tail(p: Loud) -> u32 {
+            let r = &p;
+            later("a", weigh(r)).await;
+            plain!(consume(p)) + 4u32
+        }
+    }
+
+    #[test]
+    fn program3166() {
+        for p1 in [0, 5] {
+            same_at_every_suspension(|| classic::program3166(p1), || runtime::program3166(p1));
+            same_at_every_suspension(
+                || classic::lent_macro_first_in_an_operand(p1),
+                || runtime::lent_macro_first_in_an_operand(p1),
+            );
+        }
+        same_at_every_suspension(
+            || classic::lent_by_value_first_in_a_tail(Loud::new("p")),
+            || runtime::lent_by_value_first_in_a_tail(Loud::new("p")),
+        );
+    }
+}

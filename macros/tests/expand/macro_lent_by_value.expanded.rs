@@ -131,11 +131,13 @@ fn register<'__lowering_1>(
                                         .unwrap_or_else(|| ::core::unreachable!());
                                     __awaited;
                                     let len = r.len();
-                                    out.push({
-                                        #[allow(unused_variables, unused_mut)]
-                                        let mut v = (&::lowering::__private::ByValue(v)).by_value();
-                                        keep! { v . len () + 1000 }
-                                    });
+                                    out.push(
+                                        ({
+                                            #[allow(unused_variables, unused_mut)]
+                                            let mut v = (&::lowering::__private::ByValue(v)).by_value();
+                                            keep! { v . len () + 1000 }
+                                        }),
+                                    );
                                     ::lowering::__private::fill_awaiter(&mut __sm.awaiter_2, {
                                         #[allow(unused_imports)]
                                         use ::lowering::__private::AwaitAnyFuture as _;

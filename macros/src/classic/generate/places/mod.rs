@@ -567,8 +567,10 @@ impl<'a> Places<'a> {
                 if !lent.is_empty() {
                     // The values are taken where the macro is evaluated; the braces are the
                     // user's (the macro's path), so the block's tail follows the user's edition.
+                    // In parentheses: a block first in a statement or a tail would end there
+                    // (`{ .. } + 4u32`).
                     let span = node.mac.path.span();
-                    *expr = syn::parse2(quote_spanned!(span=> { #lent #expr })).expect("a block");
+                    *expr = syn::parse2(quote_spanned!(span=> ({ #lent #expr }))).expect("a block");
                 }
             }
             _ => self.visit_children(expr),
