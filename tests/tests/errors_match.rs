@@ -11,17 +11,18 @@
 //! value; `generate::emit::awaited_values`), the user reads it once. `cargo_output` removes such
 //! repeats before comparing, as `cargo` does.
 //!
-//! Three shapes are not there yet, each pinned by a test below that asserts the exact
-//! difference: a value used after a move (`a_moved_value_is_reported_twice`), a result of the
-//! wrong type (`a_result_of_the_wrong_type_is_reported_twice`) and a branch of the wrong type
-//! (`a_branch_of_the_wrong_type_is_reported_twice`). In the last two the twin's error carries
-//! a note the plain function's does not have: its `async` block learns its result type from a
-//! `return` the lowering writes first, and rustc then says where ("return type inferred to be
-//! `u32` here", at the signature's result type), where the plain function's signature gives
-//! the type; the state machine's copy reports the mismatch without it.
+//! Some are the same in number, codes and places only (`SAME_PLACES`: rustc words a moved
+//! value otherwise in an `async` block, which the twin is), and some are reported twice
+//! (`DIFFERING`), each pinned by a test below that asserts the exact difference. Where a result,
+//! a `return` or a branch has the wrong type, the twin's error carries a note the plain
+//! function's does not have: its `async` block learns its result type from a `return` the
+//! lowering writes first, and rustc then says where ("return type inferred to be `u32` here",
+//! at the signature's result type), where the plain function's signature gives the type; the
+//! state machine's copy reports the mismatch without it (`docs/classic-lowering.md`, "Where
+//! the lowerings still differ").
 
 /// The cases whose errors are the plain function's, word for word.
-const CASES: [&str; 24] = [
+const CASES: [&str; 30] = [
     "rustc_rejects_type_mismatch",
     "rustc_rejects_unknown_name",
     "rustc_rejects_wrong_method",
@@ -46,21 +47,36 @@ const CASES: [&str; 24] = [
     "awaited_question_mark_mismatch",
     "awaited_operand_mismatch",
     "awaited_inside_typed_let",
+    "awaited_value_of_the_wrong_operand_type",
+    "borrow_conflict_across_awaits",
+    "deref_of_an_awaited_number",
+    "if_without_else_after_await",
+    "missing_field_after_await",
+    "two_mutable_borrows_of_a_mut_parameter",
 ];
 
 /// The cases whose errors are the plain function's in number, codes and places, and whose
 /// words differ where rustc words a use of a moved value inside an `async` block (the twin)
 /// otherwise than inside an `async fn`: it suggests no `.clone()` there, and names no field
 /// of a captured `self` (`a_moved_value_reads_as_in_an_async_block`).
-const SAME_PLACES: [&str; 4] = [
+const SAME_PLACES: [&str; 5] = [
     "moved_value_after_await",
     "moved_into_call_then_awaited",
     "moved_in_a_loop_across_await",
+    "moved_while_borrowed_across_await",
     "moved_out_of_self_across_await",
 ];
 
 /// The pairs whose errors still differ in number, each asserted by a test of its own below.
-const DIFFERING: [&str; 2] = ["tail_of_wrong_type", "typed_let_branch_mismatch"];
+const DIFFERING: [&str; 7] = [
+    "tail_of_wrong_type",
+    "typed_let_branch_mismatch",
+    "early_return_of_the_wrong_type",
+    "moved_out_of_an_index_after_await",
+    "question_mark_on_an_option_in_a_result_fn",
+    "reference_to_a_local_returned",
+    "possibly_uninitialized_after_await",
+];
 
 /// Every pair: the cases above and those that still differ.
 fn pairs() -> impl Iterator<Item = &'static str> {
@@ -157,7 +173,7 @@ fn without_last_gutter(diagnostic: &str) -> String {
 /// `.clone()` suggestion, and a moved field of a method's `self` called "value".
 #[test]
 fn a_moved_value_reads_as_in_an_async_block() {
-    for case in &SAME_PLACES[..3] {
+    for case in &SAME_PLACES[..4] {
         let (classic, plain) = classic_and_plain(case);
         assert!(plain[0].contains(CLONE_HELP), "{case}: the plain function suggests `.clone()`: {}", plain[0]);
         let classic: Vec<String> = classic.iter().map(|error| without_last_gutter(error)).collect();
@@ -201,4 +217,65 @@ fn a_branch_of_the_wrong_type_is_reported_twice() {
     assert!(!plain[0].contains("note:"));
     twin_note_and_copy(&classic, "return type inferred to be `u32` here");
     assert_eq!(classic[1], plain[0], "the state machine's copy is the plain function's error");
+}
+
+/// A `return` of the wrong type: as a tail of the wrong type, the twin's error with its note,
+/// and the state machine's copy.
+#[test]
+fn an_early_return_of_the_wrong_type_is_reported_twice() {
+    let (classic, plain) = classic_and_plain("early_return_of_the_wrong_type");
+    assert_eq!(plain.len(), 1);
+    twin_note_and_copy(&classic, "return type inferred to be `u32` here");
+}
+
+/// `let s = v[0];` of a `String`: the twin's E0507 without the `.clone()` suggestion (as for a
+/// moved value) and the state machine's copy of the same code, with it, at the same place.
+#[test]
+fn a_move_out_of_an_index_is_reported_twice() {
+    let (classic, plain) = classic_and_plain("moved_out_of_an_index_after_await");
+    assert_eq!(plain.len(), 1);
+    assert_eq!(classic.len(), 2, "the twin's error and the state machine's");
+    assert_eq!(without_last_gutter(&classic[0]), without_clone_help(&plain[0]));
+    assert_eq!(classic[1], plain[0], "the state machine's copy is the plain function's error");
+}
+
+/// `?` on an `Option` where the function returns `Result`: rustc words the twin's error for an
+/// `async` block and points its label at the attribute (the block's span), and the state
+/// machine's `?`, in a closure that returns `Poll<Result<..>>`, is an error of its own there.
+#[test]
+fn a_question_mark_on_an_option_is_reported_twice() {
+    let (classic, plain) = classic_and_plain("question_mark_on_an_option_in_a_result_fn");
+    assert_eq!(plain.len(), 1);
+    assert!(plain[0].contains("in an async function that returns `Result`"));
+    assert_eq!(classic.len(), 2);
+    assert_eq!(code_and_place(&classic[0]), code_and_place(&plain[0]), "the twin's at the user's `?`");
+    assert!(classic[0].contains("in an async block that returns `Result`"));
+    assert!(classic[1].contains("in a closure that returns `Result` or `Option`"));
+    assert_eq!(code_and_place(&classic[1]), code_and_place(&plain[0]), "the state machine's at the same `?`");
+}
+
+/// `&x` of a local returned: the twin's error is the plain function's; the state machine's
+/// closure, which returns the value in `Poll::Ready`, adds one at the attribute.
+#[test]
+fn a_reference_to_a_local_returned_is_reported_twice() {
+    let (classic, plain) = classic_and_plain("reference_to_a_local_returned");
+    assert_eq!(plain.len(), 1);
+    assert_eq!(classic.len(), 2);
+    assert_eq!(classic[0], plain[0], "the twin's error is the plain function's");
+    assert!(classic[1].starts_with("error[E0515]: cannot return value referencing local variable `x`"));
+}
+
+/// A local assigned on one branch and read after an await: the plain function's E0381 is the
+/// borrow checker's, and the state machine, which declares such a local only where code assigns
+/// it (rustc could not infer the type of one that nothing assigns), names a local it never
+/// declared there: a resolution error (E0425), which stops rustc before the borrow check, so the
+/// twin's E0381 is never reported.
+#[test]
+fn a_possibly_uninitialized_local_reads_as_an_unknown_name() {
+    let (classic, plain) = classic_and_plain("possibly_uninitialized_after_await");
+    assert_eq!(plain.len(), 1);
+    assert!(plain[0].starts_with("error[E0381]: used binding `x` is possibly-uninitialized"));
+    assert_eq!(classic.len(), 1);
+    assert!(classic[0].starts_with("error[E0425]: cannot find value `x` in this scope"));
+    assert_eq!(classic[0].lines().nth(1), plain[0].lines().nth(1), "at the user's read");
 }

@@ -37,7 +37,12 @@ pub(crate) fn emit(
                 let mut #stub_name = #stub_name;
                 let #pattern = #stub_name;
             },
-            (None, true) => quote!(#[allow(unused_mut)] let mut #stub_name = #stub_name;),
+            // The `mut` at the parameter's span: rustc names a binding whose `mut` the
+            // expansion wrote "value" in its errors (`cannot borrow value as mutable`).
+            (None, true) => {
+                let mutability = syn::Token![mut](stub_name.span());
+                quote!(#[allow(unused_mut)] let #mutability #stub_name = #stub_name;)
+            }
             (None, false) => quote!(let #stub_name = #stub_name;),
         }
     });

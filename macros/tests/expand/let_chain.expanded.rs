@@ -111,7 +111,10 @@ fn chained(x: Option<u32>) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                                                     {
                                                         let _ = {
                                                             ({
-                                                                return ::core::task::Poll::Ready(b);
+                                                                return ::core::task::Poll::Ready({
+                                                                    let __lowering_typed: u32 = { (b) };
+                                                                    __lowering_typed
+                                                                });
                                                             })
                                                         };
                                                         ::core::mem::forget(__guard_0);

@@ -98,6 +98,10 @@ impl std::fmt::Debug for FieldMove {
 pub(crate) struct Rewriter<'a> {
     pub self_ident: Option<&'a Ident>,
     pub option_return: bool,
+    /// The function's result type: a returned value is stored as one (`stored_value`), so
+    /// that a value of another type is a mismatch at the user's expression, as in the plain
+    /// function, not at `Poll::Ready` (where rustc would also point into `core`).
+    pub result_type: Option<&'a syn::Type>,
     pub targets: &'a [JumpTarget],
     /// The code of each jump (filled by `emit` for the jumps `scan` found).
     pub jumps: Vec<(Jump, TokenStream)>,
@@ -111,10 +115,16 @@ pub(crate) struct Rewriter<'a> {
 }
 
 impl<'a> Rewriter<'a> {
-    pub(crate) fn new(self_ident: Option<&'a Ident>, option_return: bool, targets: &'a [JumpTarget]) -> Self {
+    pub(crate) fn new(
+        self_ident: Option<&'a Ident>,
+        option_return: bool,
+        result_type: Option<&'a syn::Type>,
+        targets: &'a [JumpTarget],
+    ) -> Self {
         Rewriter {
             self_ident,
             option_return,
+            result_type,
             targets,
             jumps: Vec::new(),
             scanning: false,
@@ -160,8 +170,9 @@ impl<'a> Rewriter<'a> {
         pat
     }
 
-    /// `Poll::Ready(value)` returned from `move_next`.
+    /// `Poll::Ready(value)` returned from `move_next`, the value stored as the result type.
     pub(crate) fn ready(&self, value: TokenStream, span: proc_macro2::Span) -> TokenStream {
+        let value = stored_value(value, self.result_type);
         quote_spanned!(span=> return ::core::task::Poll::Ready(#value))
     }
 

@@ -446,7 +446,12 @@ impl<'a> Emitter<'a> {
     // ----- the walk ------------------------------------------------------------------------
 
     fn rewriter(&self) -> Rewriter<'_> {
-        Rewriter::new(self.config.self_ident.as_ref(), self.config.option_return, &self.position.targets)
+        Rewriter::new(
+            self.config.self_ident.as_ref(),
+            self.config.option_return,
+            self.config.result_type.as_ref(),
+            &self.position.targets,
+        )
     }
 
     /// The code for the jumps user code makes out of split loops.
