@@ -528,7 +528,7 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 self.visit_expr(&node.base);
                 self.finder.holding(expr);
                 let mut borrowed = HashSet::new();
-                implicit_borrows(&node.base, self.finder.exclusive_refs, &mut borrowed);
+                implicit_borrows(&node.base, self.finder.exclusive_refs, &self.finder.async_callables, &mut borrowed);
                 if let Some(callee) = self.finder.taken_callee(&node.base) {
                     borrowed.remove(&callee);
                 }

@@ -109,14 +109,26 @@ pub(super) fn rebound_names(block: &syn::Block, params: &[String]) -> HashSet<St
     lets.0.into_iter().filter(|(_, count)| *count > 1).map(|(name, _)| name).collect()
 }
 
-/// In an awaited operand: a local called (`f(1).await` borrows the closure `f`) and `&mut`
-/// parameters passed along (`fill(v).await` reborrows `*v`).
-pub(super) fn implicit_borrows(expr: &syn::Expr, exclusive_refs: &HashSet<String>, out: &mut HashSet<String>) {
-    struct Implicit<'a>(&'a HashSet<String>, &'a mut HashSet<String>);
+/// In an awaited operand: a local it calls (`f(1).await` borrows the closure `f`) and `&mut`
+/// parameters passed along (`fill(v).await` reborrows `*v`). A local called inside the
+/// operand's arguments (`create(path, make())`) is done with before the await, and its value
+/// holds no borrow of it (a closure cannot return a borrow of itself), unless it is an async
+/// closure (`async_callables`), whose future may borrow it.
+pub(super) fn implicit_borrows(
+    expr: &syn::Expr,
+    exclusive_refs: &HashSet<String>,
+    async_callables: &HashSet<String>,
+    out: &mut HashSet<String>,
+) {
+    struct Implicit<'a> {
+        exclusive_refs: &'a HashSet<String>,
+        async_callables: &'a HashSet<String>,
+        out: &'a mut HashSet<String>,
+    }
     impl<'ast> Visit<'ast> for Implicit<'_> {
         fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
-            if let Some(root) = place_root(&call.func) {
-                self.1.insert(root);
+            if let Some(root) = place_root(&call.func).filter(|root| self.async_callables.contains(root)) {
+                self.out.insert(root);
             }
             visit::visit_expr_call(self, call);
         }
@@ -126,15 +138,20 @@ pub(super) fn implicit_borrows(expr: &syn::Expr, exclusive_refs: &HashSet<String
             } else {
                 path.path.get_ident().map(|ident| ident.to_string())
             };
-            if let Some(name) = name.filter(|name| self.0.contains(name)) {
-                self.1.insert(name);
+            if let Some(name) = name.filter(|name| self.exclusive_refs.contains(name)) {
+                self.out.insert(name);
             }
         }
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
         fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    Implicit(exclusive_refs, out).visit_expr(expr);
+    if let syn::Expr::Call(call) = strip_parens(expr)
+        && let Some(root) = place_root(&call.func)
+    {
+        out.insert(root);
+    }
+    Implicit { exclusive_refs, async_callables, out }.visit_expr(expr);
 }
 
 /// Does a pattern bind anything by reference, explicitly (`ref x`)?
