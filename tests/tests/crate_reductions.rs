@@ -634,3 +634,47 @@ mod items_declared_by_a_macro {
         assert_eq!(same_at_every_suspension(|| classic::counted(4), || runtime::counted(4)), Outcome::Value(8));
     }
 }
+
+/// A process library's reaper (`cfg_wait! { if let (Self::Wait(this), ..) = .. { .. } }`, then
+/// `cfg_signal! { if let (Self::Signal(this), ..) = .. { .. } }`): the name each macro's own
+/// `if let` binds was taken for a local the first macro declares, and bound again after it
+/// (`let mut this = this;`: E0425). A macro's `if let`, `for` and `match` patterns bind for its
+/// own code only.
+mod names_a_macro_binds_for_itself {
+    use super::*;
+
+    macro_rules! pasted { ($($t:tt)*) => { $($t)* }; }
+
+    differential! {
+        pub async fn two_if_lets(v: Option<u32>, w: Option<u32>) -> u32 {
+            let mut total = 0;
+            pasted! { if let Some(x) = v { total += x; } }
+            later("a", ()).await;
+            pasted! { if let Some(x) = w { total += x; } }
+            pasted! { for x in [1u32, 2] { total += x; } }
+            later("b", ()).await;
+            pasted! { match v { Some(x) => total += x, None => {} } }
+            total
+        }
+
+        // A `let` statement at the macro's top level still declares its local for the code
+        // after the macro (read before the await: after it, the lowering refuses such a local).
+        pub async fn a_pasted_let(v: u32) -> u32 {
+            pasted! { let x = v + 1; }
+            let y = x * 2;
+            later("a", ()).await;
+            y
+        }
+    }
+
+    #[test]
+    fn each_macro_binds_its_own_x() {
+        for (v, w) in [(None, None), (Some(1), None), (Some(2), Some(5))] {
+            same_at_every_suspension(|| classic::two_if_lets(v, w), || runtime::two_if_lets(v, w));
+        }
+        assert_eq!(
+            same_at_every_suspension(|| classic::a_pasted_let(3), || runtime::a_pasted_let(3)),
+            Outcome::Value(8)
+        );
+    }
+}

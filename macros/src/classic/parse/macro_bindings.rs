@@ -79,6 +79,43 @@ pub(crate) fn scopes(tokens: &[TokenTree], arms: bool) -> Scopes {
     scopes
 }
 
+/// The names a macro's tokens bind for their own code only: the patterns of `if let`, `while
+/// let`, `for` and `match` arms, and of `let` statements inside their groups. A `let`
+/// statement at the top level is left out: a macro that pastes its tokens as statements
+/// declares that local for the code after it (`pasted! { let x = 1; }`).
+pub(crate) fn own_bindings(tokens: &proc_macro2::TokenStream) -> HashSet<String> {
+    fn level(tokens: &[TokenTree], arms: bool, top: bool, out: &mut HashSet<String>) {
+        let scopes = scopes(tokens, arms);
+        let mut statement_let = vec![false; tokens.len()];
+        if top {
+            for (index, token) in tokens.iter().enumerate() {
+                let conditional =
+                    index > 0 && (is_word(&tokens[index - 1], "if") || is_word(&tokens[index - 1], "while"));
+                if is_word(token, "let")
+                    && !conditional
+                    && let Some(eq) = (index + 1..tokens.len()).find(|&at| is_single_eq(tokens, at))
+                {
+                    mark(&mut statement_let, index + 1, eq);
+                }
+            }
+        }
+        for (index, token) in tokens.iter().enumerate() {
+            if scopes.pattern[index] {
+                if !statement_let[index] {
+                    out.extend(bindings(std::slice::from_ref(token)));
+                }
+            } else if let TokenTree::Group(group) = token {
+                let inner: Vec<TokenTree> = group.stream().into_iter().collect();
+                level(&inner, scopes.arms[index], false, out);
+            }
+        }
+    }
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let mut out = HashSet::new();
+    level(&tokens, false, true, &mut out);
+    out
+}
+
 /// A `match`'s arms: each pattern up to its guard or `=>`, and its bindings seen in its guard
 /// and its body (up to the `,` that ends the arm, or the braces that are its body).
 fn match_arms(tokens: &[TokenTree], scopes: &mut Scopes) {
@@ -198,6 +235,16 @@ mod tests {
         let last = arms.len() - 1;
         assert!(scopes.shadowed[last].contains("x"));
         assert!(!scopes.shadowed[last].contains("n"));
+    }
+
+    #[test]
+    fn own_bindings_leave_out_a_top_level_let_statement() {
+        let own =
+            own_bindings(&"if let (Self::Wait(this), Lock::Wait) = (self, &lock) { this.reap() }".parse().unwrap());
+        assert_eq!(own, HashSet::from(["this".to_owned()]));
+        let own =
+            own_bindings(&"let x = 1; { let y = 2; } for z in v {} match m { Some(w) => w, _ => 0 }".parse().unwrap());
+        assert_eq!(own, HashSet::from(["y".to_owned(), "z".to_owned(), "w".to_owned()]));
     }
 
     #[test]

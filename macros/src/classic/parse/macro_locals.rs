@@ -55,9 +55,10 @@ impl VisitMut for Rebinder {
             let rebound: Vec<proc_macro2::Ident> = match statement_macro(&block.stmts[index]) {
                 Some(mac) if is_unknown(mac) => {
                     let mut seen = HashSet::new();
+                    let own = super::macro_bindings::own_bindings(&mac.tokens);
                     handed_idents(&mac.tokens)
                         .into_iter()
-                        .filter(|ident| !self.bound.contains(&ident.to_string()))
+                        .filter(|ident| !self.bound.contains(&ident.to_string()) && !own.contains(&ident.to_string()))
                         .filter(|ident| seen.insert(ident.to_string()))
                         .filter(|ident| {
                             let name = ident.to_string();
@@ -142,8 +143,10 @@ impl<'ast> Visit<'ast> for Finder {
                 && is_unknown(mac)
             {
                 let macro_path = path_text(&mac.path);
+                // (A name the macro's own `if let`, `for` or `match` binds is not handed to it.)
+                let own = super::macro_bindings::own_bindings(&mac.tokens);
                 for name in handed_names(&mac.tokens) {
-                    if !self.bound.contains(&name) {
+                    if !self.bound.contains(&name) && !own.contains(&name) {
                         candidates.push(Candidate { name, macro_path: macro_path.clone(), awaited: false });
                     }
                 }
