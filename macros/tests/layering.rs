@@ -147,3 +147,33 @@ fn no_file_over_700_lines() {
     assert!(long.is_empty(), "files over 700 lines: {long:?}");
     assert!(files.len() > 40, "the test reads the macro's sources: {} files", files.len());
 }
+
+/// No struct of the macro carries a dozen facts at once: one with more fields than 12 is a
+/// type that decides too much (the emitter once had 28), and splits into the parts it holds.
+#[test]
+fn no_struct_over_12_fields() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let mut wide = Vec::new();
+    let mut structs = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let parsed = syn::parse_file(&text).unwrap_or_else(|error| panic!("{}: {error}", file.display()));
+        let mut found = Vec::new();
+        struct Structs<'f>(&'f mut Vec<(String, usize)>);
+        impl<'ast> syn::visit::Visit<'ast> for Structs<'_> {
+            fn visit_item_struct(&mut self, node: &'ast syn::ItemStruct) {
+                self.0.push((node.ident.to_string(), node.fields.len()));
+                syn::visit::visit_item_struct(self, node);
+            }
+        }
+        syn::visit::Visit::visit_file(&mut Structs(&mut found), &parsed);
+        structs += found.len();
+        for (name, fields) in found.into_iter().filter(|(_, fields)| *fields > 12) {
+            wide.push(format!("{} `{name}` ({fields} fields)", file.strip_prefix(&root).unwrap().display()));
+        }
+    }
+    assert!(wide.is_empty(), "structs over 12 fields: {wide:?}");
+    assert!(structs > 40, "the test reads the macro's structs: {structs}");
+}
