@@ -1,9 +1,9 @@
 //! The hints `inspect crate` gives a function where the classic lowering's guess about a
 //! method call is wrong, read from rustc's own error: a consuming method on a kept local (or on
-//! a field of one) is E0507 "cannot move out of ..." at that place (`moves(x)`, `moves(x.f)`), and a borrowing method at a
-//! local's last use is E0597 "`y` does not live long enough" (`keeps(y)`). The macro cannot
-//! know which a method is (that is decided after type checking); rustc says it, so the copy's
-//! attribute is given the hint and the function built again.
+//! a field of one) is E0507 "cannot move out of ..." at that place (`moves(x)`, `moves(x.f)`),
+//! and a borrowing method at a local's last use is E0597 "`y` does not live long enough"
+//! (`keeps(y)`). The macro cannot know which a method is (that is decided after type checking);
+//! rustc says it, so the copy's attribute is given the hint and the function built again.
 
 use std::collections::BTreeSet;
 use std::fmt;

@@ -51,8 +51,9 @@ on every async fn with a body that the build compiles (not tests, examples, benc
 points, macro bodies or cfg-off code), then: builds and tests the unchanged crate (the
 reference), every fn runtime, every fn classic, and where that fails finds, fn by fn, which
 the classic lowering refuses and why (rustc's first error), giving a fn the hints rustc's
-errors call for (E0507 on a local: moves(x); E0597: keeps(y)) while new ones help; last, runs the crate's tests
-(unit, integration, doc) with every accepted fn classic, and inspects the library's release
+errors call for (E0507 on a local or a field of one: moves(x), moves(x.f); E0597: keeps(y))
+while new ones help; last, runs the crate's tests (unit, integration, doc) with every accepted
+fn classic, and inspects the library's release
 build twice (the accepted fns classic, then every fn runtime) for each accepted fn's figures
 side by side. The last line is
 `crate NAME: A/N async fns lowered classic (H with hints); tests P/T pass with them (runtime
