@@ -48,14 +48,12 @@ impl Parse for HintedPlace {
         } else {
             input.parse::<Ident>()?
         };
-        let mut text = root.to_string();
+        let mut members = Vec::new();
         while input.peek(Token![.]) {
             input.parse::<Token![.]>()?;
-            match input.parse::<syn::Member>()? {
-                syn::Member::Named(field) => text.push_str(&format!(".{field}")),
-                syn::Member::Unnamed(index) => text.push_str(&format!(".{}", index.index)),
-            }
+            members.push(input.parse::<syn::Member>()?);
         }
+        let text = crate::classic::hints::place_text(&root.to_string(), &members);
         Ok(HintedPlace { root, text })
     }
 }

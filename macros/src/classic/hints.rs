@@ -31,6 +31,16 @@ pub(crate) fn keeps(name: &str) -> bool {
     HINTS.with(|hints| hints.borrow().keeps.iter().any(|place| place.text == name))
 }
 
+/// A place as a hint names it, and as the lowering compares it with a hint: the local, then its
+/// members, without spaces (`cmd`, `self.txn`, `w.a.0`).
+pub(crate) fn place_text(root: &str, members: &[syn::Member]) -> String {
+    if members.is_empty() {
+        root.to_owned()
+    } else {
+        format!("{root}.{}", crate::classic::syntax::members_text(members))
+    }
+}
+
 /// The receiver as the user names it in a hint: `self`, where the lowering calls it by the
 /// hidden local that holds it.
 fn as_written(name: &str) -> &str {

@@ -199,7 +199,7 @@ impl VisitMut for Lent<'_> {
 fn receiver_name(receiver: &syn::Expr) -> Option<String> {
     match receiver {
         syn::Expr::Path(path) => path.path.get_ident().map(ToString::to_string),
-        _ => crate::classic::syntax::receivers::hinted_field_receiver(receiver),
+        _ => crate::classic::syntax::receivers::hinted_field_receiver(receiver).map(|(root, _)| root),
     }
 }
 

@@ -220,19 +220,15 @@ pub(crate) fn named_later(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> b
     named_later_until(rest, Target::local(name), rebound, false)
 }
 
-/// `named_after_statement` for the field `field` of `name` (`self.cmd`): mentions of the local
-/// through its other fields (`self.tag.len()`) do not count, mentions of it whole do.
-pub(crate) fn field_named_after_statement(rest: &[Rest<'_>], name: &str, field: &str, rebound: &[usize]) -> bool {
-    named_later_until(rest, Target { name, only_field: Some(field) }, rebound, true)
-}
-
 /// `named_later` from the end of a statement that runs to its end (a macro lent a value,
 /// `generate::places`): a `return` after it, which nothing before it could jump past, ends
 /// the search (a `let .. else` block's last statement, say). Not a panic: the lowering
 /// writes `unreachable!()` after constructs whose every path jumps elsewhere. (Not for a
-/// jump's saves either, which skip the statements this reads.)
-pub(crate) fn named_after_statement(rest: &[Rest<'_>], name: &str, rebound: &[usize]) -> bool {
-    named_later_until(rest, Target::local(name), rebound, true)
+/// jump's saves either, which skip the statements this reads.) With a field in `target`
+/// (`self.cmd`), mentions of the local through its other fields (`self.tag.len()`) do not
+/// count, mentions of it whole do.
+pub(crate) fn named_after_statement(rest: &[Rest<'_>], target: Target<'_>, rebound: &[usize]) -> bool {
+    named_later_until(rest, target, rebound, true)
 }
 
 fn named_later_until(rest: &[Rest<'_>], target: Target<'_>, rebound: &[usize], stop_at_return: bool) -> bool {

@@ -42,8 +42,7 @@ pub(crate) fn scopes(tokens: &[TokenTree], arms: bool) -> Scopes {
             };
             let bound = bindings(&tokens[index + 1..eq]);
             mark(&mut scopes.pattern, index + 1, eq);
-            let conditional = index > 0 && (is_word(&tokens[index - 1], "if") || is_word(&tokens[index - 1], "while"));
-            if conditional {
+            if is_conditional_let(tokens, index) {
                 // Seen in the block that follows the scrutinee.
                 if let Some(block) = (eq + 1..tokens.len()).find(|&at| is_brace(&tokens[at])) {
                     scopes.shadowed[block].extend(bound);
@@ -89,10 +88,8 @@ pub(crate) fn own_bindings(tokens: &proc_macro2::TokenStream) -> HashSet<String>
         let mut statement_let = vec![false; tokens.len()];
         if top {
             for (index, token) in tokens.iter().enumerate() {
-                let conditional =
-                    index > 0 && (is_word(&tokens[index - 1], "if") || is_word(&tokens[index - 1], "while"));
                 if is_word(token, "let")
-                    && !conditional
+                    && !is_conditional_let(tokens, index)
                     && let Some(eq) = (index + 1..tokens.len()).find(|&at| is_single_eq(tokens, at))
                 {
                     mark(&mut statement_let, index + 1, eq);
@@ -166,6 +163,11 @@ fn bindings(pattern: &[TokenTree]) -> HashSet<String> {
         }
     }
     bound
+}
+
+/// The `let` at `index` is an `if let` or a `while let`, whose bindings its block sees.
+fn is_conditional_let(tokens: &[TokenTree], index: usize) -> bool {
+    index > 0 && (is_word(&tokens[index - 1], "if") || is_word(&tokens[index - 1], "while"))
 }
 
 fn mark(flags: &mut [bool], from: usize, to: usize) {

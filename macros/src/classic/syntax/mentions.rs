@@ -337,9 +337,9 @@ impl Collector {
                     _ => self.expr(&node.base, if kind == Kind::Move { Kind::Move } else { Kind::Read }),
                 }
                 if self.found.len() == before + 1
-                    && let Some(member) = super::first_member(expr)
+                    && let Some((_, members)) = super::field_chain(expr)
                 {
-                    self.found[before].through = Some(member);
+                    self.found[before].through = Some(super::members_text(&members[..1]));
                 }
             }
             syn::Expr::Index(node) => {

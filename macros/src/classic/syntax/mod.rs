@@ -85,43 +85,6 @@ pub(crate) fn place_root(expr: &syn::Expr, through: Through) -> Option<&syn::Ide
     }
 }
 
-/// A pure field projection as a hint names it (`self.txn`, `w.a.0`): the local, then each
-/// member, without spaces.
-pub(crate) fn field_path_text(expr: &syn::Expr) -> Option<String> {
-    match expr {
-        syn::Expr::Field(node) => {
-            let base = field_path_text(&node.base)?;
-            Some(match &node.member {
-                syn::Member::Named(ident) => format!("{base}.{ident}"),
-                syn::Member::Unnamed(index) => format!("{base}.{}", index.index),
-            })
-        }
-        syn::Expr::Paren(node) => field_path_text(&node.expr),
-        syn::Expr::Path(path) if path.qself.is_none() => path.path.get_ident().map(ToString::to_string),
-        _ => None,
-    }
-}
-
-/// The member next to the local a pure field projection starts from (`tag` in `self.tag.n`).
-pub(crate) fn first_member(expr: &syn::Expr) -> Option<String> {
-    let mut member = None;
-    let mut current = expr;
-    loop {
-        match current {
-            syn::Expr::Field(node) => {
-                member = Some(match &node.member {
-                    syn::Member::Named(ident) => ident.to_string(),
-                    syn::Member::Unnamed(index) => index.index.to_string(),
-                });
-                current = &node.base;
-            }
-            syn::Expr::Paren(node) => current = &node.expr,
-            syn::Expr::Path(_) => return member,
-            _ => return None,
-        }
-    }
-}
-
 /// The operands of a condition's `&&` chain, in order, through parentheses: the `let P = e`s
 /// of a `let` chain and the `bool`s between them (a condition without `&&` is one operand).
 pub(crate) fn chain_operands(cond: &syn::Expr) -> Vec<&syn::Expr> {
@@ -202,6 +165,11 @@ pub(crate) fn block_like(expr: &syn::Expr) -> bool {
             | syn::Expr::Const(_)
             | syn::Expr::TryBlock(_)
     )
+}
+
+/// Members as a place names them after its local, without spaces (`a.0`, `txn`).
+pub(crate) fn members_text(members: &[syn::Member]) -> String {
+    members.iter().map(|member| quote::quote!(#member).to_string()).collect::<Vec<_>>().join(".")
 }
 
 /// `v.a.b` (fields only, through parentheses): `v` and `[a, b]`.

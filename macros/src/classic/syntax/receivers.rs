@@ -215,37 +215,38 @@ pub(crate) fn consumed_receiver(operand: &syn::Expr) -> Option<String> {
     Some(path.path.get_ident()?.to_string())
 }
 
-/// The local whose field a method is called on (`self` in `self.txn.commit()`), where the
-/// user's `moves` hint names that field (`moves(self.txn)`): the method takes the field by
-/// value at its last use. No guess is made without the hint (a `&self` method on a field is
-/// as common as a consuming one there).
-pub(crate) fn hinted_field_receiver(receiver: &syn::Expr) -> Option<String> {
-    let syn::Expr::Field(_) = strip_parens(receiver) else { return None };
-    let root = syntax::place_root(receiver, Through::Fields)?.to_string();
-    hints::moves(&syntax::field_path_text(receiver)?).then_some(root)
+/// The local whose field a method is called on and the member next to it (`("self", "txn")`
+/// for `self.txn.commit()`), where the user's `moves` hint names that field
+/// (`moves(self.txn)`): the method takes the field by value at its last use. No guess is made
+/// without the hint (a `&self` method on a field is as common as a consuming one there).
+pub(crate) fn hinted_field_receiver(receiver: &syn::Expr) -> Option<(String, String)> {
+    let (root, members) = syntax::field_chain(receiver)?;
+    hints::moves(&hints::place_text(&root, &members)).then(|| (root, syntax::members_text(&members[..1])))
 }
 
-/// The fields (`("self", "txn")`) that method calls in code are called on where the user's
-/// `moves` hint names their local (`hinted_field_receiver`): `code` visits the code.
-pub(crate) fn hinted_fields(code: impl FnOnce(&mut dyn FnMut(&syn::ExprMethodCall))) -> Vec<(String, String)> {
-    let mut found: Vec<(String, String)> = Vec::new();
-    code(&mut |call| {
-        if let Some(root) = hinted_field_receiver(&call.receiver)
-            && let Some(member) = crate::classic::syntax::first_member(&call.receiver)
-            && !found.contains(&(root.clone(), member.clone()))
-        {
-            found.push((root, member));
-        }
-    });
-    found
+/// The hinted field receivers (`hinted_field_receiver`) of the method calls in an expression.
+pub(crate) fn hinted_fields_in_expr(expr: &syn::Expr) -> Vec<(String, String)> {
+    let mut fields = HintedFields(Vec::new());
+    syn::visit::Visit::visit_expr(&mut fields, expr);
+    fields.0
 }
 
-/// Every method call of an expression or a statement, to `f` (`hinted_fields`).
-pub(crate) struct MethodCalls<'f>(pub &'f mut dyn FnMut(&syn::ExprMethodCall));
+/// `hinted_fields_in_expr` of a statement.
+pub(crate) fn hinted_fields_in_stmt(stmt: &syn::Stmt) -> Vec<(String, String)> {
+    let mut fields = HintedFields(Vec::new());
+    syn::visit::Visit::visit_stmt(&mut fields, stmt);
+    fields.0
+}
 
-impl<'ast> syn::visit::Visit<'ast> for MethodCalls<'_> {
+struct HintedFields(Vec<(String, String)>);
+
+impl<'ast> syn::visit::Visit<'ast> for HintedFields {
     fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
-        (self.0)(call);
+        if let Some(field) = hinted_field_receiver(&call.receiver)
+            && !self.0.contains(&field)
+        {
+            self.0.push(field);
+        }
         syn::visit::visit_expr_method_call(self, call);
     }
 }

@@ -162,7 +162,8 @@ impl Emitter<'_> {
     /// names: a macro the lowering cannot see into may be lent their values
     /// (`Places::lent_macro`).
     ///
-    /// With them, `root.field` for each field of `fields` (`hinted_fields`) that no code after
+    /// With them, `root.field` for each field of `fields` (`receivers::hinted_fields_in_expr`)
+    /// that no code after
     /// the statement names, nor the local whole: a method called on it that the user's
     /// `moves` hint says takes it gets its value.
     pub(super) fn last_uses(
@@ -227,7 +228,7 @@ impl Emitter<'_> {
 
     fn places_in(&mut self, expr: &syn::Expr, rewrite: impl FnOnce(&mut Places, &syn::Expr) -> syn::Expr) -> syn::Expr {
         let (visible, others) = self.visible_places();
-        let fields = receivers::hinted_fields(|f| syn::visit::Visit::visit_expr(&mut receivers::MethodCalls(f), expr));
+        let fields = receivers::hinted_fields_in_expr(expr);
         let last_uses = self.last_uses(&visible, fields);
         let mut places = Places::new(&visible, &others, &self.found.parts, self.config.krate).with_last_uses(last_uses);
         let rewritten = rewrite(&mut places, expr);
@@ -241,7 +242,7 @@ impl Emitter<'_> {
     /// written before it.
     pub(super) fn places_stmt(&mut self, stmt: &syn::Stmt) -> syn::Stmt {
         let (visible, others) = self.visible_places();
-        let fields = receivers::hinted_fields(|f| syn::visit::Visit::visit_stmt(&mut receivers::MethodCalls(f), stmt));
+        let fields = receivers::hinted_fields_in_stmt(stmt);
         let last_uses = self.last_uses(&visible, fields);
         let mut places = Places::new(&visible, &others, &self.found.parts, self.config.krate).with_last_uses(last_uses);
         let stmt = places.stmt(stmt);

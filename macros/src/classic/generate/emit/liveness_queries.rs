@@ -84,25 +84,24 @@ impl<'a> Emitter<'a> {
         liveness::named_later(rest, &name, &rebound)
     }
 
-    /// `var_named_after_statement` for the field `field` of `id`: mentions through its other
-    /// fields do not count (`liveness::field_named_after_statement`).
-    pub(super) fn field_named_after_statement(&self, id: VarId, field: &str) -> bool {
-        let name = self.vars[id].name.to_string();
-        if self.lookup(&name) != Some(id) {
-            return false;
-        }
-        let (rest, rebound) = self.rest_seen_by(id, &name);
-        liveness::field_named_after_statement(rest, &name, field, &rebound)
-    }
-
     /// `var_named_later`, from the end of a statement that runs to its end
     /// (`liveness::named_after_statement`).
     pub(super) fn var_named_after_statement(&self, id: VarId) -> bool {
+        self.named_after_statement_through(id, None)
+    }
+
+    /// `var_named_after_statement` for the field `field` of `id`: mentions through its other
+    /// fields do not count.
+    pub(super) fn field_named_after_statement(&self, id: VarId, field: &str) -> bool {
+        self.named_after_statement_through(id, Some(field))
+    }
+
+    fn named_after_statement_through(&self, id: VarId, only_field: Option<&str>) -> bool {
         let name = self.vars[id].name.to_string();
         if self.lookup(&name) != Some(id) {
             return false;
         }
         let (rest, rebound) = self.rest_seen_by(id, &name);
-        liveness::named_after_statement(rest, &name, &rebound)
+        liveness::named_after_statement(rest, liveness::Target { name: &name, only_field }, &rebound)
     }
 }

@@ -106,9 +106,9 @@ mod closures;
 mod lent;
 mod parts;
 
+use crate::classic::syntax::members_text;
 pub(crate) use crate::classic::syntax::{lent_key, receiver_key};
 use closures::is_code_literal;
-use parts::members_text;
 
 /// The name of the reference that bounds what `move_next` lends to macros it cannot see into
 /// (`Places::lend`): a borrow of a local of the closure, declared where it begins.
@@ -368,22 +368,22 @@ impl<'a> Places<'a> {
             syn::Expr::Group(node) => self.rewrite(&mut node.expr, usage),
             syn::Expr::MethodCall(node) => {
                 // `moves(name)`: at its last use, the user says the method takes it; the twin
-                // takes it there too (`lent_by_value`), so that rustc checks the move.
-                // The same for a field of it (`moves(self)` on `self.txn.commit()`): the field
-                // is used by value (`FieldByValue`), as the twin moves it.
-                let field = crate::classic::syntax::receivers::hinted_field_receiver(&node.receiver).and_then(|root| {
-                    let member = crate::classic::syntax::first_member(&node.receiver)?;
-                    Some((root, member))
-                });
-                let receiver_root =
-                    Self::path_name(&node.receiver).or_else(|| field.as_ref().map(|(root, _)| root.clone()));
-                let hinted = receiver_root.filter(|name| {
-                    let (hint, last_use) = match &field {
-                        Some((root, member)) => (true, self.lending.last_uses.contains(&format!("{root}.{member}"))),
-                        None => (crate::classic::hints::moves(name), self.lending.last_uses.contains(name)),
-                    };
-                    self.lending.deferred == 0 && hint && last_use && self.lookup(name).is_some()
-                });
+                // takes it there too (`lent_by_value`), so that rustc checks the move. The same
+                // for a field the hint names (`moves(self.txn)` on `self.txn.commit()`), where
+                // no later code names that field: it is used by value (`FieldByValue`).
+                let hinted = match crate::classic::syntax::receivers::hinted_field_receiver(&node.receiver) {
+                    Some((root, member)) => Some(root).filter(|root| {
+                        self.lending.last_uses.contains(&format!("{root}.{member}"))
+                            && self.lending.deferred == 0
+                            && self.lookup(root).is_some()
+                    }),
+                    None => Self::path_name(&node.receiver).filter(|name| {
+                        crate::classic::hints::moves(name)
+                            && self.lending.last_uses.contains(name)
+                            && self.lending.deferred == 0
+                            && self.lookup(name).is_some()
+                    }),
+                };
                 if let Some(name) = &hinted
                     && let Some(key) = receiver_key(&node.receiver, name)
                 {

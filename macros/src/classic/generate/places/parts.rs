@@ -65,10 +65,6 @@ impl<'a> Places<'a> {
     }
 }
 
-pub(super) fn members_text(members: &[syn::Member]) -> String {
-    members.iter().map(|member| quote!(#member).to_string()).collect::<Vec<_>>().join(".")
-}
-
 impl Places<'_> {
     /// `S { a: x, ..v }` moves out of `v` the fields the literal does not list, which the
     /// macro cannot name: it takes `v` whole (README, "Where the lowerings differ"). A local
