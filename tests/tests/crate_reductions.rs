@@ -542,13 +542,13 @@ mod a_branch_ending_in_a_diverging_call {
     use lowering_tests::*;
 
     pub fn fail(reason: String) -> ! {
-        panic!("failed: {reason}")
+        panic!("failed: {}", reason)
     }
 
     pub struct Guard;
     impl Guard {
         pub fn abort(&self, reason: &str) -> ! {
-            panic!("aborted: {reason}")
+            panic!("aborted: {}", reason)
         }
     }
 

@@ -1,6 +1,6 @@
-// A result of the wrong type: the twin reports rustc's error at the user's expression, as the
-// plain `async fn` gets it; the classic stub adds one more, about the task's type, at the
-// attribute (the state machine's result is inferred from the same expression).
+// A result of the wrong type: one error, at the user's expression, as the plain `async fn`
+// gets it, without its label at the signature; nothing at the attribute, nothing about the
+// task's type.
 use lowering::leaf::ready;
 use lowering::lowering;
 

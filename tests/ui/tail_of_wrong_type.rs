@@ -1,5 +1,5 @@
-// A result of the wrong type after an await (issue 41's fifth case): see
-// `errors_match::a_result_of_the_wrong_type_is_reported_twice` for what differs and why.
+// A result of the wrong type after an await: one error at the user's value, without the plain
+// function's label at the signature (`errors_match::a_result_of_the_wrong_type_is_reported_once`).
 #[allow(unused_imports)]
 use lowering::lowering;
 

@@ -1,5 +1,5 @@
-// A `let`'s type that one branch of its `if` does not have, the other awaiting: see
-// `errors_match::a_branch_of_the_wrong_type_is_reported_twice` for what differs and why.
+// A `let`'s type that one branch of its `if` does not have, the other awaiting: the plain
+// function's error, word for word.
 #[allow(unused_imports)]
 use lowering::lowering;
 

@@ -11,11 +11,12 @@
 
 use std::collections::HashSet;
 
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
+use crate::classic::syntax::jumps::may_return;
 use crate::classic::syntax::{lent_key, receiver_key, recursive_call};
 use crate::func::{Function, Param};
 
@@ -61,16 +62,20 @@ pub(crate) fn emit(
     // The body's statements, not its block: a block as the async block's tail would draw
     // `unused_braces` at the user's braces.
     let stmts = &block.stmts;
-    // The block's result type, fixed before its body as an `async fn`'s is by its signature:
-    // a `return` or a tail of another type is then rustc's mismatch at the user's expression,
-    // as for the plain function, not a mismatch of the whole block against the output. rustc
-    // notes where an `async` block's first `return` fixed its type ("return type inferred to
-    // be `u32` here") beside a mismatch of a tail or of a branch's value: this `return` is
-    // placed at the signature's result type, so that the note points there, not at the
-    // attribute.
-    let seed = match output {
-        syn::Type::Infer(_) => quote!(),
-        _ => {
+    // The block's result type, fixed before its code as an `async fn`'s is by its signature,
+    // so that a tail, a branch or a `return` of another type is rustc's mismatch at the user's
+    // expression, as for the plain function, not a mismatch of the whole block against the
+    // output. Where the body only ends in its value, its statements are the block of a `let`
+    // of the result type, as in the state machine (`generate::emit::scopes`, `close_level`):
+    // the tail's temporaries drop where the plain function's do, and a mismatch reads the same
+    // in both, which `cargo` prints once. Where the body may return early (a `return`, a `?`,
+    // a macro that may hide one), the type must be known at that `return`: a `return` the
+    // lowering writes first fixes it, and rustc then notes where ("return type inferred to be
+    // `u32` here") beside each mismatch, at the signature's result type, never the attribute.
+    // So does a result type that may hold a borrow (`holds_no_borrow`).
+    let code = match output {
+        syn::Type::Infer(_) | syn::Type::Never(_) => quote!(#(#bindings)* #(#stmts)*),
+        _ if may_return(&block) || !holds_no_borrow(output) => {
             // The user's own span, not the expansion's: rustc then names no macro beside it.
             let result = Ident::new("__lowering_result", output.span());
             let bound = Ident::new("__lowering_result", output.span());
@@ -78,21 +83,53 @@ pub(crate) fn emit(
                 if let ::core::option::Option::Some(#bound) = ::core::option::Option::None::<#output> {
                     return #result;
                 }
+                #(#bindings)*
+                #(#stmts)*
+            }
+        }
+        _ => {
+            let value = Ident::new("__lowering_value", Span::mixed_site());
+            quote! {
+                #(#bindings)*
+                #[allow(unused_braces)]
+                let #value: #output = { #(#stmts)* };
+                #value
             }
         }
     };
     Ok(quote! {
         let mut #witness = #krate::__private::BodyWitness::new();
-        #[allow(unreachable_code, clippy::diverging_sub_expression)]
+        #[allow(unreachable_code, clippy::diverging_sub_expression, clippy::let_and_return, clippy::let_unit_value)]
         if false {
-            #krate::__private::twin::<#output, _>(&mut #witness, async move {
-                #seed
-                #(#bindings)*
-                #(#stmts)*
-            });
+            #krate::__private::twin::<#output, _>(&mut #witness, async move { #code });
             loop {}
         }
     })
+}
+
+/// Can a value of `ty` hold no borrow (no reference, lifetime, trait object or `Self`, which
+/// may have lifetimes)? A result that returns a borrow of a local is rustc's error where the
+/// value is returned: at the user's tail, not at the `let` the twin reads it from.
+fn holds_no_borrow(ty: &syn::Type) -> bool {
+    struct Borrows(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Borrows {
+        fn visit_type_reference(&mut self, _: &'ast syn::TypeReference) {
+            self.0 = true;
+        }
+        fn visit_lifetime(&mut self, _: &'ast syn::Lifetime) {
+            self.0 = true;
+        }
+        fn visit_type_trait_object(&mut self, _: &'ast syn::TypeTraitObject) {
+            self.0 = true;
+        }
+        fn visit_path_segment(&mut self, segment: &'ast syn::PathSegment) {
+            self.0 |= segment.ident == "Self";
+            syn::visit::visit_path_segment(self, segment);
+        }
+    }
+    let mut borrows = Borrows(false);
+    syn::visit::Visit::visit_type(&mut borrows, ty);
+    !borrows.0
 }
 
 /// The macros the classic code lends a local by value (`generate::places`, `lent_key`): the

@@ -1,18 +1,19 @@
 #[allow(refining_impl_trait)]
 fn sum(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
     let mut __witness = ::lowering::__private::BodyWitness::new();
-    #[allow(unreachable_code, clippy::diverging_sub_expression)]
+    #[allow(unreachable_code, clippy::diverging_sub_expression, clippy::let_and_return, clippy::let_unit_value)]
     if false {
         ::lowering::__private::twin::<u32, _>(&mut __witness, async move {
-            if let ::core::option::Option::Some(__lowering_result) = ::core::option::Option::None::<u32> {
-                return __lowering_result;
-            }
             let n = n;
-            let mut total = 0;
-            for i in 0..n {
-                total += ready(i).await;
-            }
-            total
+            #[allow(unused_braces)]
+            let __lowering_value: u32 = {
+                let mut total = 0;
+                for i in 0..n {
+                    total += ready(i).await;
+                }
+                total
+            };
+            __lowering_value
         });
         loop {}
     }

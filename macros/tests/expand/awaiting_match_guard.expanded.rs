@@ -1,7 +1,7 @@
 #[allow(refining_impl_trait)]
 fn classify(n: u32) -> ::lowering::Task<&'static str, impl ::lowering::Witness> {
     let mut __witness = ::lowering::__private::BodyWitness::new();
-    #[allow(unreachable_code, clippy::diverging_sub_expression)]
+    #[allow(unreachable_code, clippy::diverging_sub_expression, clippy::let_and_return, clippy::let_unit_value)]
     if false {
         ::lowering::__private::twin::<&'static str, _>(&mut __witness, async move {
             if let ::core::option::Option::Some(__lowering_result) = ::core::option::Option::None::<&'static str> {

@@ -1,16 +1,17 @@
 #[allow(refining_impl_trait)]
 fn measure(name: String) -> ::lowering::Task<usize, impl ::lowering::Witness> {
     let mut __witness = ::lowering::__private::BodyWitness::new();
-    #[allow(unreachable_code, clippy::diverging_sub_expression)]
+    #[allow(unreachable_code, clippy::diverging_sub_expression, clippy::let_and_return, clippy::let_unit_value)]
     if false {
         ::lowering::__private::twin::<usize, _>(&mut __witness, async move {
-            if let ::core::option::Option::Some(__lowering_result) = ::core::option::Option::None::<usize> {
-                return __lowering_result;
-            }
             let name = name;
-            let held = &name;
-            tick().await;
-            held.len()
+            #[allow(unused_braces)]
+            let __lowering_value: usize = {
+                let held = &name;
+                tick().await;
+                held.len()
+            };
+            __lowering_value
         });
         loop {}
     }

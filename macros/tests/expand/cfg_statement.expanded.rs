@@ -2,15 +2,16 @@
 #[allow(refining_impl_trait)]
 fn metered(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
     let mut __witness = ::lowering::__private::BodyWitness::new();
-    #[allow(unreachable_code, clippy::diverging_sub_expression)]
+    #[allow(unreachable_code, clippy::diverging_sub_expression, clippy::let_and_return, clippy::let_unit_value)]
     if false {
         ::lowering::__private::twin::<u32, _>(&mut __witness, async move {
-            if let ::core::option::Option::Some(__lowering_result) = ::core::option::Option::None::<u32> {
-                return __lowering_result;
-            }
             let n = n;
-            let value = ready(n).await;
-            value
+            #[allow(unused_braces)]
+            let __lowering_value: u32 = {
+                let value = ready(n).await;
+                value
+            };
+            __lowering_value
         });
         loop {}
     }
@@ -93,17 +94,18 @@ fn metered(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
 #[allow(refining_impl_trait)]
 fn metered(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
     let mut __witness = ::lowering::__private::BodyWitness::new();
-    #[allow(unreachable_code, clippy::diverging_sub_expression)]
+    #[allow(unreachable_code, clippy::diverging_sub_expression, clippy::let_and_return, clippy::let_unit_value)]
     if false {
         ::lowering::__private::twin::<u32, _>(&mut __witness, async move {
-            if let ::core::option::Option::Some(__lowering_result) = ::core::option::Option::None::<u32> {
-                return __lowering_result;
-            }
             let n = n;
-            let timer = start();
-            let value = ready(n).await;
-            timer.stop();
-            value
+            #[allow(unused_braces)]
+            let __lowering_value: u32 = {
+                let timer = start();
+                let value = ready(n).await;
+                timer.stop();
+                value
+            };
+            __lowering_value
         });
         loop {}
     }

@@ -8,18 +8,19 @@ fn put<'__lowering_1>(
     impl ::lowering::Witness + ::lowering::__private::Captures<'__lowering_1> + ::lowering::__private::CapturesType<Self>,
 > {
     let mut __witness = ::lowering::__private::BodyWitness::new();
-    #[allow(unreachable_code, clippy::diverging_sub_expression)]
+    #[allow(unreachable_code, clippy::diverging_sub_expression, clippy::let_and_return, clippy::let_unit_value)]
     if false {
         ::lowering::__private::twin::<Option<u32>, _>(&mut __witness, async move {
-            if let ::core::option::Option::Some(__lowering_result) = ::core::option::Option::None::<Option<u32>> {
-                return __lowering_result;
-            }
             let k = k;
             let v = v;
-            let old = self.get(&k).await;
-            self.0.retain(|(key, _)| *key != k);
-            self.0.push((k, v));
-            old
+            #[allow(unused_braces)]
+            let __lowering_value: Option<u32> = {
+                let old = self.get(&k).await;
+                self.0.retain(|(key, _)| *key != k);
+                self.0.push((k, v));
+                old
+            };
+            __lowering_value
         });
         loop {}
     }

@@ -1,7 +1,7 @@
 #[allow(refining_impl_trait)]
 fn chained(x: Option<u32>) -> ::lowering::Task<u32, impl ::lowering::Witness> {
     let mut __witness = ::lowering::__private::BodyWitness::new();
-    #[allow(unreachable_code, clippy::diverging_sub_expression)]
+    #[allow(unreachable_code, clippy::diverging_sub_expression, clippy::let_and_return, clippy::let_unit_value)]
     if false {
         ::lowering::__private::twin::<u32, _>(&mut __witness, async move {
             if let ::core::option::Option::Some(__lowering_result) = ::core::option::Option::None::<u32> {

@@ -4,7 +4,7 @@ fn register<'__lowering_1>(
     out: &'__lowering_1 mut Out,
 ) -> ::lowering::Task<usize, impl ::lowering::Witness + ::lowering::__private::Captures<'__lowering_1>> {
     let mut __witness = ::lowering::__private::BodyWitness::new();
-    #[allow(unreachable_code, clippy::diverging_sub_expression)]
+    #[allow(unreachable_code, clippy::diverging_sub_expression, clippy::let_and_return, clippy::let_unit_value)]
     if false {
         ::lowering::__private::twin::<usize, _>(&mut __witness, async move {
             if let ::core::option::Option::Some(__lowering_result) = ::core::option::Option::None::<usize> {

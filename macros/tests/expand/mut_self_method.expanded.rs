@@ -7,16 +7,17 @@ fn fill<'__lowering_1>(
     impl ::lowering::Witness + ::lowering::__private::Captures<'__lowering_1> + ::lowering::__private::CapturesType<Self>,
 > {
     let mut __witness = ::lowering::__private::BodyWitness::new();
-    #[allow(unreachable_code, clippy::diverging_sub_expression)]
+    #[allow(unreachable_code, clippy::diverging_sub_expression, clippy::let_and_return, clippy::let_unit_value)]
     if false {
         ::lowering::__private::twin::<usize, _>(&mut __witness, async move {
-            if let ::core::option::Option::Some(__lowering_result) = ::core::option::Option::None::<usize> {
-                return __lowering_result;
-            }
             let n = n;
-            let read = self.source.read(&mut self.buffer[..n]).await;
-            self.total += read;
-            read
+            #[allow(unused_braces)]
+            let __lowering_value: usize = {
+                let read = self.source.read(&mut self.buffer[..n]).await;
+                self.total += read;
+                read
+            };
+            __lowering_value
         });
         loop {}
     }

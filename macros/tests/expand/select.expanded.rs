@@ -1,7 +1,7 @@
 #[allow(refining_impl_trait)]
 fn first(a: Gate, b: Gate) -> ::lowering::Task<u32, impl ::lowering::Witness> {
     let mut __witness = ::lowering::__private::BodyWitness::new();
-    #[allow(unreachable_code, clippy::diverging_sub_expression)]
+    #[allow(unreachable_code, clippy::diverging_sub_expression, clippy::let_and_return, clippy::let_unit_value)]
     if false {
         ::lowering::__private::twin::<u32, _>(&mut __witness, async move {
             if let ::core::option::Option::Some(__lowering_result) = ::core::option::Option::None::<u32> {
@@ -128,21 +128,34 @@ fn first(a: Gate, b: Gate) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                                         };
                                         match __t0 {
                                             ::lowering::__private::Selected2::_0(x) => {
-                                                return ::core::task::Poll::Ready(x);
+                                                return ::core::task::Poll::Ready({
+                                                    let __lowering_typed: u32 = { (x) };
+                                                    __lowering_typed
+                                                });
                                             }
                                             ::lowering::__private::Selected2::_1(y) => {
-                                                return ::core::task::Poll::Ready(y + 1);
+                                                return ::core::task::Poll::Ready({
+                                                    let __lowering_typed: u32 = { (y + 1) };
+                                                    __lowering_typed
+                                                });
                                             }
                                             ::lowering::__private::Selected2::Disabled => {
-                                                return ::core::task::Poll::Ready(::core::panic!(
-                                                    "all branches are disabled and there is no else branch"
-                                                ));
+                                                return ::core::task::Poll::Ready({
+                                                    let __lowering_typed: u32 = {
+                                                        (::core::panic!(
+                                                            "all branches are disabled and there is no else branch"
+                                                        ))
+                                                    };
+                                                    __lowering_typed
+                                                });
                                             }
                                             #[allow(unreachable_patterns)]
                                             _ => {
-                                                return ::core::task::Poll::Ready(::core::unreachable!(
-                                                    "failed to match bind"
-                                                ));
+                                                return ::core::task::Poll::Ready({
+                                                    let __lowering_typed: u32 =
+                                                        { (::core::unreachable!("failed to match bind")) };
+                                                    __lowering_typed
+                                                });
                                             }
                                         }
                                     }

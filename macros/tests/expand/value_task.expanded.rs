@@ -1,14 +1,13 @@
 #[allow(refining_impl_trait)]
 fn leaf(n: u32) -> ::lowering::ValueTask<u32, impl ::lowering::Witness> {
     let mut __witness = ::lowering::__private::BodyWitness::new();
-    #[allow(unreachable_code, clippy::diverging_sub_expression)]
+    #[allow(unreachable_code, clippy::diverging_sub_expression, clippy::let_and_return, clippy::let_unit_value)]
     if false {
         ::lowering::__private::twin::<u32, _>(&mut __witness, async move {
-            if let ::core::option::Option::Some(__lowering_result) = ::core::option::Option::None::<u32> {
-                return __lowering_result;
-            }
             let n = n;
-            ready(n).await + 1
+            #[allow(unused_braces)]
+            let __lowering_value: u32 = { ready(n).await + 1 };
+            __lowering_value
         });
         loop {}
     }
@@ -75,11 +74,14 @@ fn leaf(n: u32) -> ::lowering::ValueTask<u32, impl ::lowering::Witness> {
                                     let mut __t0 = match __awaited {
                                         __lowering_awaited => (__lowering_awaited,).0,
                                     };
-                                    return ::core::task::Poll::Ready(
-                                        match __t0 {
-                                            __lowering_awaited => (__lowering_awaited,).0,
-                                        } + 1,
-                                    );
+                                    return ::core::task::Poll::Ready({
+                                        let __lowering_typed: u32 = {
+                                            (match __t0 {
+                                                __lowering_awaited => (__lowering_awaited,).0,
+                                            } + 1)
+                                        };
+                                        __lowering_typed
+                                    });
                                 }
                             }
                         }

@@ -580,7 +580,7 @@ fn let_else_drops_its_temporaries_before_else_and_diverging_blocks() {
     let (_, log) = run(Stop::AtEnd, || classic::let_else_drops_before_else(0));
     let fallback = log.iter().position(|event| event == "suspend fallback").expect("the else block ran");
     let drops = log.iter().position(|event| event == "drop err").expect("the unmatched value dropped");
-    assert!(drops < fallback, "{log:?}");
+    assert!(drops < fallback, "{:?}", log);
     assert_eq!(
         same_at_every_suspension(
             || classic::value_block_ending_in_panic(2),

@@ -334,8 +334,8 @@ fn results_of_impl_trait_type() {
     let values = [1, 2, 3, 4, 6, 8];
     for n in [1, 3, 5] {
         let outcome = same_at_every_suspension(|| classic::use_opaque(&values, n), || runtime::use_opaque(&values, n));
-        let Outcome::Value(text) = outcome else { panic!("{outcome:?}") };
-        assert!(text.starts_with(&format!("<{n}>")), "{text}");
+        let Outcome::Value(text) = outcome else { panic!("{:?}", outcome) };
+        assert!(text.starts_with(&format!("<{n}>")), "{}", text);
     }
 }
 

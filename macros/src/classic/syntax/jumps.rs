@@ -9,6 +9,44 @@ pub(crate) fn jumps_out_of(expr: &syn::Expr) -> bool {
     Targets::default().syn_jumps(expr)
 }
 
+/// May `block` return from the function it is the body of: a `return`, a `?`, or a macro
+/// whose expansion the lowering cannot see (any but the standard macros whose grammar it knows,
+/// and those only where their tokens hold a `return` or a `?`)? Closures, `async` blocks and
+/// items return from themselves.
+pub(crate) fn may_return(block: &syn::Block) -> bool {
+    let mut returns = Returns(false);
+    returns.visit_block(block);
+    returns.0
+}
+
+struct Returns(bool);
+
+impl<'ast> Visit<'ast> for Returns {
+    fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+        self.0 = true;
+    }
+    fn visit_expr_try(&mut self, _: &'ast syn::ExprTry) {
+        self.0 = true;
+    }
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        let known = matches!(super::std_macros::parse(mac), Some(Ok(_)));
+        self.0 |= !known || tokens_return(mac.tokens.clone());
+    }
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// Do these tokens hold a `return` or a `?` (in a closure too: tokens do not say)?
+fn tokens_return(tokens: proc_macro2::TokenStream) -> bool {
+    tokens.into_iter().any(|token| match token {
+        proc_macro2::TokenTree::Ident(ident) => ident == "return",
+        proc_macro2::TokenTree::Punct(punct) => punct.as_char() == '?',
+        proc_macro2::TokenTree::Group(group) => tokens_return(group.stream()),
+        proc_macro2::TokenTree::Literal(_) => false,
+    })
+}
+
 /// How a statement that always leaves its block leaves it.
 #[derive(Clone, PartialEq)]
 pub(crate) enum Leave {

@@ -21,6 +21,8 @@ impl<'a> Emitter<'a> {
                 self.emit(code);
             }
             Sink::Return => {
+                // Of the result type, as a tail's value (`close_level`) and a returned one.
+                let value = stored_value(value, self.config.result_type.as_ref());
                 let code = quote_spanned!(span=> return ::core::task::Poll::Ready(#value););
                 self.emit(code);
                 self.position.reachable = false;
