@@ -183,6 +183,25 @@ impl<T, M: MovedFields> Place<T, M> {
         }
     }
 
+    /// `&(v = value)`: `v = value`, then a borrow of `v`, for a temporary the lowering keeps
+    /// where Rust keeps it, made where it is borrowed (`f(&[&a]).await`), so that the value has
+    /// the type that the borrow's context expects.
+    #[inline]
+    pub fn assign_and_borrow<'a>(self, value: T) -> &'a T {
+        self.assign(value);
+        // SAFETY: as in `get`: the slot outlives the borrow, which the generated code holds no
+        // longer than the temporary's scope (rustc checks the plain borrow in the twin).
+        unsafe { &*self.get() }
+    }
+
+    /// `&mut (v = value)`: as `assign_and_borrow`, a unique borrow.
+    #[inline]
+    pub fn assign_and_borrow_mut<'a>(self, value: T) -> &'a mut T {
+        self.assign(value);
+        // SAFETY: as in `assign_and_borrow`.
+        unsafe { &mut *self.get() }
+    }
+
     /// Move a field out (`consume(pair.a)`): `field` points into this local's value, `index`
     /// numbers the field among those the function moves out of it, and `rest` drops the
     /// others when the local drops (as Rust drops a partly moved value). A `Copy` field is

@@ -58,6 +58,31 @@ pub async fn len_later(label: &str, text: &str) -> u32 {
     text.len() as u32
 }
 
+/// What `weigh_all_later` weighs: a `Loud` by its name, a number by itself.
+pub trait Weighed {
+    fn weight(&self) -> u32;
+}
+
+impl Weighed for Loud {
+    fn weight(&self) -> u32 {
+        self.name().len() as u32
+    }
+}
+
+impl Weighed for u32 {
+    fn weight(&self) -> u32 {
+        *self
+    }
+}
+
+/// Borrows an array of trait objects across a suspension (`weigh_all_later("w", &[&a,
+/// &Loud::new("w.1"), &2u32]).await`: the array is coerced to `&[&dyn Weighed]` where it is
+/// made, and must live until the call completes).
+pub async fn weigh_all_later(label: &str, items: &[&dyn Weighed]) -> u32 {
+    later(&format!("weigh all {label}"), ()).await;
+    items.iter().map(|item| item.weight()).sum()
+}
+
 /// Methods that take a `Loud` by value (it drops inside), called on locals and parameters:
 /// the macro cannot tell them from methods that borrow (the README's "consuming methods").
 impl Loud {

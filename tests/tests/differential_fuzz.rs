@@ -562,8 +562,9 @@ fn default_run_draws_every_real_code_shape() {
 
 /// The shapes published crates showed the classic lowering appear in the default run's
 /// programs: a struct literal's shorthand naming a local kept in place, a struct update moving
-/// a field out of a local, and an owned temporary at the end of a method chain borrowed by an
-/// awaited call, of a local and of a temporary.
+/// a field out of a local, an owned temporary at the end of a method chain borrowed by an
+/// awaited call, of a local and of a temporary, and an array of trait objects an awaited call
+/// borrows (a database client's `&[&oid]`), with a local's and with a temporary's element.
 #[test]
 fn default_run_draws_every_crate_shape() {
     use fuzz::ast::Node;
@@ -572,12 +573,18 @@ fn default_run_draws_every_crate_shape() {
         "`Pair { a: .., ..v }.b` (a struct update)",
         "`len_later(.., &v.name().to_uppercase()).await` (a chain's temporary, of a local)",
         "`len_later(.., &Loud::new(..).name().to_uppercase()).await` (of a temporary)",
+        "`weigh_all_later(.., &[&v, .., &1u32]).await` (of a local)",
+        "`weigh_all_later(.., &[&Loud::new(..), .., &1u32]).await` (of a temporary)",
     ];
-    let mut counts = [0usize; 4];
+    let mut counts = [0usize; 6];
     for index in 0..DEFAULT_PROGRAMS {
         let program = fuzz::generate::program(DEFAULT_SEED, index);
-        let mut found = [false; 4];
+        let mut found = [false; 6];
         fuzz::ast::visit_block(&program.body, &mut |node| match node {
+            Node::Expr(Expr::WeighAll(_, sources)) => {
+                found[4] |= sources.iter().any(Option::is_some);
+                found[5] |= sources.iter().any(Option::is_none);
+            }
             Node::Expr(Expr::PairShorthand(_)) => found[0] = true,
             Node::Expr(Expr::PairUpdate(..)) => found[1] = true,
             Node::Expr(Expr::UpperLater(_, Some(_))) => found[2] = true,

@@ -239,6 +239,10 @@ pub enum Expr {
     /// end of a method chain, borrowed by an awaited call; `src` is a `Loud` local (borrowed
     /// across the await) or a temporary `Loud::new("label")` (`None`).
     UpperLater(String, Option<String>),
+    /// `weigh_all_later("label", &[&a, &Loud::new("label"), &1u32]).await`: an array an awaited
+    /// call borrows as `&[&dyn Weighed]`, whose elements are `Loud` locals (borrowed across
+    /// the await) or temporaries (`None`), and a number; the array is coerced where it is made.
+    WeighAll(String, Vec<Option<String>>),
     /// `(e, ..)`: only as what a `let` destructures or binds whole (or awaits first).
     Tuple(Vec<Expr>),
     /// `name.index`: a `u32` element of a tuple local, copied (the rest of the local stays,
@@ -697,6 +701,7 @@ pub fn awaits(expr: &Expr) -> bool {
         | Expr::AsyncBlock(_)
         | Expr::WeighLater(_)
         | Expr::UpperLater(..)
+        | Expr::WeighAll(..)
         | Expr::WeighRef(_, true)
         | Expr::Fill(..)
         | Expr::FillNew(..)
@@ -748,6 +753,7 @@ pub fn own_names(expr: &Expr) -> Vec<String> {
         | Expr::Put(name, _)
         | Expr::PairUpdate(_, name)
         | Expr::UpperLater(_, Some(name)) => vec![name.clone()],
+        Expr::WeighAll(_, sources) => sources.iter().flatten().cloned().collect(),
         Expr::PairShorthand(_) => vec![SHORTHAND_LOCAL.to_owned()],
         Expr::Loop(Loop { kind: LoopKind::OverBuf { buf, .. }, .. }) => vec![buf.clone()],
         Expr::Event(event) => {
@@ -845,6 +851,7 @@ fn in_place_expr(expr: &Expr, found: &mut std::collections::BTreeSet<String>) {
         Expr::WeighLater(name) | Expr::Fill(name, _) | Expr::PushLater(name, _) | Expr::UpperLater(_, Some(name)) => {
             found.insert(name.clone());
         }
+        Expr::WeighAll(_, sources) => found.extend(sources.iter().flatten().cloned()),
         Expr::Loop(Loop { kind: LoopKind::OverBuf { buf, .. }, body, .. }) if block_awaits(body) => {
             found.insert(buf.clone());
         }

@@ -907,6 +907,12 @@ impl Checker {
                 }
                 Ok(Ty::U32)
             }
+            Expr::WeighAll(_, sources) => {
+                for name in sources.iter().flatten() {
+                    self.borrow_var(name, &Ty::Loud)?;
+                }
+                Ok(Ty::U32)
+            }
             Expr::WeighField(name, first) => {
                 self.field(name, *first, false)?;
                 Ok(Ty::U32)

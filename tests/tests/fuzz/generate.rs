@@ -968,6 +968,23 @@ impl<'r> Generator<'r> {
                     .push(Stmt::Expr(Expr::Note(second, Box::new(Expr::Call(Helper::Consume, vec![update])))));
                 Some(Stmt::Expr(Expr::Note(note, Box::new(first))))
             }
+            // `note(.., weigh_all_later(.., &[&a, &Loud::new(..), &1u32]).await)`: an array of
+            // trait objects an awaited call borrows, of `Loud` locals and temporaries.
+            _ if self.chance(40) => {
+                let label = self.fresh("w");
+                let count = 1 + self.below(3);
+                let sources =
+                    (0..count)
+                        .map(|_| {
+                            if self.chance(60) {
+                                self.pick_var(|var| var.ty == Ty::Loud && var.borrowable)
+                            } else {
+                                None
+                            }
+                        })
+                        .collect();
+                Some(Stmt::Expr(Expr::Note(note, Box::new(Expr::WeighAll(label, sources)))))
+            }
             // `note(.., len_later(.., &<src>.name().to_uppercase()).await)`, of a `Loud` local
             // or a temporary one.
             _ => {
@@ -1792,6 +1809,7 @@ fn borrowed_names(expr: &Expr) -> Vec<String> {
         | Expr::MoveField(name, _)
         | Expr::LocalField(name, _)
         | Expr::UpperLater(_, Some(name)) => vec![name.clone()],
+        Expr::WeighAll(_, sources) => sources.iter().flatten().cloned().collect(),
         Expr::Loop(Loop { kind: LoopKind::OverBuf { buf, .. }, .. }) => vec![buf.clone()],
         Expr::Event(event) => {
             let mut names: Vec<String> = event

@@ -483,6 +483,16 @@ impl Printer {
                 };
                 write!(self.out, "len_later(\"{label}\", &{source}.name().to_uppercase()).await").unwrap();
             }
+            Expr::WeighAll(label, sources) => {
+                write!(self.out, "weigh_all_later(\"{label}\", &[").unwrap();
+                for (index, source) in sources.iter().enumerate() {
+                    match source {
+                        Some(name) => write!(self.out, "&{name}, ").unwrap(),
+                        None => write!(self.out, "&Loud::new(\"{label}.{index}\"), ").unwrap(),
+                    }
+                }
+                write!(self.out, "&{}u32]).await", sources.len()).unwrap();
+            }
             Expr::PairField(a, b, first) => {
                 self.out.push_str("Pair { a: ");
                 self.expr(a, Context::Free);

@@ -196,6 +196,19 @@ fn own_edits(expr: &Expr) -> Vec<Expr> {
         Expr::WeighRef(name, true) => out.push(Expr::WeighRef(name.clone(), false)),
         Expr::WeighLater(name) => out.push(Expr::Weigh(name.clone())),
         Expr::UpperLater(label, Some(_)) => out.push(Expr::UpperLater(label.clone(), None)),
+        // One element fewer, or a local's element a temporary.
+        Expr::WeighAll(label, sources) if !sources.is_empty() => {
+            for index in 0..sources.len() {
+                let mut fewer = sources.clone();
+                fewer.remove(index);
+                out.push(Expr::WeighAll(label.clone(), fewer));
+                if sources[index].is_some() {
+                    let mut temporary = sources.clone();
+                    temporary[index] = None;
+                    out.push(Expr::WeighAll(label.clone(), temporary));
+                }
+            }
+        }
         Expr::Lit(value) if *value > 0 => out.push(Expr::Lit(value - 1)),
         Expr::If(cond, then_branch, Some(_)) => out.push(Expr::If(cond.clone(), then_branch.clone(), None)),
         Expr::Match(scrutinee, arms) => {

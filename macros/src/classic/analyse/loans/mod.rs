@@ -19,7 +19,7 @@ use syn::visit::{self, Visit};
 
 use super::free_names;
 use crate::classic::hints;
-use crate::classic::parse::lower::{HOISTED_PREFIX, compared_with_what_may_change_it, is_comparison};
+use crate::classic::parse::lower::{compared_with_what_may_change_it, is_comparison};
 use crate::classic::syntax::jumps;
 use crate::classic::syntax::mentions;
 use crate::classic::syntax::std_macros;
@@ -35,13 +35,6 @@ mod scan;
 pub(crate) use crate::classic::syntax::receivers::{borrow_root, let_consumes, place_root};
 use crate::classic::syntax::receivers::{consumed_receiver, is_borrowing_method, place_root_into, returns_owned};
 use scan::*;
-
-/// A temporary the lowering hoisted out of a statement that awaits: it lives in place.
-pub(crate) fn is_hoisted_temporary(name: &str) -> bool {
-    name.strip_prefix("__")
-        .and_then(|rest| rest.strip_prefix(HOISTED_PREFIX))
-        .is_some_and(|index| !index.is_empty() && index.chars().all(|c| c.is_ascii_digit()))
-}
 
 /// The names of the locals (and `self`) that live in place. `params` are the parameters'
 /// names, each with whether an awaited method may never take it by value (a `mut` one, or an

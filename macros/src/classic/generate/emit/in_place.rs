@@ -22,7 +22,7 @@ impl Emitter<'_> {
         if name == mentions::SELF_LOCAL {
             return self.config.in_place.contains("self");
         }
-        if loans::is_hoisted_temporary(&name) {
+        if crate::classic::parse::lower::is_hoisted_temporary(&name) {
             return true;
         }
         // A hidden local of the lowering's own is in the set only when the walk put it there

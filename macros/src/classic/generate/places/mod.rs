@@ -102,6 +102,7 @@ use crate::classic::syntax::std_macros;
 use crate::classic::syntax::tracing_macros::{has_tracing_fields, is_single_eq};
 use crate::classic::syntax::{assignments, mentions};
 
+mod borrowed_where_made;
 mod closures;
 mod lent;
 mod parts;
@@ -354,7 +355,10 @@ impl<'a> Places<'a> {
             return;
         }
         match expr {
-            syn::Expr::Reference(node) => self.rewrite(&mut node.expr, PlaceUse::Place),
+            syn::Expr::Reference(node) => match self.borrowed_where_made(node) {
+                Some(borrowed) => *expr = borrowed,
+                None => self.rewrite(&mut node.expr, PlaceUse::Place),
+            },
             syn::Expr::RawAddr(node) => self.rewrite(&mut node.expr, PlaceUse::Place),
             syn::Expr::Field(node) => self.rewrite(&mut node.base, PlaceUse::Place),
             syn::Expr::Index(node) => {

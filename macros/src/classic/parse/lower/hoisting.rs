@@ -60,7 +60,7 @@ impl Lower {
     pub(super) fn hoist(&mut self, expr: syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
         let span = expr.span();
         // Named apart from other temporaries: an await may hold a borrow of it, so it lives in
-        // place (`analyse::loans::is_hoisted_temporary`).
+        // place (`is_hoisted_temporary`).
         let mut temp = self.temp(HOISTED_PREFIX);
         temp.set_span(Span::mixed_site().located_at(span));
         let declared = pre
@@ -144,7 +144,7 @@ impl Lower {
         }
         let span = extended.span();
         // A hoisted temporary's name: an await may hold `sig`, so it lives in place
-        // (`analyse::loans::is_hoisted_temporary`).
+        // (`is_hoisted_temporary`).
         let mut name = self.temp(HOISTED_PREFIX);
         name.set_span(Span::mixed_site().located_at(span));
         let mutability = reference.mutability;

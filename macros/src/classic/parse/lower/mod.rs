@@ -14,11 +14,14 @@ use crate::classic::syntax::std_macros;
 use crate::classic::syntax::{assignments, jumps, mentions, receivers};
 
 mod anf;
+mod borrowed_where_made;
 mod hoisting;
 mod shapes;
 
 use shapes::*;
-pub(crate) use shapes::{HOISTED_PREFIX, compared_with_what_may_change_it, is_comparison, is_operand_temporary};
+pub(crate) use shapes::{
+    HOISTED_PREFIX, compared_with_what_may_change_it, is_comparison, is_hoisted_temporary, is_operand_temporary,
+};
 
 pub(crate) struct Lower {
     errors: Vec<syn::Error>,
@@ -38,7 +41,8 @@ pub(crate) struct Lower {
 pub(crate) fn body(block: &syn::Block, krate: &syn::Path) -> syn::Result<Block> {
     let mut lower =
         Lower { errors: Vec::new(), next_temp: 0, hoisting: false, hoisted: Default::default(), krate: krate.clone() };
-    let lowered = lower.block(block);
+    let mut lowered = lower.block(block);
+    borrowed_where_made::merge(&mut lowered);
     let mut errors = lower.errors.into_iter();
     match errors.next() {
         None => Ok(lowered),

@@ -191,8 +191,15 @@ pub(super) fn changes_anything(expr: &syn::Expr) -> bool {
 /// instead, and stays as written.)
 /// The prefix of the temporaries hoisted out of a statement that awaits
 /// (`len_of(&String::from("x")).await`): an await may hold a borrow of one, so they live in
-/// place (`analyse::loans::is_hoisted_temporary`): `__h0`, `__h1`, ...
+/// place (`is_hoisted_temporary`): `__h0`, `__h1`, ...
 pub(crate) const HOISTED_PREFIX: &str = "h";
+
+/// A temporary the lowering hoisted out of a statement that awaits: it lives in place.
+pub(crate) fn is_hoisted_temporary(name: &str) -> bool {
+    name.strip_prefix("__")
+        .and_then(|rest| rest.strip_prefix(HOISTED_PREFIX))
+        .is_some_and(|index| !index.is_empty() && index.chars().all(|c| c.is_ascii_digit()))
+}
 
 /// Is this a temporary an operand was spilled into (`Lower::spill_value`), an await's value
 /// among them?
@@ -248,6 +255,8 @@ pub(super) fn is_temporary(expr: &syn::Expr) -> bool {
         syn::Expr::Paren(node) => is_temporary(&node.expr),
         syn::Expr::Group(node) => is_temporary(&node.expr),
         syn::Expr::Call(_) | syn::Expr::MethodCall(_) | syn::Expr::Macro(_) | syn::Expr::Struct(_) => true,
+        // `&|x| x + base` borrowed by an awaited call (`&dyn Fn(u32) -> u32`).
+        syn::Expr::Closure(_) => true,
         syn::Expr::Tuple(_) | syn::Expr::Array(_) | syn::Expr::Repeat(_) => !is_constant(expr),
         _ => false,
     }
