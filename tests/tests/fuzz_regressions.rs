@@ -3394,3 +3394,47 @@ mod seed17711 {
         );
     }
 }
+
+/// Seed 196418, the first run after a temporary an awaited call borrows is made where the call
+/// borrows it.
+mod seed196418 {
+    use super::*;
+
+    differential! {
+        // A `const` in a block whose only await is a `join!` inside `panic!`'s arguments: the
+        // block was taken for one without awaits and kept its items, but the lowering cuts it
+        // at the join's await, and the code after it no longer saw the constant ("cannot find
+        // value `C36`"). Program 7187.
+        pub async fn program7187(c: bool, d: bool) -> u32 {
+            if c {
+                const C36: u32 = 2;
+                if d {
+                    panic!("p38 {}", [C36, futures::join!(now("a39", 2u32), later("a40", 7u32)).1][0]);
+                }
+                note("n", C36);
+            }
+            1
+        }
+
+        // The same with the join in an assertion's message and in a `vec!`.
+        pub async fn join_in_a_standard_macro(c: bool) -> usize {
+            let mut total = 0;
+            if c {
+                const N: u32 = 3;
+                assert!(N > 0, "{}", futures::join!(later("a", N), now("b", 1u32)).0);
+                total += vec![N, futures::join!(later("c", N)).0].len();
+            }
+            total
+        }
+    }
+
+    #[test]
+    fn program7187() {
+        for (c, d) in [(false, false), (true, false), (true, true)] {
+            same_at_every_suspension(|| classic::program7187(c, d), || runtime::program7187(c, d));
+        }
+        for c in [false, true] {
+            same_at_every_suspension(|| classic::join_in_a_standard_macro(c), || runtime::join_in_a_standard_macro(c));
+        }
+    }
+}

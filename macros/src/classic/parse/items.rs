@@ -112,6 +112,14 @@ fn awaits(block: &syn::Block) -> bool {
     impl<'ast> Visit<'ast> for AwaitingMacro {
         fn visit_macro(&mut self, mac: &'ast syn::Macro) {
             self.0 |= super::awaiting_macros::is_awaiting(mac);
+            // A standard macro's arguments are lowered as any code is: an awaiting macro among
+            // them (`panic!("{}", join!(a, b).0)`) cuts the block as well.
+            let mut arguments = mac.clone();
+            crate::classic::syntax::std_macros::visit_arguments(&mut arguments, |argument| {
+                let mut inner = AwaitingMacro(false);
+                inner.visit_expr(argument);
+                self.0 |= inner.0;
+            });
         }
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
         fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
