@@ -297,6 +297,9 @@ impl<T, M: MovedFields> Drop for SlotGuard<T, M> {
 /// at once (one per mention in the macro's tokens); rustc checked in the borrow-check twin that
 /// the user's code uses them as it may use the local itself.
 #[inline(always)]
+// The `&mut` comes from the place, not from `run`, which only bounds it; the lifetime is named
+// because it is the point of the function.
+#[allow(clippy::mut_from_ref, clippy::needless_lifetimes)]
 pub unsafe fn lend<'run, T, M: MovedFields>(place: Place<T, M>, run: &'run ()) -> &'run mut T {
     let _ = run;
     // SAFETY: the caller's promise; `get` checks that the local holds a value.
