@@ -30,10 +30,13 @@ use crate::classic::parse::awaits::{
     in_block as block_awaits, in_expr as expr_awaits, in_macro as macro_awaits, in_stmt as stmt_awaits,
 };
 
+mod exits;
 mod scan;
+mod stores;
 
 pub(crate) use crate::classic::syntax::receivers::{borrow_root, let_consumes, place_root};
 use crate::classic::syntax::receivers::{consumed_receiver, is_borrowing_method, place_root_into, returns_owned};
+use exits::Exits;
 use scan::*;
 
 /// The names of the locals (and `self`) that live in place. `params` are the parameters'
@@ -65,10 +68,10 @@ pub(crate) fn in_place(
         unit: HashMap::new(),
         mutable,
         in_scope: params.iter().map(|(name, mutable)| (name.to_string(), (*mutable, binding_key(name)))).collect(),
-        loops: Vec::new(),
-        returned: HashSet::new(),
+        exits: Exits::default(),
         taken: HashSet::new(),
         captured: HashSet::new(),
+        stored: stores::Stored::default(),
     };
     finder.stmts(&block.stmts, false);
     // A shared reference parameter needs no place: it is copied where it is borrowed. A
@@ -125,12 +128,8 @@ struct Finder<'r> {
     /// bindings whose scopes the walk follows (parameters, `let`s, `match` arms, `for` and
     /// `if let`/`while let` patterns); other names fall back to `mutable`, and to the name.
     in_scope: HashMap<String, (bool, String)>,
-    /// The loops around the current statement, innermost last: each one's label and what
-    /// code after it mentions (what a `break` out of it leads to).
-    loops: Vec<(Option<String>, HashSet<String>)>,
-    /// What code after a `return` mentions: nothing in the function's body; in an async
-    /// block, what follows the block.
-    returned: HashSet<String>,
+    /// Where the jumps of the current statement lead.
+    exits: Exits,
     /// The awaits (by address in the body's tree) found to take their receiver, each where
     /// it runs: a `let` whose initializer holds one in a nested block or loop (`let y = loop
     /// { .. break get.apply(x).await; .. };`) sees them from a statement that names more.
@@ -138,6 +137,8 @@ struct Finder<'r> {
     /// The bindings (keys, as in `found`) that a non-`move` closure or async block whose value
     /// may be held over an await names: it may hold them borrowed whole.
     captured: HashSet<String>,
+    /// What values stored into locals borrow (`stores`).
+    stored: stores::Stored,
 }
 
 impl Finder<'_> {
@@ -151,7 +152,7 @@ impl Finder<'_> {
         // before it may break or continue out of it; a `return` or `?` in it leads where the
         // function's (or async block's) `return` does.
         let outer_later = match self.block_leads_to(stmts) {
-            Some(after) => after.union(&self.returned).cloned().collect(),
+            Some(after) => after.union(&self.exits.returned).cloned().collect(),
             None => saved_later.clone(),
         };
         // What this block's statements after the current one mention.
@@ -169,6 +170,10 @@ impl Finder<'_> {
             bound_before.push(bound.clone());
             if let syn::Stmt::Local(local) = stmt {
                 self.bind(&local.pat);
+                // In order: what a binding borrows through the ones before it (`stores`).
+                if let Some(init) = &local.init {
+                    self.note_origins(&local.pat, &init.expr);
+                }
                 bound.extend(let_bound_names(stmt));
             }
         }
@@ -176,7 +181,9 @@ impl Finder<'_> {
             Some(syn::Stmt::Expr(_, None)) => Some(stmts.len() - 1),
             _ => None,
         };
+        let outer_awaits_after = self.stored.awaits_after;
         for (index, ((stmt, scope), bound)) in stmts.iter().zip(scopes).zip(bound_before).enumerate().rev() {
+            self.stored.awaits_after = outer_awaits_after || later;
             self.in_scope = scope;
             // After a `let`, its names mean its new locals (`let r = r.send().await?;`).
             for name in let_bound_names(stmt) {
@@ -209,6 +216,7 @@ impl Finder<'_> {
                     || Some(index) == tail
                     || matches!(stmt, syn::Stmt::Expr(syn::Expr::Assign(_), _)));
             self.stmt(stmt, held);
+            self.stored(stmt);
             self.unit = outer_unit;
             later |= stmt_awaits(stmt);
             // What it names, not counting the names its own bindings hide (a `let v` in a
@@ -217,48 +225,7 @@ impl Finder<'_> {
         }
         self.later = saved_later;
         self.in_scope = outer_scope;
-    }
-
-    /// Where a block that always leaves at its last statement goes on: `leads_to` of that
-    /// statement, when no statement before it may `break` or `continue` out of the block.
-    fn block_leads_to(&self, stmts: &[syn::Stmt]) -> Option<HashSet<String>> {
-        let (last, before) = stmts.split_last()?;
-        let after = match last {
-            syn::Stmt::Expr(expr, _) => self.leads_to(expr)?,
-            syn::Stmt::Macro(node) if jumps::panicking(&node.mac) => HashSet::new(),
-            _ => return None,
-        };
-        let may_jump = before.iter().any(|stmt| {
-            let block = syn::Block { brace_token: Default::default(), stmts: vec![stmt.clone()] };
-            jumps::jumps_out_of(&syn::Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block }))
-        });
-        (!may_jump).then_some(after)
-    }
-
-    /// What code after `expr` mentions, when it is a jump: nothing after a `return`, what
-    /// follows the loop after a `break` out of it.
-    fn leads_to(&self, expr: &syn::Expr) -> Option<HashSet<String>> {
-        match expr {
-            syn::Expr::Return(_) => Some(self.returned.clone()),
-            syn::Expr::Macro(node) if jumps::panicking(&node.mac) => Some(HashSet::new()),
-            syn::Expr::Break(node) => {
-                let target = match &node.label {
-                    None => self.loops.last(),
-                    Some(label) => {
-                        self.loops.iter().rev().find(|(name, _)| name.as_deref() == Some(&label.ident.to_string()))
-                    }
-                };
-                target.map(|(_, after)| after.clone())
-            }
-            _ => None,
-        }
-    }
-
-    /// Walk a loop's body (`f`), whose `break`s lead to what follows the loop.
-    fn in_loop(&mut self, label: Option<&syn::Label>, f: impl FnOnce(&mut Self)) {
-        self.loops.push((label.map(|label| label.name.ident.to_string()), self.later.clone()));
-        f(self);
-        self.loops.pop();
+        self.stored.awaits_after = outer_awaits_after;
     }
 
     /// The bindings of `pat` come into scope.
@@ -548,7 +515,7 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 let held = self.held || awaits;
                 let free = free_names::of_block(&node.body, &[]);
                 self.finder.in_loop(node.label.as_ref(), |finder| {
-                    finder.repeated(free, |finder| finder.stmts(&node.body.stmts, held))
+                    finder.awaiting_round(awaits, |finder| finder.repeated(free, |f| f.stmts(&node.body.stmts, held)))
                 });
             }
             syn::Expr::While(node) => {
@@ -560,11 +527,12 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 self.scrutinee(&node.cond, awaits);
                 self.finder.later = outer;
                 let outer_scope = self.finder.in_scope.clone();
-                for (pat, _) in lets_of(&node.cond) {
+                for (pat, scrutinee) in lets_of(&node.cond) {
                     self.finder.bind(pat);
+                    self.finder.note_origins(pat, scrutinee);
                 }
                 self.finder.in_loop(node.label.as_ref(), |finder| {
-                    finder.repeated(free, |finder| finder.stmts(&node.body.stmts, held))
+                    finder.awaiting_round(awaits, |finder| finder.repeated(free, |f| f.stmts(&node.body.stmts, held)))
                 });
                 self.finder.in_scope = outer_scope;
             }
@@ -579,8 +547,9 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 let free = free_names::of_block(&node.body, &[&node.pat]);
                 let outer_scope = self.finder.in_scope.clone();
                 self.finder.bind(&node.pat);
+                self.finder.note_origins(&node.pat, &node.expr);
                 self.finder.in_loop(node.label.as_ref(), |finder| {
-                    finder.repeated(free, |finder| finder.stmts(&node.body.stmts, held))
+                    finder.awaiting_round(awaits, |finder| finder.repeated(free, |f| f.stmts(&node.body.stmts, held)))
                 });
                 self.finder.in_scope = outer_scope;
             }
@@ -589,8 +558,9 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                     || node.else_branch.as_ref().is_some_and(|(_, other)| expr_awaits(other));
                 self.scrutinee(&node.cond, awaits || self.held);
                 let outer_scope = self.finder.in_scope.clone();
-                for (pat, _) in lets_of(&node.cond) {
+                for (pat, scrutinee) in lets_of(&node.cond) {
                     self.finder.bind(pat);
+                    self.finder.note_origins(pat, scrutinee);
                 }
                 self.finder.stmts(&node.then_branch.stmts, self.held);
                 self.finder.in_scope = outer_scope;
@@ -652,10 +622,10 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 }
                 let held = self.held;
                 // Its `return` leaves the block, and no `break` in it leaves a loop outside.
-                let returned = std::mem::replace(&mut self.finder.returned, self.finder.later.clone());
-                let loops = std::mem::take(&mut self.finder.loops);
+                let returned = std::mem::replace(&mut self.finder.exits.returned, self.finder.later.clone());
+                let loops = std::mem::take(&mut self.finder.exits.loops);
                 self.finder.stmts(&node.block.stmts, held);
-                (self.finder.returned, self.finder.loops) = (returned, loops);
+                (self.finder.exits.returned, self.finder.exits.loops) = (returned, loops);
             }
             syn::Expr::Macro(node) => self.finder.macro_call(&node.mac, self.held),
             _ => visit::visit_expr(self, expr),
