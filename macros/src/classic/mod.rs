@@ -471,18 +471,9 @@ fn check_hints(args: &Args, function: &Function) -> syn::Result<()> {
             self.0.insert(ident.to_string());
         }
         fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            fn idents(tokens: TokenStream, out: &mut HashSet<String>) {
-                for token in tokens {
-                    match token {
-                        proc_macro2::TokenTree::Ident(ident) => {
-                            out.insert(ident.to_string());
-                        }
-                        proc_macro2::TokenTree::Group(group) => idents(group.stream(), out),
-                        _ => {}
-                    }
-                }
-            }
-            idents(mac.tokens.clone(), self.0);
+            syntax::each_ident(mac.tokens.clone(), &mut |ident| {
+                self.0.insert(ident);
+            });
             syn::visit::visit_macro(self, mac);
         }
     }

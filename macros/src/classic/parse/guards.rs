@@ -149,23 +149,13 @@ impl Rewriter {
 fn only_bindings_of(pat: &syn::Pat, guard: Option<&syn::Expr>) -> syn::Pat {
     let mut named = HashSet::new();
     if let Some(guard) = guard {
-        idents(guard.to_token_stream(), &mut named);
+        crate::classic::syntax::each_ident(guard.to_token_stream(), &mut |ident| {
+            named.insert(ident);
+        });
     }
     crate::classic::syntax::bindings::blank_bindings(pat, |ident| {
         crate::classic::syntax::bindings::may_bind(ident) && !named.contains(&ident.ident.to_string())
     })
-}
-
-fn idents(tokens: proc_macro2::TokenStream, names: &mut HashSet<String>) {
-    for token in tokens {
-        match token {
-            proc_macro2::TokenTree::Ident(ident) => {
-                names.insert(ident.to_string());
-            }
-            proc_macro2::TokenTree::Group(group) => idents(group.stream(), names),
-            _ => {}
-        }
-    }
 }
 
 /// A place expression without side effects: matched where it is, twice.

@@ -258,27 +258,24 @@ impl<'ast> Visit<'ast> for MovedPaths<'_> {
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        for token in mac.tokens.clone() {
-            collect_idents(token, &mut |name| {
-                if self.named(&name) {
-                    self.whole.push(name);
-                }
-            });
-        }
+        each_ident(mac.tokens.clone(), &mut |name| {
+            if self.named(&name) {
+                self.whole.push(name);
+            }
+        });
     }
 
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
-fn collect_idents(token: proc_macro2::TokenTree, found: &mut impl FnMut(String)) {
-    match token {
-        proc_macro2::TokenTree::Ident(ident) => found(ident.to_string()),
-        proc_macro2::TokenTree::Group(group) => {
-            for inner in group.stream() {
-                collect_idents(inner, found);
-            }
+/// Calls `found` with each identifier among `tokens`, in groups too.
+pub(crate) fn each_ident(tokens: proc_macro2::TokenStream, found: &mut impl FnMut(String)) {
+    for token in tokens {
+        match token {
+            proc_macro2::TokenTree::Ident(ident) => found(ident.to_string()),
+            proc_macro2::TokenTree::Group(group) => each_ident(group.stream(), found),
+            _ => {}
         }
-        _ => {}
     }
 }
 

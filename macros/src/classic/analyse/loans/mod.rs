@@ -216,7 +216,7 @@ impl Finder<'_> {
                     || Some(index) == tail
                     || matches!(stmt, syn::Stmt::Expr(syn::Expr::Assign(_), _)));
             self.stmt(stmt, held);
-            self.stored(stmt);
+            self.store_into_local(stmt);
             self.unit = outer_unit;
             later |= stmt_awaits(stmt);
             // What it names, not counting the names its own bindings hide (a `let v` in a
@@ -266,6 +266,23 @@ impl Finder<'_> {
         self.later.extend(free);
         f(self);
         self.later = outer;
+    }
+
+    /// A loop's body, run again (`repeated`), whose `break`s lead to what follows the loop
+    /// (`in_loop`) and whose awaits (`awaits`) run after each of its statements, in the next
+    /// round.
+    fn loop_body(
+        &mut self,
+        label: Option<&syn::Label>,
+        awaits: bool,
+        free: HashSet<String>,
+        body: &syn::Block,
+        held: bool,
+    ) {
+        let outer_awaits_after = self.stored.awaits_after;
+        self.stored.awaits_after |= awaits;
+        self.in_loop(label, |finder| finder.repeated(free, |finder| finder.stmts(&body.stmts, held)));
+        self.stored.awaits_after = outer_awaits_after;
     }
 
     /// A `match` arm: the names its pattern binds are counted in the arm alone, and nothing
@@ -514,9 +531,7 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 let awaits = block_awaits(&node.body);
                 let held = self.held || awaits;
                 let free = free_names::of_block(&node.body, &[]);
-                self.finder.in_loop(node.label.as_ref(), |finder| {
-                    finder.awaiting_round(awaits, |finder| finder.repeated(free, |f| f.stmts(&node.body.stmts, held)))
-                });
+                self.finder.loop_body(node.label.as_ref(), awaits, free, &node.body, held);
             }
             syn::Expr::While(node) => {
                 let awaits = block_awaits(&node.body) || expr_awaits(&node.cond);
@@ -531,9 +546,7 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                     self.finder.bind(pat);
                     self.finder.note_origins(pat, scrutinee);
                 }
-                self.finder.in_loop(node.label.as_ref(), |finder| {
-                    finder.awaiting_round(awaits, |finder| finder.repeated(free, |f| f.stmts(&node.body.stmts, held)))
-                });
+                self.finder.loop_body(node.label.as_ref(), awaits, free, &node.body, held);
                 self.finder.in_scope = outer_scope;
             }
             syn::Expr::ForLoop(node) => {
@@ -548,9 +561,7 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 let outer_scope = self.finder.in_scope.clone();
                 self.finder.bind(&node.pat);
                 self.finder.note_origins(&node.pat, &node.expr);
-                self.finder.in_loop(node.label.as_ref(), |finder| {
-                    finder.awaiting_round(awaits, |finder| finder.repeated(free, |f| f.stmts(&node.body.stmts, held)))
-                });
+                self.finder.loop_body(node.label.as_ref(), awaits, free, &node.body, held);
                 self.finder.in_scope = outer_scope;
             }
             syn::Expr::If(node) => {

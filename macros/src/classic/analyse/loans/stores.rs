@@ -76,17 +76,9 @@ impl Finder<'_> {
         }
     }
 
-    /// A loop's body, `f`: an await in it runs after each of its statements, in the next round.
-    pub(super) fn awaiting_round(&mut self, awaits: bool, f: impl FnOnce(&mut Self)) {
-        let outer = self.stored.awaits_after;
-        self.stored.awaits_after |= awaits;
-        f(self);
-        self.stored.awaits_after = outer;
-    }
-
     /// `local.push(value)` where an await may follow and code after it names `local`: what the
     /// value borrows is held as long as the local, and stays in place.
-    pub(super) fn stored(&mut self, stmt: &syn::Stmt) {
+    pub(super) fn store_into_local(&mut self, stmt: &syn::Stmt) {
         let syn::Stmt::Expr(expr, _) = stmt else { return };
         let syn::Expr::MethodCall(call) = strip_parens(expr) else { return };
         if !STORING.contains(&call.method.to_string().as_str()) {

@@ -11,12 +11,11 @@
 //! spilled first): the order is Rust's. A temporary the next statement names more than once, or
 //! inside a closure or an `async` block, stays assigned first.
 
-use proc_macro2::TokenStream;
 use syn::visit_mut::{self, VisitMut};
 
 use super::is_hoisted_temporary;
 use crate::classic::parse::ir::{Block, Expr, Let, Stmt};
-use crate::classic::syntax::strip_parens;
+use crate::classic::syntax::{each_ident, strip_parens};
 
 /// Merges each hoisted temporary's assignment into the borrow of the next statement, in every
 /// block of the lowered body.
@@ -33,7 +32,9 @@ pub(super) fn merge(block: &mut Block) {
         index -= 1;
         let Some((name, value)) = hoisted_assignment(&block.stmts[index - 1]) else { continue };
         let Some(next) = first_expression(&mut block.stmts[index]) else { continue };
-        if mentions(quote::ToTokens::to_token_stream(&*next), &name) != 1 {
+        let mut mentions = 0;
+        each_ident(quote::ToTokens::to_token_stream(&*next), &mut |ident| mentions += usize::from(ident == name));
+        if mentions != 1 {
             continue;
         }
         let mut borrow = Borrow { name: &name, value: Some(value), merged: false };
@@ -77,18 +78,6 @@ fn first_expression(stmt: &mut Stmt) -> Option<&mut syn::Expr> {
         Stmt::Let(Let { init: Some(Expr::Plain(expr)), .. }) | Stmt::Expr(Expr::Plain(expr), _) => Some(expr),
         _ => None,
     }
-}
-
-/// How many times the tokens name `name`.
-fn mentions(tokens: TokenStream, name: &str) -> usize {
-    tokens
-        .into_iter()
-        .map(|token| match token {
-            proc_macro2::TokenTree::Ident(ident) => usize::from(ident == name),
-            proc_macro2::TokenTree::Group(group) => mentions(group.stream(), name),
-            _ => 0,
-        })
-        .sum()
 }
 
 /// Replaces `&name` (or `&mut name`) outside closures and `async` blocks with
