@@ -100,7 +100,14 @@ fn expand_function(args: &args::Args, function: func::Function) -> syn::Result<T
     // `LOWERING_SHOW_EXPANSION=name` prints what the attribute generated for functions of that
     // name (unformatted; pipe it through `rustfmt`), `*` for every function (what `inspect`
     // measures, in one compilation). `cargo run -p inspect` shows more.
+    // A classic expansion comes after the facts it was written from: which locals live in
+    // place, and why.
     if std::env::var("LOWERING_SHOW_EXPANSION").is_ok_and(|wanted| wanted == name || wanted == "*") {
+        if args.mode == args::Mode::Classic {
+            for line in classic::in_place_of_last().lines() {
+                eprintln!("// {name}: {line}");
+            }
+        }
         eprintln!("{expanded}");
     }
     Ok(expanded)

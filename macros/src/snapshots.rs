@@ -1,7 +1,8 @@
 //! Expansion snapshots: for each representative function in `tests/expand/NAME.rs`, what the
 //! attribute writes, formatted by rustfmt, checked in as `tests/expand/NAME.expanded.rs` and
 //! compared here, so that a reviewer sees what the macro generates and a change to it shows
-//! in the diff. `LOWERING_BLESS=1 cargo test -p lowering-macros snapshots` writes them anew.
+//! in the diff. A classic expansion starts with the facts it was written from: the locals that
+//! live in place, each with its reason (`classic::analyse::in_place`). `LOWERING_BLESS=1 cargo test -p lowering-macros snapshots` writes them anew.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -74,10 +75,14 @@ fn expansions_are_the_checked_in_ones() {
         let source = std::fs::read_to_string(&input).expect("the input");
         let (args, item) = split(&source);
         let classic = args.to_string().contains("classic");
-        let expanded = formatted(&crate::expand(args, item));
+        let mut expanded = formatted(&crate::expand(args, item));
         if classic {
             let name = input.file_name().unwrap_or_default().to_string_lossy().into_owned();
             walks.push((crate::classic::walks_of_last(), name));
+            // The facts the code was written from, above it: which locals live in place, and
+            // why (a line and column are the binding's, in the input file).
+            let facts: String = crate::classic::in_place_of_last().lines().map(|line| format!("// {line}\n")).collect();
+            expanded = facts + &expanded;
         }
         let snapshot = input.with_extension("expanded.rs");
         if bless {

@@ -42,6 +42,7 @@ use crate::args::{Args, Context, Mode};
 use crate::func::{Function, ReceiverShape};
 use crate::record;
 
+use self::analyse::in_place::{Binding, KeptInPlace, Reason};
 use self::analyse::loans;
 use self::generate::emit::{self, Config, Emitter, Holds, Init};
 use self::parse::{ir, lower};
@@ -60,10 +61,22 @@ thread_local! {
     static WALKS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
+thread_local! {
+    /// The locals the last classic expansion on this thread kept in place, with why
+    /// (`in_place_of_last`).
+    static IN_PLACE: std::cell::RefCell<KeptInPlace> = std::cell::RefCell::default();
+}
+
 /// How many walks the last classic expansion on this thread took to settle.
 #[cfg(test)]
 pub(crate) fn walks_of_last() -> usize {
     WALKS.with(std::cell::Cell::get)
+}
+
+/// The locals the last classic expansion on this thread kept in place, one line each with
+/// its reason, as the expansion snapshots and `LOWERING_SHOW_EXPANSION` print them.
+pub(crate) fn in_place_of_last() -> String {
+    IN_PLACE.with(|in_place| in_place.borrow().to_string())
 }
 
 pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream> {
@@ -123,25 +136,32 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
         self_ident: receiver.as_ref().map(|_| Ident::new(mentions::SELF_LOCAL, Span::mixed_site())),
         assumed: HashMap::new(),
         fields_used: Vec::new(),
-        in_place: loans::in_place(
-            &block,
-            &params_in_scope(&params),
-            receiver.as_ref().is_some_and(|receiver| receiver.mutable),
-            &references(&function, false),
-            &references(&function, true),
-            &async_callable_params(&function),
-        )
-        .into_iter()
-        .chain(pattern_params_in_place(&params))
-        .collect(),
+        in_place: {
+            let mut in_place = loans::in_place(
+                &block,
+                &params_in_scope(&params),
+                receiver.as_ref().is_some_and(|receiver| receiver.mutable),
+                &references(&function, false),
+                &references(&function, true),
+                &async_callable_params(&function),
+            );
+            for param in pattern_params_in_place(&params) {
+                in_place.insert(Binding::named(&param), Reason::RefPatternParameter);
+            }
+            for temporary in &body.hoisted {
+                in_place.insert(Binding::named(temporary), Reason::HoistedTemporary);
+            }
+            in_place
+        },
         parts: HashMap::new(),
     };
     let mut rounds = 0;
     WALKS.with(|walks| walks.set(0));
+    IN_PLACE.with(|in_place| in_place.take());
     let walked = loop {
-        let walked = walk(&config, &body, &function, &params);
+        let walked = walk(&config, &body.block, &function, &params);
         rounds += 1;
-        let new_in_place = walked.wants_in_place.iter().any(|name| !config.in_place.contains(name));
+        let new_in_place = config.in_place.lacks_any_of(&walked.wants_in_place);
         let settled = walked.heads == config.assumed
             && walked.fields_used.len() == config.fields_used.len()
             && walked.parts == config.parts
@@ -174,6 +194,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
         config.in_place.extend(walked.wants_in_place);
     };
     WALKS.with(|walks| walks.set(rounds));
+    IN_PLACE.with(|in_place| in_place.replace(config.in_place.clone()));
     if let Some(errors) = walked.errors.into_iter().reduce(|mut all, error| {
         all.combine(error);
         all
@@ -192,7 +213,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
         .vars
         .iter()
         .filter(|var| var.walk.slotted)
-        .map(|var| (var.seq, var.field.clone(), var.in_place))
+        .map(|var| (var.seq, var.field.clone(), var.lives_in_place()))
         .chain(walked.awaiters.iter().map(|awaiter| (awaiter.seq, awaiter.field.clone(), false)))
         .collect();
     // A local that lives in place is borrowed across states: the state machine must not move
@@ -232,7 +253,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
         } else {
             var.name.to_token_stream_plain()
         };
-        let value = if var.in_place {
+        let value = if var.lives_in_place() {
             quote!(#krate::__private::Slot::holding(#value))
         } else {
             quote!(::core::option::Option::Some(#value))
@@ -397,7 +418,7 @@ struct Walked {
     heads: HashMap<u32, Vec<Init>>,
     fields_used: Vec<((emit::VarId, String), syn::Expr)>,
     parts: HashMap<String, Vec<String>>,
-    wants_in_place: HashSet<String>,
+    wants_in_place: KeptInPlace,
     lent_by_value: HashSet<String>,
 }
 

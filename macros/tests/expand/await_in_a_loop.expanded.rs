@@ -1,3 +1,4 @@
+// in place: none
 #[allow(refining_impl_trait)]
 fn sum(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {
     let mut __witness = ::lowering::__private::BodyWitness::new();

@@ -1,3 +1,4 @@
+// in place: n (2:18): a value held across an await borrows it
 #[allow(refining_impl_trait)]
 fn classify(n: u32) -> ::lowering::Task<&'static str, impl ::lowering::Witness> {
     let mut __witness = ::lowering::__private::BodyWitness::new();

@@ -1,3 +1,4 @@
+// in place: name (2:17): a value held across an await borrows it
 #[allow(refining_impl_trait)]
 fn measure(name: String) -> ::lowering::Task<usize, impl ::lowering::Witness> {
     let mut __witness = ::lowering::__private::BodyWitness::new();

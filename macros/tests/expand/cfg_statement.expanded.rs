@@ -1,3 +1,4 @@
+// in place: none
 #[cfg(all(not(feature = "metrics")))]
 #[allow(refining_impl_trait)]
 fn metered(n: u32) -> ::lowering::Task<u32, impl ::lowering::Witness> {

@@ -1,3 +1,5 @@
+// in place: self: a value held across an await borrows it
+// in place: k (2:24): a value held across an await borrows it
 #[allow(refining_impl_trait)]
 fn put<'__lowering_1>(
     &'__lowering_1 mut self,

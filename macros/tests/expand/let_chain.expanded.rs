@@ -1,3 +1,4 @@
+// in place: x (2:17): a value held across an await borrows it
 #[allow(refining_impl_trait)]
 fn chained(x: Option<u32>) -> ::lowering::Task<u32, impl ::lowering::Witness> {
     let mut __witness = ::lowering::__private::BodyWitness::new();

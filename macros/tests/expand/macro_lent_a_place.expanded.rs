@@ -1,3 +1,4 @@
+// in place: name (2:14): a value held across an await borrows it
 #[allow(refining_impl_trait)]
 fn show(name: String) -> ::lowering::Task<usize, impl ::lowering::Witness> {
     let mut __witness = ::lowering::__private::BodyWitness::new();

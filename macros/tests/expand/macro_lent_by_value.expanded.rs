@@ -1,3 +1,4 @@
+// in place: v (3:8): a value held across an await borrows it
 #[allow(refining_impl_trait)]
 fn register<'__lowering_1>(
     n: usize,

@@ -1,3 +1,4 @@
+// in place: self: a value held across an await borrows it
 #[allow(refining_impl_trait)]
 fn fill<'__lowering_1>(
     &'__lowering_1 mut self,

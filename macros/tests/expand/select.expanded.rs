@@ -1,3 +1,5 @@
+// in place: a (2:15): a value held across an await borrows it
+// in place: b (2:24): a value held across an await borrows it
 #[allow(refining_impl_trait)]
 fn first(a: Gate, b: Gate) -> ::lowering::Task<u32, impl ::lowering::Witness> {
     let mut __witness = ::lowering::__private::BodyWitness::new();

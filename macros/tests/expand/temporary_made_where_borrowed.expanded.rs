@@ -1,3 +1,5 @@
+// in place: oid (4:35): a value held across an await borrows it
+// in place: __h0 (every binding of the name): a temporary hoisted out of a statement whose awaits may borrow it
 #[allow(refining_impl_trait)]
 fn get_type<'__lowering_1>(
     client: &'__lowering_1 Client,

@@ -14,8 +14,19 @@
 //!   awaits when they stand as a statement, so that `emit` can split them when a path through
 //!   them moves a local that an await later saves.
 
+use std::collections::HashSet;
+
 use proc_macro2::Span;
 use syn::{Attribute, Label, Pat};
+
+/// The lowered body, with what the lowering made for it.
+pub(crate) struct Body {
+    pub block: Block,
+    /// The temporaries the lowering hoisted into locals of its own (`lower::hoisting`): an
+    /// await may hold a borrow of each, so each lives in place. By name: the lowering names
+    /// each apart, and user code cannot name them.
+    pub hoisted: HashSet<String>,
+}
 
 pub(crate) struct Block {
     pub label: Option<Label>,

@@ -86,6 +86,31 @@ pub(crate) fn visit_arguments(mac: &mut syn::Macro, mut visit: impl FnMut(&mut s
     }
 }
 
+/// The tokens of a macro's first argument, an expression, exactly as written (`assert!`'s
+/// condition): what `stringify!` of them shows is what the plain macro shows, where the
+/// printed `syn` tree would be spaced otherwise (`Loud :: new`).
+pub(crate) fn first_argument_as_written(mac: &syn::Macro) -> Option<TokenStream> {
+    Parser::parse2(
+        |input: ParseStream| {
+            let begin = input.cursor();
+            input.parse::<Expr>()?;
+            let end = input.cursor();
+            let mut tokens = TokenStream::new();
+            let mut cursor = begin;
+            while cursor < end {
+                let Some((token, next)) = cursor.token_tree() else { break };
+                tokens.extend(std::iter::once(token));
+                cursor = next;
+            }
+            // The rest is not this function's to check.
+            input.parse::<TokenStream>()?;
+            Ok(tokens)
+        },
+        mac.tokens.clone(),
+    )
+    .ok()
+}
+
 /// `None`: not a standard macro with a known grammar.
 pub(crate) fn parse(mac: &syn::Macro) -> Option<syn::Result<Parsed>> {
     let name = std_name(&mac.path)?;

@@ -17,7 +17,9 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
+use super::bindings::Bindings;
 use super::free_names;
+use super::in_place::{Binding, KeptInPlace, Reason};
 use crate::classic::hints;
 use crate::classic::parse::lower::{compared_with_what_may_change_it, is_comparison};
 use crate::classic::syntax::jumps;
@@ -39,7 +41,7 @@ use crate::classic::syntax::receivers::{consumed_receiver, is_borrowing_method, 
 use exits::Exits;
 use scan::*;
 
-/// The names of the locals (and `self`) that live in place. `params` are the parameters'
+/// The locals (and `self`) that an await may find borrowed, each with why. `params` are the parameters'
 /// names, each with whether an awaited method may never take it by value (a `mut` one, or an
 /// `Arc`/`Rc`, whose methods borrow through it); `mut_self`, whether the receiver is `mut self`
 /// (whose methods may borrow it mutably, as a `mut` parameter's).
@@ -50,24 +52,23 @@ pub(crate) fn in_place(
     shared_refs: &HashSet<String>,
     exclusive_refs: &HashSet<String>,
     async_callable_params: &HashSet<String>,
-) -> HashSet<String> {
+) -> KeptInPlace {
     let mut async_callables = async_closures(block);
     async_callables.extend(async_callable_params.iter().cloned());
-    let names: Vec<String> = params.iter().map(|(name, _)| name.to_string()).collect();
-    let mut mutable = mutable_names(block);
-    mutable.extend(params.iter().filter(|(_, mutable)| *mutable).map(|(name, _)| name.to_string()));
+    let bindings = Bindings::of(params, block);
+    let mut mutable = bindings.mutable();
     if mut_self {
         mutable.insert("self".to_owned());
     }
     let mut finder = Finder {
-        found: HashSet::new(),
+        found: KeptInPlace::default(),
         exclusive_refs,
         async_callables,
-        rebound: rebound_names(block, &names),
+        rebound: bindings.rebound(),
         later: HashSet::new(),
         unit: HashMap::new(),
         mutable,
-        in_scope: params.iter().map(|(name, mutable)| (name.to_string(), (*mutable, binding_key(name)))).collect(),
+        in_scope: params.iter().map(|(name, mutable)| (name.to_string(), (*mutable, Binding::of(name)))).collect(),
         exits: Exits::default(),
         taken: HashSet::new(),
         captured: HashSet::new(),
@@ -84,29 +85,17 @@ pub(crate) fn in_place(
     // caller's edition.
     let rebound = std::mem::take(&mut finder.rebound);
     let captured = std::mem::take(&mut finder.captured);
-    finder.found.retain(|key| {
-        !shared_refs.contains(key_name(key)) || rebound.contains(key_name(key)) || captured.contains(key)
+    finder.found.retain(|binding| {
+        !shared_refs.contains(binding.name()) || rebound.contains(binding.name()) || captured.contains(binding)
     });
+    // A name the walk did not find bound where it was mentioned, and that no binding of the
+    // function has, is no local (`ready(i).await` calls a function): nothing to keep.
+    finder.found.retain(|binding| !matches!(binding, Binding::Named(name) if !bindings.declares(name)));
     finder.found
 }
 
-/// How `in_place` names a binding: `name@line:column` where the binding's identifier is in
-/// the source, so that another binding of the same name (`let p = p.finish().await?;`) is
-/// told apart; just `name`, standing for every binding of it, where spans carry no position.
-pub(crate) fn binding_key(ident: &syn::Ident) -> String {
-    let name = ident.to_string();
-    let name = name.trim_start_matches("r#");
-    let start = ident.span().start();
-    if start.line == 0 { name.to_owned() } else { format!("{name}@{}:{}", start.line, start.column) }
-}
-
-/// The name a key of `in_place` is for.
-pub(crate) fn key_name(key: &str) -> &str {
-    key.split('@').next().unwrap_or(key)
-}
-
 struct Finder<'r> {
-    found: HashSet<String>,
+    found: KeptInPlace,
     /// `&mut` parameters (and `&mut self`): passed along, they are reborrowed.
     exclusive_refs: &'r HashSet<String>,
     /// The locals whose call may return a future that borrows them: parameters of an
@@ -124,19 +113,19 @@ struct Finder<'r> {
     unit: HashMap<String, usize>,
     /// The names some `mut` binding (or `mut` parameter) has.
     mutable: HashSet<String>,
-    /// Whether the binding a name refers to here is `mut`, and its key (`binding_key`), for the
+    /// Whether the binding a name refers to here is `mut`, and which binding it is, for the
     /// bindings whose scopes the walk follows (parameters, `let`s, `match` arms, `for` and
     /// `if let`/`while let` patterns); other names fall back to `mutable`, and to the name.
-    in_scope: HashMap<String, (bool, String)>,
+    in_scope: HashMap<String, (bool, Binding)>,
     /// Where the jumps of the current statement lead.
     exits: Exits,
     /// The awaits (by address in the body's tree) found to take their receiver, each where
     /// it runs: a `let` whose initializer holds one in a nested block or loop (`let y = loop
     /// { .. break get.apply(x).await; .. };`) sees them from a statement that names more.
     taken: HashSet<usize>,
-    /// The bindings (keys, as in `found`) that a non-`move` closure or async block whose value
-    /// may be held over an await names: it may hold them borrowed whole.
-    captured: HashSet<String>,
+    /// The bindings that a non-`move` closure or async block whose value may be held over an
+    /// await names: it may hold them borrowed whole.
+    captured: HashSet<Binding>,
     /// What values stored into locals borrow (`stores`).
     stored: stores::Stored,
 }
@@ -233,7 +222,7 @@ impl Finder<'_> {
         let mut bindings = Vec::new();
         crate::classic::syntax::bindings::pattern_bindings(pat, &mut bindings);
         for binding in bindings {
-            self.in_scope.insert(binding.ident.to_string(), (binding.mutable, binding_key(&binding.ident)));
+            self.in_scope.insert(binding.ident.to_string(), (binding.mutable, Binding::of(&binding.ident)));
         }
     }
 
@@ -242,19 +231,26 @@ impl Finder<'_> {
         self.in_scope.get(name).map_or_else(|| self.mutable.contains(name), |(mutable, _)| *mutable)
     }
 
-    /// The locals `names` names here live in place: each as the binding it refers to here.
-    fn record(&mut self, names: HashSet<String>) {
+    /// The binding `name` refers to here (every binding of the name, for one the walk does not
+    /// follow the scope of).
+    fn binding(&self, name: &str) -> Binding {
+        self.in_scope.get(name).map_or_else(|| Binding::named(name), |(_, binding)| binding.clone())
+    }
+
+    /// The locals `names` names here live in place, for `reason`: each as the binding it
+    /// refers to here.
+    fn record(&mut self, names: HashSet<String>, reason: Reason) {
         for name in names {
-            let key = self.in_scope.get(&name).map_or_else(|| name.clone(), |(_, key)| key.clone());
-            self.found.insert(key);
+            let binding = self.binding(&name);
+            self.found.insert(binding, reason);
         }
     }
 
-    /// `place_root_into`, recorded.
+    /// `place_root_into`, recorded: a value held across an await borrows the place.
     fn record_root(&mut self, expr: &syn::Expr) {
         let mut roots = HashSet::new();
         place_root_into(expr, &mut roots);
-        self.record(roots);
+        self.record(roots, Reason::HeldAcrossAwait);
     }
 
     /// Code that runs again (a loop's body and head): what it takes from around it (`free`,
@@ -362,15 +358,15 @@ impl Finder<'_> {
         closure_captures(expr, &mut captured);
         captured.retain(|name| roots.contains(name));
         self.record_captured(captured);
-        self.record(roots);
+        self.record(roots, Reason::HeldAcrossAwait);
     }
 
     /// `record`, for names a held closure or async block captures (`captured`).
     fn record_captured(&mut self, names: HashSet<String>) {
         for name in names {
-            let key = self.in_scope.get(&name).map_or_else(|| name.clone(), |(_, key)| key.clone());
-            self.captured.insert(key.clone());
-            self.found.insert(key);
+            let binding = self.binding(&name);
+            self.captured.insert(binding.clone());
+            self.found.insert(binding, Reason::CapturedAcrossAwait);
         }
     }
 
@@ -484,7 +480,7 @@ impl Finder<'_> {
         // own), and `macro_awaits` says so. (One that does not await keeps nothing past its
         // statement, unless its value is: `holding_roots`.)
         if macro_awaits(mac) {
-            self.record(idents(&mac.tokens).into_iter().collect());
+            self.record(idents(&mac.tokens).into_iter().collect(), Reason::NamedByAwaitingMacro);
         }
     }
 }
@@ -509,7 +505,7 @@ impl<'ast> Visit<'ast> for Exprs<'_, '_> {
                 if let Some(callee) = self.finder.taken_callee(&node.base) {
                     borrowed.remove(&callee);
                 }
-                self.finder.record(borrowed);
+                self.finder.record(borrowed, Reason::HeldAcrossAwait);
             }
             // A comparison's left operand that the awaiting right one may change is held
             // borrowed across its awaits (`lower::compared_with_what_may_change_it`).

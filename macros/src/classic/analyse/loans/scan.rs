@@ -90,25 +90,6 @@ pub(super) fn async_closures(block: &syn::Block) -> HashSet<String> {
     lets.0
 }
 
-/// The names bound more than once in the body (by `let`s, or by a `let` and a parameter).
-pub(super) fn rebound_names(block: &syn::Block, params: &[String]) -> HashSet<String> {
-    struct Lets(std::collections::HashMap<String, usize>);
-    impl<'ast> Visit<'ast> for Lets {
-        fn visit_local(&mut self, local: &'ast syn::Local) {
-            let mut bindings = Vec::new();
-            crate::classic::syntax::bindings::pattern_bindings(&local.pat, &mut bindings);
-            for binding in bindings {
-                *self.0.entry(binding.ident.to_string()).or_insert(0) += 1;
-            }
-            visit::visit_local(self, local);
-        }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut lets = Lets(params.iter().map(|param| (param.clone(), 1)).collect());
-    lets.visit_block(block);
-    lets.0.into_iter().filter(|(_, count)| *count > 1).map(|(name, _)| name).collect()
-}
-
 /// In an awaited operand: a local it calls (`f(1).await` borrows the closure `f`) and `&mut`
 /// parameters passed along (`fill(v).await` reborrows `*v`). A local called inside the
 /// operand's arguments (`create(path, make())`) is done with before the await, and its value
@@ -243,24 +224,6 @@ pub(super) fn counts(tokens: &TokenStream) -> HashMap<String, usize> {
         *out.entry(ident).or_insert(0) += 1;
     }
     out
-}
-
-/// The names that some `mut` binding in the body has (a `let`, a pattern of a `match` arm,
-/// `if let`, `for`, a closure's parameter).
-pub(super) fn mutable_names(block: &syn::Block) -> HashSet<String> {
-    struct Mutable(HashSet<String>);
-    impl<'ast> Visit<'ast> for Mutable {
-        fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
-            if pat.mutability.is_some() {
-                self.0.insert(pat.ident.to_string());
-            }
-            visit::visit_pat_ident(self, pat);
-        }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut mutable = Mutable(HashSet::new());
-    mutable.visit_block(block);
-    mutable.0
 }
 
 /// The locals a `match` arm names, once per mention (its guard and its body), as `named_in`

@@ -12,6 +12,7 @@ use syn::visit_mut::{self, VisitMut};
 
 use super::Finder;
 use super::scan::{free_idents, holding_roots};
+use crate::classic::analyse::in_place::Reason;
 use crate::classic::syntax::bindings::pattern_bindings;
 use crate::classic::syntax::receivers::place_root;
 use crate::classic::syntax::strip_parens;
@@ -93,6 +94,6 @@ impl Finder<'_> {
             stored.extend(self.borrowed_through(arg));
         }
         self.stored.origins.entry(local).or_default().extend(stored.iter().cloned());
-        self.record(stored);
+        self.record(stored, Reason::StoredAcrossAwait);
     }
 }

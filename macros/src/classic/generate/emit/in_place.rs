@@ -8,27 +8,21 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{Emitter, VarId, sm};
-use crate::classic::analyse::loans;
+use crate::classic::analyse::in_place::Reason;
 use crate::classic::generate::places::{InPlace, Places};
 use crate::classic::syntax::bindings::pattern_bindings;
 use crate::classic::syntax::mentions;
 use crate::classic::syntax::receivers;
 
 impl Emitter<'_> {
-    /// Does the local this binding declares live in place? The set names each such binding
-    /// by its key, or every binding of a name by the name (`loans::binding_key`).
-    pub(super) fn wants_in_place(&self, binding: &Ident) -> bool {
-        let name = binding.to_string();
-        if name == mentions::SELF_LOCAL {
-            return self.config.in_place.contains("self");
+    /// Why the local this binding declares lives in place, if it does (`Config::in_place`).
+    /// A hidden local of the lowering's own is in the table only when the lowering or the
+    /// walk put it there (a hoisted temporary, a pattern parameter partly moved).
+    pub(super) fn in_place_reason(&self, binding: &Ident) -> Option<Reason> {
+        if *binding == mentions::SELF_LOCAL {
+            return self.config.in_place.reason(&Ident::new("self", binding.span()));
         }
-        if crate::classic::parse::lower::is_hoisted_temporary(&name) {
-            return true;
-        }
-        // A hidden local of the lowering's own is in the set only when the walk put it there
-        // (a pattern parameter partly moved, `Config::in_place`).
-        self.config.in_place.contains(name.trim_start_matches("r#"))
-            || self.config.in_place.contains(&loans::binding_key(binding))
+        self.config.in_place.reason(binding)
     }
 
     /// `let v = Place::of(..);` and its drop guard: how a state's code names a local that lives
@@ -54,7 +48,7 @@ impl Emitter<'_> {
         pattern_bindings(pat, &mut bindings);
         // All of them, if one lives in place: the locals are then declared one after the other,
         // in the pattern's order, so that they drop in the reverse of it, as Rust drops them.
-        if !bindings.iter().any(|binding| self.wants_in_place(&binding.ident)) {
+        if !bindings.iter().any(|binding| self.in_place_reason(&binding.ident).is_some()) {
             return (pat.clone(), Vec::new());
         }
         let temps: Vec<(String, Ident)> = bindings
@@ -87,7 +81,7 @@ impl Emitter<'_> {
     pub(super) fn bind_places(&mut self, ids: &[VarId], temps: &[(String, Ident)]) {
         for &id in ids {
             let name = self.vars[id].name.to_string();
-            if !self.vars[id].in_place {
+            if !self.vars[id].lives_in_place() {
                 if let Some((_, temp)) = temps.iter().find(|(known, _)| *known == name) {
                     let var = &self.vars[id];
                     let (ident, mutability) = (&var.name, if var.mutable { quote!(mut) } else { quote!() });
@@ -109,7 +103,7 @@ impl Emitter<'_> {
         let syn::Expr::Path(path) = init else { return None };
         let name = path.path.get_ident()?.to_string();
         let id = self.lookup(&name)?;
-        if !self.vars[id].in_place || !mentions::leaves_parts(pat) {
+        if !self.vars[id].lives_in_place() || !mentions::leaves_parts(pat) {
             return None;
         }
         let mut bindings = Vec::new();
@@ -145,8 +139,11 @@ impl Emitter<'_> {
                 if visible.contains_key(&key) || others.contains(&key) {
                     continue;
                 }
-                if var.in_place {
-                    visible.insert(key, InPlace { ident: var.name.clone(), field: var.field.to_string() });
+                if var.lives_in_place() {
+                    visible.insert(
+                        key,
+                        InPlace { ident: var.name.clone(), field: var.field.to_string(), reason: var.in_place },
+                    );
                 } else if !(var.param() && var.no_drop() && !var.exclusive_ref()) {
                     // (A shared-reference parameter, `&self` included, is not among them: it
                     // is `Copy`, so a closure that takes it by value, as one made `move` over

@@ -63,7 +63,7 @@ impl Emitter<'_> {
                 // (On a path that leaves: the code after the statement keeps the value.)
                 _ if mention.leaves => {}
                 Kind::Assign if !mention.conditional => {
-                    if self.init[id] == Init::Maybe && !self.vars[id].in_place {
+                    if self.init[id] == Init::Maybe && !self.vars[id].lives_in_place() {
                         replaced.push(id);
                     }
                     self.init[id] = Init::Yes;
@@ -75,7 +75,7 @@ impl Emitter<'_> {
                 Kind::Move if used_again(&mentions[index + 1..], &mention.name) => {}
                 Kind::Move if !self.mentioned_later(&mention.name) => self.init[id] = Init::No,
                 // Named again later: a copy, or a move that the twin reports.
-                Kind::Move if !self.vars[id].no_drop() && !self.vars[id].in_place => {
+                Kind::Move if !self.vars[id].no_drop() && !self.vars[id].lives_in_place() => {
                     if let Init::Yes | Init::FieldsUsed(_) = self.init[id] {
                         self.init[id] = Init::UsedByValue;
                     }

@@ -180,7 +180,7 @@ impl<'a> Emitter<'a> {
             // reference too) is saved by that jump as an await's operand would be: the local
             // lives in place in the next walk.
             if let Some(borrowed) = borrow_root(init).and_then(|(root, _)| self.lookup(&root.to_string())) {
-                self.keep_in_place(borrowed);
+                self.keep_in_place(borrowed, Reason::BorrowedByHidingLet);
             }
             let state = self.new_state();
             // The jump saves the hidden locals, which code after the `let` may read once the

@@ -30,9 +30,10 @@ use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::rewrite::{FieldMove, Jump, JumpTarget, Rewriter, Sink, stored_value};
+use crate::classic::analyse::in_place::{Binding, KeptInPlace, Reason};
 use crate::classic::analyse::jumps;
 use crate::classic::analyse::liveness::{Path, Rest};
-use crate::classic::analyse::loans::{self, borrow_root};
+use crate::classic::analyse::loans::borrow_root;
 use crate::classic::parse::ir::{self, Block, Expr, Stmt};
 use crate::classic::parse::lower::is_operand_temporary;
 use crate::classic::syntax;
@@ -83,9 +84,10 @@ pub(crate) struct Var {
     pub loan: Loan,
     /// The hidden names its code uses.
     pub names: HiddenNames,
-    /// Lives in place in a pinned state machine (`analyse::loans`): never saved or restored,
-    /// reached through a `Place` bound under its name, dropped by a guard (`names.guard`).
-    pub in_place: bool,
+    /// Lives in place in a pinned state machine, and why (`analyse::in_place`): never saved
+    /// or restored, reached through a `Place` bound under its name, dropped by a guard
+    /// (`names.guard`).
+    pub in_place: Option<Reason>,
     /// What the walk learned of it so far.
     pub walk: WalkState,
 }
@@ -146,6 +148,11 @@ pub(crate) struct WalkState {
 }
 
 impl Var {
+    /// Lives in place (`in_place`).
+    pub(crate) fn lives_in_place(&self) -> bool {
+        self.in_place.is_some()
+    }
+
     /// Nothing to drop: saved only when read later.
     pub(crate) fn no_drop(&self) -> bool {
         self.holds != Holds::Owned
@@ -220,8 +227,9 @@ pub(crate) struct Config<'a> {
     /// Fields used by value in the previous walk: a loop's back edge brings them to saves
     /// that come before them in the walk.
     pub fields_used: Vec<((VarId, String), syn::Expr)>,
-    /// The names of the locals that live in place (`analyse::loans`; `self` for the receiver).
-    pub in_place: HashSet<String>,
+    /// The locals that live in place, and why (`analyse::in_place`): what the loans analysis
+    /// and the signature found, and what earlier walks added.
+    pub in_place: KeptInPlace,
     /// The fields moved out of each local living in place (by its state-machine field), as
     /// the previous walk found them: a field's index is its bit in the local's `Slot`.
     pub parts: HashMap<String, Vec<String>>,
@@ -294,9 +302,9 @@ pub(crate) struct Found {
     pub(crate) errors: Vec<syn::Error>,
     /// `Config::parts`, with the fields this walk found moved.
     pub(crate) parts: HashMap<String, Vec<String>>,
-    /// Locals saved with some of their fields used by value: a field moved out leaves a
-    /// local that cannot be saved whole, so they live in place in the next walk.
-    pub(crate) wants_in_place: HashSet<String>,
+    /// Locals this walk found must live in place (a field moved out of one saved at a state's
+    /// end, a local saved there that borrows it): they do in the next walk.
+    pub(crate) wants_in_place: KeptInPlace,
     /// The lowering's temporaries that hold an awaited value, by name, with where the user
     /// wrote the await (`awaited_values`).
     awaited_temporaries: HashMap<String, AwaitedAt>,
@@ -330,7 +338,7 @@ impl<'a> Emitter<'a> {
                 fields_used: config.fields_used.clone(),
                 errors: Vec::new(),
                 parts: config.parts.clone(),
-                wants_in_place: HashSet::new(),
+                wants_in_place: KeptInPlace::default(),
                 awaited_temporaries: HashMap::new(),
             },
             naming: Naming { field_names, next_hidden: 0, next_seq: 0 },
@@ -390,7 +398,7 @@ impl<'a> Emitter<'a> {
         let id = self.vars.len();
         let maybe = format_ident!("__maybe_{}", id, span = Span::mixed_site());
         let guard = format_ident!("__guard_{}", id, span = Span::mixed_site());
-        let in_place = self.wants_in_place(&name);
+        let in_place = self.in_place_reason(&name);
         self.vars.push(Var {
             in_place,
             span: name.span(),

@@ -59,7 +59,7 @@ impl Emitter<'_> {
         // in place).
         bindings.retain(|binding| {
             self.lookup(&binding.ident.to_string()).is_some_and(|id| self.init[id] != Init::No)
-                || self.wants_in_place(&binding.ident)
+                || self.in_place_reason(&binding.ident).is_some()
         });
         let rebound: Vec<(Binding, Ident)> = bindings
             .into_iter()

@@ -51,7 +51,7 @@ impl<'a> Emitter<'a> {
         for &id in &in_scope {
             let var = &self.vars[id];
             let span = await_span.unwrap_or(var.span);
-            if var.in_place {
+            if var.lives_in_place() {
                 // It stays where it is; its guard must not drop it as the state's code ends.
                 let guard = &var.names.guard;
                 saves.extend(quote_spanned!(span=> ::core::mem::forget(#guard);));
@@ -72,16 +72,16 @@ impl<'a> Emitter<'a> {
                     if let Init::FieldsUsed(_) | Init::UsedByValue = self.init[id] {
                         // A field, or the value, may have moved out: it lives in place in the
                         // next walk.
-                        self.keep_in_place(id);
+                        self.keep_in_place(id, Reason::PartlyMovedAcrossState);
                     }
                     // What it borrows must not move out and back in (a state that does not
                     // await, at a loop's head, saves it too): in place in the next walk.
-                    if let Some(root) = self.vars[id].loan.root.filter(|&root| !self.vars[root].in_place) {
-                        self.keep_in_place(root);
+                    if let Some(root) = self.vars[id].loan.root.filter(|&root| !self.vars[root].lives_in_place()) {
+                        self.keep_in_place(root, Reason::BorrowedBySavedLocal);
                     }
                     for captured in self.vars[id].loan.captures.clone() {
-                        if !self.vars[captured].in_place {
-                            self.keep_in_place(captured);
+                        if !self.vars[captured].lives_in_place() {
+                            self.keep_in_place(captured, Reason::CapturedBySavedClosure);
                         }
                     }
                     let var = &mut self.vars[id];
@@ -102,15 +102,16 @@ impl<'a> Emitter<'a> {
         quote!(#saves #sm.state = #target; continue #label;)
     }
 
-    /// Asks for the next walk to keep `id` in place (a user's local, a parameter or `self`).
-    pub(super) fn keep_in_place(&mut self, id: VarId) {
+    /// Asks for the next walk to keep `id` in place (a user's local, a parameter or `self`),
+    /// for `reason`.
+    pub(super) fn keep_in_place(&mut self, id: VarId, reason: Reason) {
         let var = &self.vars[id];
         let name = var.name.to_string();
         if name == mentions::SELF_LOCAL {
-            self.found.wants_in_place.insert("self".to_owned());
+            self.found.wants_in_place.insert(Binding::SelfValue, reason);
         } else if !var.walk.hidden && (!name.starts_with("__") || var.param()) {
-            // This binding (`loans::binding_key`), not every one of its name.
-            self.found.wants_in_place.insert(loans::binding_key(&var.name));
+            // This binding, not every one of its name.
+            self.found.wants_in_place.insert(Binding::of(&var.name), reason);
         }
     }
 
@@ -183,7 +184,7 @@ impl<'a> Emitter<'a> {
                 self.push_level(head);
             }
             for id in vars {
-                if self.vars[id].in_place {
+                if self.vars[id].lives_in_place() {
                     let binding = self.place_binding(id);
                     self.emit(binding);
                     continue;
@@ -257,7 +258,7 @@ impl<'a> Emitter<'a> {
     pub(super) fn restore_param(&mut self, id: VarId) {
         let sm = sm();
         self.vars[id].role = Role::Param;
-        if self.vars[id].in_place {
+        if self.vars[id].lives_in_place() {
             let binding = self.place_binding(id);
             self.emit(binding);
             return;

@@ -17,6 +17,10 @@ impl Places<'_> {
     /// the macro keeps longer is rustc's error at the user's line. `placed`: the caller writes
     /// what this returns before the macro (else every mention is lent where it is).
     pub(super) fn lent_macro(&mut self, mac: &mut syn::Macro, placed: bool) -> TokenStream {
+        // `stringify!`'s tokens are text, never code: they name no local, and stay as written.
+        if mac.path.segments.last().is_some_and(|segment| segment.ident == "stringify") {
+            return TokenStream::new();
+        }
         if let Some(Ok(mut parsed)) = std_macros::parse(mac) {
             let uses: Vec<std_macros::ArgumentUse> =
                 parsed.exprs_with_use().into_iter().map(|(_, usage)| usage).collect();
@@ -191,6 +195,16 @@ impl Places<'_> {
             if let Some((field, end)) = self.shorthand_field(&tokens, index, fields) {
                 out.extend(field);
                 skip_to = end;
+                continue;
+            }
+            // `stringify!(..)` among the tokens (`concat!("failed: ", stringify!(cond))`): text.
+            if let (TokenTree::Ident(ident), Some(TokenTree::Punct(bang)), Some(TokenTree::Group(_))) =
+                (token, tokens.get(index + 1), tokens.get(index + 2))
+                && ident == "stringify"
+                && bang.as_char() == '!'
+            {
+                out.extend(tokens[index..index + 3].iter().cloned());
+                skip_to = index + 3;
                 continue;
             }
             match token {

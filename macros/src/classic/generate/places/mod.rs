@@ -94,6 +94,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
 use super::captures;
+use crate::classic::analyse::in_place::Reason;
 use crate::classic::parse::lower::is_comparison;
 use crate::classic::parse::macro_bindings;
 use crate::classic::syntax;
@@ -121,6 +122,8 @@ pub(crate) struct InPlace {
     pub ident: Ident,
     /// Its field in the state machine: names it among the locals of the function (`parts`).
     pub field: String,
+    /// Why it lives in place (`analyse::in_place`).
+    pub reason: Option<Reason>,
 }
 
 pub(crate) struct Places<'a> {

@@ -11,18 +11,19 @@
 //! spilled first): the order is Rust's. A temporary the next statement names more than once, or
 //! inside a closure or an `async` block, stays assigned first.
 
+use std::collections::HashSet;
+
 use syn::visit_mut::{self, VisitMut};
 
-use super::is_hoisted_temporary;
 use crate::classic::parse::ir::{Block, Expr, Let, Stmt};
 use crate::classic::syntax::{each_ident, strip_parens};
 
-/// Merges each hoisted temporary's assignment into the borrow of the next statement, in every
-/// block of the lowered body.
-pub(super) fn merge(block: &mut Block) {
+/// Merges each hoisted temporary's assignment (of `hoisted`) into the borrow of the next
+/// statement, in every block of the lowered body.
+pub(super) fn merge(block: &mut Block, hoisted: &HashSet<String>) {
     for stmt in &mut block.stmts {
         match stmt {
-            Stmt::Let(Let { init: Some(init), .. }) | Stmt::Expr(init, _) => merge_in(init),
+            Stmt::Let(Let { init: Some(init), .. }) | Stmt::Expr(init, _) => merge_in(init, hoisted),
             Stmt::Let(_) | Stmt::Verbatim(_) => {}
         }
     }
@@ -30,7 +31,7 @@ pub(super) fn merge(block: &mut Block) {
     let mut index = block.stmts.len();
     while index >= 2 {
         index -= 1;
-        let Some((name, value)) = hoisted_assignment(&block.stmts[index - 1]) else { continue };
+        let Some((name, value)) = hoisted_assignment(&block.stmts[index - 1], hoisted) else { continue };
         let Some(next) = first_expression(&mut block.stmts[index]) else { continue };
         let mut mentions = 0;
         each_ident(quote::ToTokens::to_token_stream(&*next), &mut |ident| mentions += usize::from(ident == name));
@@ -45,27 +46,27 @@ pub(super) fn merge(block: &mut Block) {
     }
 }
 
-fn merge_in(expr: &mut Expr) {
+fn merge_in(expr: &mut Expr, hoisted: &HashSet<String>) {
     match expr {
         Expr::Plain(_) | Expr::Await(_) => {}
-        Expr::Block(block) => merge(block),
+        Expr::Block(block) => merge(block, hoisted),
         Expr::If(node) => {
-            merge(&mut node.then_branch);
+            merge(&mut node.then_branch, hoisted);
             if let Some(other) = &mut node.else_branch {
-                merge_in(other);
+                merge_in(other, hoisted);
             }
         }
-        Expr::Match(node) => node.arms.iter_mut().for_each(|arm| merge(&mut arm.body)),
-        Expr::Loop(node) => merge(&mut node.body),
+        Expr::Match(node) => node.arms.iter_mut().for_each(|arm| merge(&mut arm.body, hoisted)),
+        Expr::Loop(node) => merge(&mut node.body, hoisted),
     }
 }
 
-/// `__hN = value;`: the temporary's name and its value.
-fn hoisted_assignment(stmt: &Stmt) -> Option<(String, syn::Expr)> {
+/// `__hN = value;`, a hoisted temporary assigned: the temporary's name and its value.
+fn hoisted_assignment(stmt: &Stmt, hoisted: &HashSet<String>) -> Option<(String, syn::Expr)> {
     let Stmt::Expr(Expr::Plain(syn::Expr::Assign(assign)), true) = stmt else { return None };
     let syn::Expr::Path(path) = &*assign.left else { return None };
     let name = path.path.get_ident()?.to_string();
-    is_hoisted_temporary(&name).then(|| (name, (*assign.right).clone()))
+    hoisted.contains(&name).then(|| (name, (*assign.right).clone()))
 }
 
 /// The code a statement evaluates first, where a borrow made by its operands is: an awaited

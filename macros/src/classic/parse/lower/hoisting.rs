@@ -59,8 +59,7 @@ impl Lower {
     /// where it is computed.
     pub(super) fn hoist(&mut self, expr: syn::Expr, pre: &mut Vec<Stmt>) -> syn::Expr {
         let span = expr.span();
-        // Named apart from other temporaries: an await may hold a borrow of it, so it lives in
-        // place (`is_hoisted_temporary`).
+        // An await may hold a borrow of it, so it lives in place (`ir::Body::hoisted`).
         let mut temp = self.temp(HOISTED_PREFIX);
         temp.set_span(Span::mixed_site().located_at(span));
         let declared = pre
@@ -143,10 +142,11 @@ impl Lower {
             return None;
         }
         let span = extended.span();
-        // A hoisted temporary's name: an await may hold `sig`, so it lives in place
-        // (`is_hoisted_temporary`).
+        // A hoisted temporary: an await may hold `sig`, so it lives in place
+        // (`ir::Body::hoisted`).
         let mut name = self.temp(HOISTED_PREFIX);
         name.set_span(Span::mixed_site().located_at(span));
+        self.hoisted.insert(name.to_string());
         let mutability = reference.mutability;
         let syn::Stmt::Local(temporary) = parse_quote_spanned!(span=> let #mutability #name = #extended;) else {
             return None;

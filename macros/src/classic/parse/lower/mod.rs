@@ -9,7 +9,7 @@ use syn::{BinOp, parse_quote, parse_quote_spanned};
 use quote::ToTokens;
 
 use super::awaits;
-use super::ir::{Arm, Await, Block, Expr, If, Let, Loop, Match, Stmt};
+use super::ir::{Arm, Await, Block, Body, Expr, If, Let, Loop, Match, Stmt};
 use crate::classic::syntax::std_macros;
 use crate::classic::syntax::{assignments, jumps, mentions, receivers};
 
@@ -19,9 +19,7 @@ mod hoisting;
 mod shapes;
 
 use shapes::*;
-pub(crate) use shapes::{
-    HOISTED_PREFIX, compared_with_what_may_change_it, is_comparison, is_hoisted_temporary, is_operand_temporary,
-};
+pub(crate) use shapes::{HOISTED_PREFIX, compared_with_what_may_change_it, is_comparison, is_operand_temporary};
 
 pub(crate) struct Lower {
     errors: Vec<syn::Error>,
@@ -31,21 +29,21 @@ pub(crate) struct Lower {
     /// the await, so it gets a local of its own in the statement's block
     /// (`hoisting_temporaries`).
     hoisting: bool,
-    /// The locals `hoist_if_temporary` made.
+    /// The locals `hoist` and `extended_temporary` made (`ir::Body::hoisted`).
     hoisted: std::collections::HashSet<String>,
     /// The runtime crate's path, for the support code some operands need (`hold_compared`).
     krate: syn::Path,
 }
 
 /// Lower a function body. All errors are reported together.
-pub(crate) fn body(block: &syn::Block, krate: &syn::Path) -> syn::Result<Block> {
+pub(crate) fn body(block: &syn::Block, krate: &syn::Path) -> syn::Result<Body> {
     let mut lower =
         Lower { errors: Vec::new(), next_temp: 0, hoisting: false, hoisted: Default::default(), krate: krate.clone() };
     let mut lowered = lower.block(block);
-    borrowed_where_made::merge(&mut lowered);
+    borrowed_where_made::merge(&mut lowered, &lower.hoisted);
     let mut errors = lower.errors.into_iter();
     match errors.next() {
-        None => Ok(lowered),
+        None => Ok(Body { block: lowered, hoisted: lower.hoisted }),
         Some(mut first) => {
             errors.for_each(|error| first.combine(error));
             Err(first)
@@ -158,14 +156,17 @@ impl Lower {
                 return None;
             }
             std_macros::Kind::Assert { debug, cond, message } => {
-                let stringified = cond.to_token_stream();
+                let stringified = std_macros::first_argument_as_written(mac).unwrap_or_else(|| cond.to_token_stream());
                 let message = match message {
                     Some(args) => {
                         let tokens =
                             std_macros::Parsed { kind: std_macros::Kind::Format(Some(args.clone())) }.arguments();
                         quote::quote!(::core::panic!(#tokens))
                     }
-                    None => quote::quote!(::core::panic!(::core::concat!(
+                    // The standard message, a `&'static str` payload as `assert!`'s, whose
+                    // braces (`assert!({ let k = f().await; k > 0 })`) are no format string;
+                    // at the macro's name, where `assert!` reports its location.
+                    None => quote_spanned!(mac.path.span()=> ::std::panic::panic_any(::core::concat!(
                         "assertion failed: ",
                         ::core::stringify!(#stringified)
                     ))),

@@ -190,16 +190,9 @@ pub(super) fn changes_anything(expr: &syn::Expr) -> bool {
 /// computed part, a macro's value. (A constant, `&0` or `&[1, 2]`, is promoted to a static
 /// instead, and stays as written.)
 /// The prefix of the temporaries hoisted out of a statement that awaits
-/// (`len_of(&String::from("x")).await`): an await may hold a borrow of one, so they live in
-/// place (`is_hoisted_temporary`): `__h0`, `__h1`, ...
+/// (`len_of(&String::from("x")).await`): `__h0`, `__h1`, ... Only their names: which locals
+/// are hoisted temporaries is `ir::Body::hoisted`.
 pub(crate) const HOISTED_PREFIX: &str = "h";
-
-/// A temporary the lowering hoisted out of a statement that awaits: it lives in place.
-pub(crate) fn is_hoisted_temporary(name: &str) -> bool {
-    name.strip_prefix("__")
-        .and_then(|rest| rest.strip_prefix(HOISTED_PREFIX))
-        .is_some_and(|index| !index.is_empty() && index.chars().all(|c| c.is_ascii_digit()))
-}
 
 /// Is this a temporary an operand was spilled into (`Lower::spill_value`), an await's value
 /// among them?
