@@ -11,8 +11,9 @@ pub use crate::join::{join, try_join};
 pub use crate::record::RECORDS;
 pub use crate::select::*;
 pub use crate::slot::{
-    ByValue, Capture, CaptureByValue, CaptureCopy, CaptureReborrow, Captured, CopyFieldOut, CopyOut, FieldByValue,
-    MoveFieldOut, MoveOut, MovedFields, Place, ReborrowFieldOut, ReborrowOut, Slot, SlotGuard, lend,
+    ByValue, Capture, CaptureByValue, CaptureCopy, CaptureReborrow, Captured, CopiedBinding, CopyBinding, CopyFieldOut,
+    CopyOut, FieldByValue, MoveBinding, MoveFieldOut, MoveOut, MovedFields, Place, ReborrowFieldOut, ReborrowOut, Slot,
+    SlotGuard, lend,
 };
 pub use crate::task::cache::{CachePolicy, Cacheable, NoTable, Table};
 pub use crate::task::{BodyWitness, Ctx, MoveNext, MoveNextFn};

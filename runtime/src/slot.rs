@@ -356,6 +356,36 @@ impl<T, M: MovedFields> MoveOut<T> for &ByValue<T, M> {
     }
 }
 
+/// A binding of a `match` arm on a local that lives in place, which the `match` took whole
+/// (`match v { Err(code) => .., Ok(s) => .. }`), read through a reference into that value:
+/// `Some(copy)` when the binding's type is `Copy`, `None` otherwise. Where every binding of the
+/// arm is a copy, the arm moved nothing in Rust, and the value goes back into its place; else
+/// the bindings move out of it. Picked by autoref-specialization (`(&CopiedBinding(r)).copied()`), as
+/// [`ByValue`] is: a type parameter without a `Copy` bound is not `Copy`.
+pub struct CopiedBinding<'a, T>(pub &'a T);
+
+pub trait CopyBinding<T> {
+    fn copied(&self) -> Option<T>;
+}
+
+impl<T: Copy> CopyBinding<T> for CopiedBinding<'_, T> {
+    #[inline(always)]
+    fn copied(&self) -> Option<T> {
+        Some(*self.0)
+    }
+}
+
+pub trait MoveBinding<T> {
+    fn copied(&self) -> Option<T>;
+}
+
+impl<T> MoveBinding<T> for &CopiedBinding<'_, T> {
+    #[inline(always)]
+    fn copied(&self) -> Option<T> {
+        None
+    }
+}
+
 /// A use by value of a field of a local that lives in place (`consume(pair.a)`, `node.v` with
 /// `node: &Node`): a copy when the field's type is `Copy`, a reborrow when it is a `&mut`, a
 /// move out of the local otherwise (`Place::take_field`: its bit is set and the rest drops

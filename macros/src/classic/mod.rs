@@ -385,7 +385,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
                 |#sm: &mut #machine<#(#underscores),*>, #cx: &mut #krate::__private::Ctx<'_>| -> ::core::task::Poll<#body_output> {
                     // What a use by value of a local kept in place calls (`generate::places`).
                     #[allow(unused_imports)]
-                    use #krate::__private::{CaptureByValue as _, CaptureCopy as _, CaptureReborrow as _, CopyFieldOut as _, CopyOut as _, MoveFieldOut as _, MoveOut as _, ReborrowFieldOut as _, ReborrowOut as _};
+                    use #krate::__private::{CaptureByValue as _, CaptureCopy as _, CaptureReborrow as _, CopyBinding as _, CopyFieldOut as _, CopyOut as _, MoveFieldOut as _, MoveOut as _, MoveBinding as _, ReborrowFieldOut as _, ReborrowOut as _};
                     #dispatch
                 },
             )

@@ -47,8 +47,9 @@ fn chained(x: Option<u32>) -> ::lowering::Task<u32, impl ::lowering::Witness> {
         |__sm: &mut ChainedStateMachine<_, _>, __cx: &mut ::lowering::__private::Ctx<'_>| -> ::core::task::Poll<u32> {
             #[allow(unused_imports)]
             use ::lowering::__private::{
-                CaptureByValue as _, CaptureCopy as _, CaptureReborrow as _, CopyFieldOut as _, CopyOut as _,
-                MoveFieldOut as _, MoveOut as _, ReborrowFieldOut as _, ReborrowOut as _,
+                CaptureByValue as _, CaptureCopy as _, CaptureReborrow as _, CopyBinding as _, CopyFieldOut as _,
+                CopyOut as _, MoveBinding as _, MoveFieldOut as _, MoveOut as _, ReborrowFieldOut as _,
+                ReborrowOut as _,
             };
             #[allow(unused_variables)]
             let this_run_of_move_next = ();

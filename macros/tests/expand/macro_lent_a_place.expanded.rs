@@ -49,8 +49,9 @@ fn show(name: String) -> ::lowering::Task<usize, impl ::lowering::Witness> {
          -> ::core::task::Poll<usize> {
             #[allow(unused_imports)]
             use ::lowering::__private::{
-                CaptureByValue as _, CaptureCopy as _, CaptureReborrow as _, CopyFieldOut as _, CopyOut as _,
-                MoveFieldOut as _, MoveOut as _, ReborrowFieldOut as _, ReborrowOut as _,
+                CaptureByValue as _, CaptureCopy as _, CaptureReborrow as _, CopyBinding as _, CopyFieldOut as _,
+                CopyOut as _, MoveBinding as _, MoveFieldOut as _, MoveOut as _, ReborrowFieldOut as _,
+                ReborrowOut as _,
             };
             #[allow(unused_variables)]
             let this_run_of_move_next = ();

@@ -611,7 +611,7 @@ pub(crate) fn parts_bound(pat: &syn::Pat, place: &syn::Expr, kind: Patterns, out
 }
 
 /// Does this pattern bind anything by value (and so may move out of the place it matches)?
-fn binds_by_value(pat: &syn::Pat) -> bool {
+pub(crate) fn binds_by_value(pat: &syn::Pat) -> bool {
     let mut bindings = Vec::new();
     crate::classic::syntax::bindings::pattern_bindings(pat, &mut bindings);
     bindings.iter().any(|binding| !binding.by_ref)

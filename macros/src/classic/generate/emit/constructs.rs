@@ -2,6 +2,7 @@
 //! merge point after them, a loop's head.
 
 use super::*;
+use crate::classic::generate::places::matched_whole;
 
 impl<'a> Emitter<'a> {
     pub(super) fn block(&mut self, block: &'a Block, sink: Sink) {
@@ -131,21 +132,43 @@ impl<'a> Emitter<'a> {
         let level_depth = self.states.segment.levels.len();
         self.states.pinned.push(origin);
         let patterns: Vec<&syn::Pat> = node.arms.iter().map(|arm| &arm.pat).collect();
-        let scrutinee = self.rewrite_matched(&node.scrutinee, Some(&patterns));
+        // A local that lives in place, taken whole, each arm giving back what it leaves
+        // (`places::matched_whole`).
+        let whole = self.matched_whole(&node.scrutinee, &patterns);
+        let scrutinee = self.rewrite_matched(&node.scrutinee, if whole.is_some() { None } else { Some(&patterns) });
         let borrows = self.borrowed_local(&node.scrutinee);
-        self.push_rest(Rest::Paths(node.arms.iter().map(Path::Arm).collect()));
-        self.apply(&mentions::of_scrutinee(&node.scrutinee, node.arms.iter().map(|arm| &arm.pat)));
-        self.pop_rest();
+        // A place matched by arms of which some bind by value and some do not (`Ok(s) => ..,
+        // Err(_) => ..`) moves only in the former: its use is each arm's own, so that an arm
+        // that leaves it whole saves it whole, to drop where its scope ends.
+        let per_arm = is_place(&node.scrutinee) && {
+            let binding: Vec<bool> = patterns.iter().map(|pat| mentions::binds_by_value(pat)).collect();
+            binding.contains(&true) && binding.contains(&false)
+        };
+        if !per_arm {
+            self.push_rest(Rest::Paths(node.arms.iter().map(Path::Arm).collect()));
+            self.apply(&mentions::of_scrutinee(&node.scrutinee, node.arms.iter().map(|arm| &arm.pat)));
+            self.pop_rest();
+        }
         let after_scrutinee = self.init.clone();
         self.push_level(quote!(match #scrutinee));
-        for arm in &node.arms {
+        for (index, arm) in node.arms.iter().enumerate() {
             self.restore_init(&after_scrutinee);
             self.position.reachable = true;
+            if per_arm {
+                self.push_rest(Rest::Paths(vec![Path::Arm(arm)]));
+                self.apply(&mentions::of_scrutinee(&node.scrutinee, std::iter::once(&arm.pat)));
+                self.pop_rest();
+            }
             let attrs = &arm.attrs;
             let (arm_pat, rebound) = self.rebinding(&arm.pat);
             let pat = self.places_in_guard(&arm_pat);
             let pat = self.rewriter().pat(&pat);
+            let (pat, prologue) = match &whole {
+                Some((place, takes)) => matched_whole::arm_taking(takes[index], &pat, place, self.config.krate),
+                None => (pat, TokenStream::new()),
+            };
             self.push_scope(quote!(#(#attrs)* #pat =>), false);
+            self.emit(prologue);
             self.declare_pattern(&arm_pat, Init::Yes, if rebound.is_empty() { borrows } else { None });
             self.push_rest(Rest::Paths(vec![Path::Block(&arm.body)]));
             self.bind_rebound(rebound);
@@ -217,4 +240,13 @@ pub(super) fn has_return(expr: &syn::Expr) -> bool {
     let mut finder = Finder(false);
     syn::visit::Visit::visit_expr(&mut finder, expr);
     finder.0
+}
+
+/// A place expression: a local, a field of one, through parentheses.
+fn is_place(expr: &syn::Expr) -> bool {
+    match crate::classic::syntax::strip_parens(expr) {
+        syn::Expr::Path(path) => path.path.get_ident().is_some(),
+        syn::Expr::Field(field) => is_place(&field.base),
+        _ => false,
+    }
 }

@@ -9,7 +9,7 @@ use quote::{format_ident, quote};
 
 use super::{Emitter, VarId, sm};
 use crate::classic::analyse::in_place::Reason;
-use crate::classic::generate::places::{InPlace, Places};
+use crate::classic::generate::places::{InPlace, Places, matched_whole};
 use crate::classic::syntax::bindings::pattern_bindings;
 use crate::classic::syntax::mentions;
 use crate::classic::syntax::receivers;
@@ -216,6 +216,17 @@ impl Emitter<'_> {
             Some(patterns) => places.matched(expr, patterns),
             None => places.expr(expr),
         })
+    }
+
+    /// `Places::matched_whole`: a `match` on a local that lives in place which takes it whole
+    /// and gives back what each arm leaves.
+    pub(super) fn matched_whole(
+        &self,
+        scrutinee: &syn::Expr,
+        patterns: &[&syn::Pat],
+    ) -> Option<(Ident, Vec<matched_whole::ArmTake>)> {
+        let (visible, others) = self.visible_places();
+        Places::new(&visible, &others, &self.found.parts, self.config.krate).matched_whole(scrutinee, patterns)
     }
 
     /// `places_matched` for an await's operand (`Places::awaited`).

@@ -106,6 +106,7 @@ use crate::classic::syntax::{assignments, mentions};
 mod borrowed_where_made;
 mod closures;
 mod lent;
+pub(crate) mod matched_whole;
 mod parts;
 
 use crate::classic::syntax::members_text;
@@ -460,20 +461,7 @@ impl<'a> Places<'a> {
                     self.value(arg);
                 }
             }
-            syn::Expr::Match(node) => {
-                let patterns: Vec<&syn::Pat> = node.arms.iter().map(|arm| &arm.pat).collect();
-                let usage = matched_use(&patterns);
-                self.rewrite(&mut node.expr, usage);
-                for arm in node.arms.iter_mut() {
-                    let names = binding_names(&arm.pat);
-                    self.with_bound(names, |this| {
-                        if let syn::Pat::Guard(guard) = &mut arm.pat {
-                            this.value(&mut guard.guard);
-                        }
-                        this.value(&mut arm.body);
-                    });
-                }
-            }
+            syn::Expr::Match(node) => self.rewrite_match(node),
             syn::Expr::Let(node) => {
                 let usage = matched_use(&[&node.pat]);
                 self.rewrite(&mut node.expr, usage);
@@ -670,14 +658,8 @@ fn binding_names(pat: &syn::Pat) -> Vec<String> {
     bindings.into_iter().map(|binding| binding.ident.to_string()).collect()
 }
 
-fn binds_by_value(pat: &syn::Pat) -> bool {
-    let mut bindings = Vec::new();
-    pattern_bindings(pat, &mut bindings);
-    bindings.iter().any(|binding| !binding.by_ref)
-}
-
 fn matched_use(patterns: &[&syn::Pat]) -> PlaceUse {
-    let by_value = patterns.iter().any(|pat| binds_by_value(pat));
+    let by_value = patterns.iter().any(|pat| mentions::binds_by_value(pat));
     let leaves_parts = patterns.iter().any(|pat| mentions::leaves_parts(pat));
     if by_value && !leaves_parts { PlaceUse::Value } else { PlaceUse::Place }
 }

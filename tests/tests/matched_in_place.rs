@@ -1,0 +1,163 @@
+//! A `match` on a local that lives in place, by value, whose arms do not all move it. Rust
+//! moves the local's parts only in the arms that bind them by value (and copies a `Copy`
+//! part): in an arm that binds nothing (`_`, `None`, `Err(_)`) or binds by reference, or that
+//! only copies, the local keeps its value, which the arm and the code after it may read, and
+//! which drops where the local's scope ends or where it is assigned again.
+//!
+//! The classic lowering moved the whole value out of its place for such a `match` where no
+//! arm leaves parts (and a read of the local in an arm that did not move it hit the lowering's
+//! own "a local read after it was moved out"), and matched the place itself where an arm does
+//! (`Some(s) => .., _ => break`: "cannot move out of a raw pointer", E0507; an MQTT client's
+//! frame reader, `match res { Some(s) => ..await.., _ => break }` in a loop that assigns `res`
+//! again). Each shape runs under both lowerings, to the end and dropped at every suspension.
+
+use lowering_tests::*;
+
+pub async fn step(n: usize) -> usize {
+    later("step", n).await
+}
+
+/// Borrows across a suspension: what it is given lives in place.
+pub async fn shown_later<T: std::fmt::Debug>(value: &T) -> usize {
+    later("shown", ()).await;
+    format!("{value:?}").len()
+}
+
+differential! {
+    // The frame reader's shape: in a loop, an arm that awaits with what it moved out, a
+    // wildcard arm that leaves, and the local assigned again.
+    pub async fn wildcard_arm_in_a_loop(mut res: Option<String>, mut more: u32) -> usize {
+        let mut n = 0;
+        loop {
+            match res {
+                Some(s) => n += step(s.len()).await,
+                _ => break,
+            }
+            if more == 0 {
+                break;
+            }
+            more -= 1;
+            res = Some("abc".to_string());
+        }
+        n
+    }
+
+    // An arm that copies a `Copy` part of a value that is not `Copy`, then reads the local.
+    pub async fn copying_arm_reads_the_local(mut res: Result<String, (u32, Loud)>, mut more: u32) -> usize {
+        let mut n = 0;
+        loop {
+            match res {
+                Ok(s) => n += step(s.len()).await,
+                Err((code, _)) => {
+                    n += code as usize;
+                    n += step(format!("{res:?}").len()).await;
+                    break;
+                }
+            }
+            if more == 0 {
+                break;
+            }
+            more -= 1;
+            res = Ok("abcd".to_string());
+        }
+        n
+    }
+
+    // `None` binds nothing: the arm reads the local, which still holds its value.
+    pub async fn none_arm_reads_the_local(res: Option<Loud>) -> usize {
+        let weight = step(format!("{res:?}").len()).await;
+        match res {
+            Some(loud) => weight + step(loud.name().len()).await,
+            None => weight + step(format!("{res:?}").len()).await,
+        }
+    }
+
+    // An arm that binds by reference beside one that moves.
+    pub async fn ref_arm_beside_a_moving_one(res: Result<Loud, Loud>) -> usize {
+        let weight = step(format!("{res:?}").len()).await;
+        match res {
+            Ok(ref loud) => weight + step(loud.name().len()).await + format!("{res:?}").len(),
+            Err(loud) => weight + step(loud.name().len() * 2).await,
+        }
+    }
+
+    // `Err(_)` leaves the payload in the local, which drops when the local is assigned again.
+    pub async fn unbound_payload_drops_with_the_local(mut res: Result<Loud, Loud>) -> usize {
+        let mut n = step(format!("{res:?}").len()).await;
+        match res {
+            Ok(loud) => n += step(loud.name().len()).await,
+            Err(_) => n += 100,
+        }
+        log("after the match");
+        res = Ok(Loud::new("again"));
+        n += step(format!("{res:?}").len()).await;
+        n
+    }
+
+    // The same without an await in the arms: a `match` the lowering writes as it is.
+    pub async fn plain_match_reads_the_local(res: Option<Loud>) -> usize {
+        let weight = shown_later(&res).await;
+        let n = match res {
+            Some(loud) => loud.name().len(),
+            None => format!("{res:?}").len() + 1,
+        };
+        weight + n + step(0).await
+    }
+}
+
+#[test]
+fn a_wildcard_arm_leaves_the_local_alone() {
+    for more in 0..3 {
+        same_at_every_suspension(
+            || classic::wildcard_arm_in_a_loop(Some("ab".into()), more),
+            || runtime::wildcard_arm_in_a_loop(Some("ab".into()), more),
+        );
+        same_at_every_suspension(
+            || classic::wildcard_arm_in_a_loop(None, more),
+            || runtime::wildcard_arm_in_a_loop(None, more),
+        );
+    }
+}
+
+#[test]
+fn an_arm_that_copies_leaves_the_local_readable() {
+    for more in 0..2 {
+        let outcome = same_at_every_suspension(
+            || classic::copying_arm_reads_the_local(Err((3, Loud::new("payload"))), more),
+            || runtime::copying_arm_reads_the_local(Err((3, Loud::new("payload"))), more),
+        );
+        assert!(matches!(outcome, Outcome::Value(_)), "{outcome:?}");
+        same_at_every_suspension(
+            || classic::copying_arm_reads_the_local(Ok("x".into()), more),
+            || runtime::copying_arm_reads_the_local(Ok("x".into()), more),
+        );
+    }
+}
+
+#[test]
+fn arms_that_bind_nothing_or_by_reference_leave_the_local_readable() {
+    same_at_every_suspension(|| classic::none_arm_reads_the_local(None), || runtime::none_arm_reads_the_local(None));
+    same_at_every_suspension(
+        || classic::none_arm_reads_the_local(Some(Loud::new("some"))),
+        || runtime::none_arm_reads_the_local(Some(Loud::new("some"))),
+    );
+    for res in [true, false] {
+        let make = move || if res { Ok(Loud::new("ok")) } else { Err(Loud::new("err")) };
+        same_at_every_suspension(
+            || classic::ref_arm_beside_a_moving_one(make()),
+            || runtime::ref_arm_beside_a_moving_one(make()),
+        );
+        same_at_every_suspension(
+            || classic::unbound_payload_drops_with_the_local(make()),
+            || runtime::unbound_payload_drops_with_the_local(make()),
+        );
+    }
+    same_at_every_suspension(
+        || classic::plain_match_reads_the_local(None),
+        || runtime::plain_match_reads_the_local(None),
+    );
+    same_at_every_suspension(
+        || classic::plain_match_reads_the_local(Some(Loud::new("plain"))),
+        || runtime::plain_match_reads_the_local(Some(Loud::new("plain"))),
+    );
+}
