@@ -92,6 +92,9 @@ pub(crate) enum Reason {
     PartlyMovedAcrossState,
     /// Found by the walk: another local saved at a state's end borrows it.
     BorrowedBySavedLocal,
+    /// Found by the walk: a local that lives in place borrows it (a hoisted temporary,
+    /// `__h0 = v.iter()`), which the state machine holds past this run of `move_next`.
+    BorrowedByLocalInPlace,
     /// Found by the walk: a closure saved at a state's end captures it.
     CapturedBySavedClosure,
     /// Found by the walk: a `let` that hides a live local ends a state right after its
@@ -110,6 +113,7 @@ impl Reason {
             Reason::HoistedTemporary => "a temporary hoisted out of a statement whose awaits may borrow it",
             Reason::PartlyMovedAcrossState => "a part of it moves out while it stays declared across a state's end",
             Reason::BorrowedBySavedLocal => "a local saved at a state's end borrows it",
+            Reason::BorrowedByLocalInPlace => "a local that lives in place borrows it",
             Reason::CapturedBySavedClosure => "a closure saved at a state's end captures it",
             Reason::BorrowedByHidingLet => "a `let` that hides a live local borrows it before the state ends",
         }

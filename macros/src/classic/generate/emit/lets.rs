@@ -227,6 +227,9 @@ impl<'a> Emitter<'a> {
         for &id in &ids {
             self.vars[id].loan.root = borrow_root;
         }
+        if ids.iter().any(|&id| self.vars[id].lives_in_place()) {
+            self.keep_borrowed_in_place(init);
+        }
         self.bind_places(&ids, &temps);
         // A borrow of a local (`v.iter()`, `s.as_str()`) holds nothing to drop either.
         if is_no_drop(init) || borrows.is_some() {

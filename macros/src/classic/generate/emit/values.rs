@@ -159,6 +159,7 @@ impl<'a> Emitter<'a> {
     /// tail, the level handing the block's value to the sink (`close_level`), unless code must
     /// follow the value (a drop of what it replaced).
     pub(super) fn plain_value(&mut self, source: &syn::Expr, sink: Sink, block_tail: Option<Span>) {
+        self.keep_what_places_borrow(source);
         let mut rewritten = self.rewrite_expr(source);
         let mut replaced = self.apply(&mentions::of_expr(source));
         self.drop_on_assignment(&mut rewritten, &mut replaced);
@@ -186,6 +187,7 @@ impl<'a> Emitter<'a> {
         // directly: each classic call is its own heap task already.
         let operand = recursive_call(&node.operand, self.config.function, self.config.bare_name_recursion)
             .unwrap_or(&node.operand);
+        self.keep_what_places_borrow(operand);
         let mut operand = {
             let operand = &self.places_awaited(operand);
             let jumps = self.rewriter().scan_expr(operand);

@@ -211,7 +211,11 @@ impl Places<'_> {
                 TokenTree::Ident(ident) => {
                     let before = index.checked_sub(1).map(|before| &tokens[before]);
                     let after = tokens.get(index + 1);
-                    let is_path_part = matches!(before, Some(TokenTree::Punct(punct)) if punct.as_char() == '.' || punct.as_char() == ':')
+                    // (`..pad`: a range's bound, not a field.)
+                    let range_before =
+                        index >= 2 && matches!(&tokens[index - 2], TokenTree::Punct(punct) if punct.as_char() == '.');
+                    let is_path_part = !range_before
+                        && matches!(before, Some(TokenTree::Punct(punct)) if punct.as_char() == '.' || punct.as_char() == ':')
                         || matches!(after, Some(TokenTree::Punct(punct)) if punct.as_char() == '!' || punct.as_char() == ':')
                         || matches!(after, Some(TokenTree::Group(group)) if group.delimiter() == proc_macro2::Delimiter::Parenthesis);
                     // `name = value` at the start of an argument is a named argument or a

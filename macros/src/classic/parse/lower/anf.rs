@@ -139,6 +139,9 @@ impl Lower {
                 // method runs, and rustc keeps the arguments from changing it before.)
                 let receiver_by_value = receivers::takes_receiver_by_value(&node.method.to_string());
                 all = self.operand_list_moving(all, pre, |index| index > 0 || receiver_by_value);
+                if !receiver_by_value {
+                    self.keep_awaited_borrowed(&node.receiver, &all[0]);
+                }
                 *node.receiver = self.hoist_if_temporary(all.remove(0), pre);
                 node.args = all.into_iter().collect();
                 syn::Expr::MethodCall(node)
@@ -174,6 +177,7 @@ impl Lower {
             syn::Expr::Reference(node) => {
                 let mut node = node.clone();
                 let referent = self.anf(&node.expr, pre);
+                self.keep_awaited_borrowed(&node.expr, &referent);
                 *node.expr = if node.mutability.is_some() && self.hoisting && is_constant(&referent) {
                     // `&mut ()`: rustc promotes no constant behind `&mut` (but `&mut []`), so it
                     // is a temporary of the statement like any other.

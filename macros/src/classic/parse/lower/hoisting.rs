@@ -75,6 +75,33 @@ impl Lower {
         parse_quote!(#temp)
     }
 
+    /// An awaited value that a later await of the statement may hold a borrow of
+    /// (`weigh(&make().await).await`, `make().await.get().await`, `&make().await.name`): the
+    /// local the lowering computed it into (`lowered`, for `original`) lives in place, as a
+    /// hoisted temporary does. A value moved on (`f(make().await).await`) needs no place.
+    pub(super) fn keep_awaited_borrowed(&mut self, original: &syn::Expr, lowered: &syn::Expr) {
+        if !self.hoisting {
+            return;
+        }
+        let strip = crate::classic::syntax::strip_parens;
+        let (mut original, mut lowered) = (original, lowered);
+        loop {
+            match (strip(original), strip(lowered)) {
+                (syn::Expr::Field(from), syn::Expr::Field(to)) => {
+                    original = &from.base;
+                    lowered = &to.base;
+                }
+                (syn::Expr::Await(_), syn::Expr::Path(path)) => {
+                    if let Some(temp) = path.path.get_ident() {
+                        self.hoisted.insert(temp.to_string());
+                    }
+                    return;
+                }
+                _ => return,
+            }
+        }
+    }
+
     pub(super) fn is_hoisted(&self, pat: &syn::Pat) -> bool {
         matches!(pat, syn::Pat::Ident(ident) if self.hoisted.contains(&ident.ident.to_string()))
     }

@@ -248,6 +248,8 @@ pub(super) fn is_temporary(expr: &syn::Expr) -> bool {
         syn::Expr::Paren(node) => is_temporary(&node.expr),
         syn::Expr::Group(node) => is_temporary(&node.expr),
         syn::Expr::Call(_) | syn::Expr::MethodCall(_) | syn::Expr::Macro(_) | syn::Expr::Struct(_) => true,
+        // `x?`'s value (`conn().await?.read().await`).
+        syn::Expr::Try(_) => true,
         // `&|x| x + base` borrowed by an awaited call (`&dyn Fn(u32) -> u32`).
         syn::Expr::Closure(_) => true,
         syn::Expr::Tuple(_) | syn::Expr::Array(_) | syn::Expr::Repeat(_) => !is_constant(expr),
