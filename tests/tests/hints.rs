@@ -219,3 +219,45 @@ fn a_moves_hint_on_a_local_takes_its_field_at_the_last_use() {
     let outcome = same_at_every_suspension(|| field_of_a_local::classic(4), || field_of_a_local::runtime(4));
     assert_eq!(outcome, Outcome::Value(4 + 3 + 3));
 }
+
+/// Consumed by a method the lowering does not know (`go(self)`), inside another call's argument,
+/// then an await: the lowering saved the local across the await after the call had moved it
+/// (E0382 "use of moved value", "moved due to this method call", an AMQP client's connector:
+/// `conn.io_loop.register(io_loop.start()?)`). `moves(lp)` says the call takes it, and
+/// `inspect crate` reads that hint from the error.
+pub struct Loop(pub Loud);
+
+impl Loop {
+    pub fn go(self) -> u32 {
+        self.0.name().len() as u32
+    }
+}
+
+mod moved_in_an_argument {
+    use super::*;
+
+    #[lowering::lowering(classic, moves(lp))]
+    pub async fn classic(name: &'static str) -> u32 {
+        let total = std::cell::Cell::new(1);
+        let lp = Loop(Loud::new(name));
+        total.set(lp.go());
+        later("after", ()).await;
+        total.get()
+    }
+
+    #[lowering::lowering(runtime)]
+    pub async fn runtime(name: &'static str) -> u32 {
+        let total = std::cell::Cell::new(1);
+        let lp = Loop(Loud::new(name));
+        total.set(lp.go());
+        later("after", ()).await;
+        total.get()
+    }
+}
+
+#[test]
+fn a_moves_hint_takes_a_local_a_call_consumes_in_an_argument() {
+    let outcome =
+        same_at_every_suspension(|| moved_in_an_argument::classic("lp"), || moved_in_an_argument::runtime("lp"));
+    assert_eq!(outcome, Outcome::Value(2));
+}

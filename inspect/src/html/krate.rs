@@ -23,7 +23,7 @@ pub fn section(out: &mut String, loaded: &std::result::Result<Results, String>) 
         out,
         "<p class=\"status\" id=\"crate-status\"><code>{}</code></p><p>{} {} (edition {}), from <code>{}</code>, by \
          <code>cargo run -p inspect -- crate</code>: each function tried classic, the rest runtime; a refusal is rustc's \
-         first error for it; a function rustc refuses with E0507 or E0597 on a local is given the hint the error \
+         first error for it; a function rustc refuses with E0507, E0382 or E0597 on a local is given the hint the error \
          calls for (<code>moves(x)</code>, <code>keeps(y)</code>) and built again, and counts as lowered with hints.</p>",
         escape(&results.last_line()),
         escape(&results.name),

@@ -43,7 +43,8 @@ pub struct CompileError {
     /// Relative to the package directory (outside it: as rustc named it).
     pub file: String,
     pub line: usize,
-    /// The hint this error calls for (E0507 on a local or a field of one: `moves`, E0597: `keeps`),
+    /// The hint this error calls for (E0507 on a local or a field of one, E0382 by a method call:
+    /// `moves`; E0597: `keeps`),
     /// if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<Hint>,

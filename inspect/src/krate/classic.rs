@@ -1,6 +1,6 @@
 //! Which functions build classic, and with which hints. Every function classic together
 //! first; a function rustc's errors fall in is either given the hints its errors call for
-//! (`hints`: E0507 on a local or a field of one, E0597) and kept in, or set aside until the rest builds. Each
+//! (`hints`: E0507 on a local or a field of one, E0382 by a method call, E0597) and kept in, or set aside until the rest builds. Each
 //! set-aside function is then tried alone (the rest runtime), with hints again, and the
 //! accepted set is built together (a function failing only in company is refused with that
 //! error, unless new hints help there too).

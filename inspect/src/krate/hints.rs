@@ -1,8 +1,9 @@
 //! The hints `inspect crate` gives a function where the classic lowering's guess about a
 //! method call is wrong, read from rustc's own error: a consuming method on a kept local (or on
 //! a field of one) is E0507 "cannot move out of ..." at that place (`moves(x)`, `moves(x.f)`),
-//! and a borrowing method at a local's last use is E0597 "`y` does not live long enough"
-//! (`keeps(y)`). The macro cannot know which a method is (that is decided after type checking);
+//! or, on a local the lowering saved after the call, E0382 "use of moved value" with "moved due
+//! to this method call" (`moves(x)`); a borrowing method at a local's last use is E0597 "`y`
+//! does not live long enough" (`keeps(y)`). The macro cannot know which a method is (that is decided after type checking);
 //! rustc says it, so the copy's attribute is given the hint and the function built again.
 
 use std::collections::BTreeSet;
@@ -77,6 +78,16 @@ pub fn called_for(diagnostic: &Diagnostic) -> Option<Hint> {
         // helps.
         "E0507" if diagnostic.message.starts_with("cannot move out of") => {
             highlighted(primary).and_then(|text| field_path(&text)).map(|local| Hint { kind: Kind::Moves, local })
+        }
+        // "use of moved value: `lp`" where a method call moved it ("`lp` moved due to this
+        // method call"): the lowering kept the local past a call that consumed it
+        // (`c.set(lp.go())`, `go(self)`), which `moves(lp)` says.
+        "E0382" => {
+            let name = diagnostic.message.strip_prefix("use of moved value: `")?.strip_suffix('`')?;
+            let by_a_method = diagnostic.spans.iter().any(|span| {
+                span.label.as_deref().is_some_and(|label| label.ends_with("moved due to this method call"))
+            });
+            (by_a_method && is_local_name(name)).then(|| Hint { kind: Kind::Moves, local: name.to_owned() })
         }
         // "`tx` does not live long enough", or "borrowed value does not live long enough" with
         // the local at the primary span.
@@ -220,6 +231,17 @@ mod tests {
         assert_eq!(called_for(&chain), None, "a type is no local");
         let this = diagnostic("E0507", "cannot move out of a raw pointer", "    self.send().await", 5, 9);
         assert_eq!(called_for(&this).map(|h| h.to_string()).as_deref(), Some("moves(self)"));
+    }
+
+    #[test]
+    fn a_local_moved_by_a_method_it_was_saved_after_is_moves() {
+        let mut moved = diagnostic("E0382", "use of moved value: `lp`", "    let lp = L(s);", 9, 11);
+        assert_eq!(called_for(&moved), None, "not by a method call: no hint says more");
+        let mut label = moved.spans[0].clone();
+        label.is_primary = false;
+        label.label = Some("`lp` moved due to this method call".to_owned());
+        moved.spans.push(label);
+        assert_eq!(called_for(&moved).map(|h| h.to_string()).as_deref(), Some("moves(lp)"));
     }
 
     #[test]

@@ -350,8 +350,13 @@ impl Collector {
             syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => self.expr(&node.expr, Kind::Read),
             syn::Expr::Await(node) => self.awaited(&node.base),
             syn::Expr::MethodCall(node) => {
-                // (A field of a local the user's `moves` hint names: the method takes the field.)
+                // (A local, or a field of one, the user's `moves` hint names: the method takes
+                // it; where code after it names the local again, the local lives in place, and
+                // the call takes it at its last use only, `places`.)
+                let hinted_local = matches!(&*node.receiver, syn::Expr::Path(path)
+                    if path.path.get_ident().is_some_and(|name| crate::classic::hints::moves(&name.to_string())));
                 let takes = super::receivers::consumes_receiver(&node.method.to_string())
+                    || hinted_local
                     || super::receivers::hinted_field_receiver(&node.receiver).is_some();
                 let receiver = if takes { Kind::Move } else { Kind::Read };
                 self.expr(&node.receiver, receiver);
