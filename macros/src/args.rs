@@ -31,30 +31,46 @@ pub(crate) struct Hints {
 }
 
 /// What a hint names: a local (`cmd`), `self`, or, for `moves`, a field of one (`self.txn`,
-/// `w.0`: a method called on that field takes the field).
+/// `w.0`: a method called on that field takes the field), or a call whose value is the
+/// receiver of a method (`d.to_t()` in `d.to_t().finish().await`: the method takes that
+/// temporary by value).
 #[derive(Clone)]
 pub(crate) struct HintedPlace {
-    /// The local (or `self`), spanned where the hint names it.
+    /// The local (or `self`), spanned where the hint names it; for a call, its first identifier.
     pub root: Ident,
-    /// The place as written, without spaces (`self.txn`).
+    /// The place or the call as written, without spaces (`self.txn`, `d.to_t()`).
     pub text: String,
+    /// A call's value rather than a place.
+    pub call: bool,
+    /// The hint as written: where an error about it points.
+    pub written: proc_macro2::TokenStream,
 }
 
 impl Parse for HintedPlace {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let root = if input.peek(Token![self]) {
-            let this: Token![self] = input.parse()?;
-            Ident::new("self", this.span)
-        } else {
-            input.parse::<Ident>()?
-        };
-        let mut members = Vec::new();
-        while input.peek(Token![.]) {
-            input.parse::<Token![.]>()?;
-            members.push(input.parse::<syn::Member>()?);
+        let expr: syn::Expr = input.parse()?;
+        if let Some((root, members)) = crate::classic::hints::hinted_place(&expr) {
+            let text = crate::classic::hints::place_text(&root.to_string(), &members);
+            return Ok(HintedPlace { root, text, call: false, written: quote::ToTokens::to_token_stream(&expr) });
         }
-        let text = crate::classic::hints::place_text(&root.to_string(), &members);
-        Ok(HintedPlace { root, text })
+        match &expr {
+            syn::Expr::Call(_) | syn::Expr::MethodCall(_) => {
+                let root = quote::ToTokens::to_token_stream(&expr)
+                    .into_iter()
+                    .find_map(|token| match token {
+                        proc_macro2::TokenTree::Ident(ident) => Some(ident),
+                        _ => None,
+                    })
+                    .ok_or_else(|| syn::Error::new_spanned(&expr, "a hint names a local, a field or a call"))?;
+                let written = quote::ToTokens::to_token_stream(&expr);
+                Ok(HintedPlace { root, text: crate::classic::hints::call_text(&expr), call: true, written })
+            }
+            _ => Err(syn::Error::new_spanned(
+                &expr,
+                "a hint names a local (`moves(cmd)`), a field of one (`moves(self.txn)`) or, for `moves`, the \
+                 call a method is called on (`moves(d.to_t())`)",
+            )),
+        }
     }
 }
 
@@ -141,6 +157,16 @@ impl Parse for Args {
                             (&mut hints.keeps, &hints.moves)
                         };
                         for place in places {
+                            if word == "keeps" && place.call {
+                                return Err(syn::Error::new_spanned(
+                                    &place.written,
+                                    format!(
+                                        "`keeps` names a local, not a call (`{}`): a method called on a call's \
+                                         value is taken to borrow it without a hint",
+                                        place.text
+                                    ),
+                                ));
+                            }
                             if word == "keeps" && place.text.contains('.') {
                                 return Err(syn::Error::new(
                                     place.root.span(),

@@ -261,3 +261,53 @@ fn a_moves_hint_takes_a_local_a_call_consumes_in_an_argument() {
         same_at_every_suspension(|| moved_in_an_argument::classic("lp"), || moved_in_an_argument::runtime("lp"));
     assert_eq!(outcome, Outcome::Value(2));
 }
+
+/// A consuming method called on a call's value (an FTP client's
+/// `data_stream.into_inner().finish().await`, a SOCKS5 server's
+/// `Proto::start(self.inner).negotiate_auth(..).await`, an AMQP client's
+/// `Connection::for_reconnect(..).start(..).await`): the lowering keeps a call's value that a
+/// method is called on in a place of its own, for a method that borrows it, which a consuming
+/// one cannot move out of (E0507). `moves(wire.to_frame())` names the call: the method takes it.
+pub struct Wire(pub Loud);
+
+impl Wire {
+    pub fn to_frame(&self) -> Frame {
+        Frame(Loud::new(format!("{}-frame", self.0.name())))
+    }
+}
+
+pub struct Frame(pub Loud);
+
+impl Frame {
+    pub fn start(name: &str) -> Frame {
+        Frame(Loud::new(name))
+    }
+
+    pub async fn finish(self) -> u32 {
+        later("finish", self.0.name().len() as u32).await
+    }
+}
+
+mod consumed_call_value {
+    use super::*;
+
+    #[lowering::lowering(classic, moves(wire.to_frame(), Frame::start(name)))]
+    pub async fn classic(name: &'static str) -> u32 {
+        let wire = Wire(Loud::new(name));
+        let first = wire.to_frame().finish().await;
+        first + Frame::start(name).finish().await + wire.0.name().len() as u32
+    }
+
+    #[lowering::lowering(runtime)]
+    pub async fn runtime(name: &'static str) -> u32 {
+        let wire = Wire(Loud::new(name));
+        let first = wire.to_frame().finish().await;
+        first + Frame::start(name).finish().await + wire.0.name().len() as u32
+    }
+}
+
+#[test]
+fn a_moves_hint_takes_a_call_s_value() {
+    let outcome = same_at_every_suspension(|| consumed_call_value::classic("w"), || consumed_call_value::runtime("w"));
+    assert_eq!(outcome, Outcome::Value(7 + 1 + 1));
+}

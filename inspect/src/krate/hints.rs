@@ -53,10 +53,11 @@ impl TryFrom<String> for Hint {
 
     fn try_from(text: String) -> Result<Hint, String> {
         // `moves` may name a field of a local (`moves(self.txn)`); `keeps` names a local.
+        // (`moves` may also name a call whose value a method takes: `moves(d.to_t())`.)
         let parsed = |prefix: &str, kind: Kind| {
             let local = text.strip_prefix(prefix)?.strip_suffix(')')?;
             let place = match kind {
-                Kind::Moves => field_path(local)?,
+                Kind::Moves => field_path(local).or_else(|| is_call(local).then(|| local.to_owned()))?,
                 Kind::Keeps => is_local_name(local).then(|| local.to_owned())?,
             };
             (place == local).then(|| Hint { kind, local: place })
@@ -76,7 +77,14 @@ pub fn called_for(diagnostic: &Diagnostic) -> Option<Hint> {
         // `cmd.apply(db)`), or the field of a local there (`self.txn` in `self.txn.commit()`:
         // the hint takes that field); a deref or an index there is no local's, and no hint
         // helps.
+        //
+        // Where the method is called on a call's value that begins at the local (`d.to_t()` in
+        // `d.to_t().finish().await`: rustc highlights `d`, and `finish()` "moved due to this
+        // method call"), the hint names that call (`moves(d.to_t())`).
         "E0507" if diagnostic.message.starts_with("cannot move out of") => {
+            if let Some(call) = receiver_call(diagnostic, primary) {
+                return Some(Hint { kind: Kind::Moves, local: call });
+            }
             highlighted(primary).and_then(|text| field_path(&text)).map(|local| Hint { kind: Kind::Moves, local })
         }
         // "use of moved value: `lp`" where a method call moved it ("`lp` moved due to this
@@ -104,6 +112,40 @@ pub fn called_for(diagnostic: &Diagnostic) -> Option<Hint> {
         }
         _ => None,
     }
+}
+
+/// The call a consuming method was called on, where it starts at the primary span and the
+/// method's call is the span "moved due to this method call" on the same line: the text
+/// between them (`d.to_t()`, `P::start(self.inner)`), if it is a call.
+fn receiver_call(diagnostic: &Diagnostic, primary: &DiagnosticSpan) -> Option<String> {
+    let method = diagnostic.spans.iter().find(|span| {
+        !span.is_primary
+            && span.line_start == primary.line_start
+            && span.label.as_deref().is_some_and(|label| label.ends_with("moved due to this method call"))
+    })?;
+    let [line] = primary.text.as_slice() else { return None };
+    let start = line.highlight_start.checked_sub(1)?;
+    let end = method.column_start.checked_sub(1)?;
+    let text: String = line.text.chars().skip(start).take(end.checked_sub(start)?).collect();
+    let call = text.trim_end().strip_suffix('.')?.trim();
+    is_call(call).then(|| call.split_whitespace().collect())
+}
+
+/// A call as a hint names it: an identifier first, and a call's parentheses, balanced, last.
+fn is_call(text: &str) -> bool {
+    let starts = text.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_');
+    let mut depth = 0i32;
+    for c in text.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    starts && depth == 0 && text.ends_with(')')
 }
 
 /// The source text a one-line span covers.
@@ -231,6 +273,31 @@ mod tests {
         assert_eq!(called_for(&chain), None, "a type is no local");
         let this = diagnostic("E0507", "cannot move out of a raw pointer", "    self.send().await", 5, 9);
         assert_eq!(called_for(&this).map(|h| h.to_string()).as_deref(), Some("moves(self)"));
+    }
+
+    #[test]
+    fn a_consuming_method_on_a_call_s_value_names_the_call() {
+        let mut moved = diagnostic("E0507", "cannot move out of a raw pointer", "    d.to_t().finish().await", 5, 6);
+        let mut method = moved.spans[0].clone();
+        method.is_primary = false;
+        method.label = Some("value moved due to this method call".to_owned());
+        method.column_start = 14;
+        moved.spans.push(method);
+        assert_eq!(called_for(&moved).map(|h| h.to_string()).as_deref(), Some("moves(d.to_t())"));
+        // A method on the local itself is the local's hint, as before.
+        let mut on_local = diagnostic("E0507", "cannot move out of a raw pointer", "    cmd.apply(db).await", 5, 8);
+        let mut method = on_local.spans[0].clone();
+        method.is_primary = false;
+        method.label = Some("value moved due to this method call".to_owned());
+        method.column_start = 9;
+        on_local.spans.push(method);
+        assert_eq!(called_for(&on_local).map(|h| h.to_string()).as_deref(), Some("moves(cmd)"));
+        assert_eq!(
+            Hint::try_from("moves(P::start(self.inner))".to_owned()).map(|hint| hint.local),
+            Ok("P::start(self.inner)".to_owned())
+        );
+        assert!(Hint::try_from("keeps(d.to_t())".to_owned()).is_err(), "`keeps` names a local");
+        assert!(Hint::try_from("moves(d.to_t()))".to_owned()).is_err());
     }
 
     #[test]

@@ -85,7 +85,7 @@ pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream
 
 fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream> {
     check_signature(&function)?;
-    check_hints(args, &function)?;
+    hints::check(args, &function)?;
     let function = function.receiver_named_self();
     let (mut block, items) = parse::items::hoist(&function.block)?;
     parse::guarded_matches::rewrite(&mut block);
@@ -481,36 +481,6 @@ fn names_opaque_types(output: &syn::Type) -> bool {
     let mut finder = ImplTraitFinder(None);
     finder.visit_type(output);
     finder.0.is_some()
-}
-
-/// Each hinted name is a parameter or a local of the body: a hint about nothing is a mistake.
-fn check_hints(args: &Args, function: &Function) -> syn::Result<()> {
-    let mut named = HashSet::new();
-    struct Names<'n>(&'n mut HashSet<String>);
-    impl<'ast> Visit<'ast> for Names<'_> {
-        fn visit_ident(&mut self, ident: &'ast syn::Ident) {
-            self.0.insert(ident.to_string());
-        }
-        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            syntax::each_ident(mac.tokens.clone(), &mut |ident| {
-                self.0.insert(ident);
-            });
-            syn::visit::visit_macro(self, mac);
-        }
-    }
-    Names(&mut named).visit_block(&function.block);
-    for ident in args.hints.moves.iter().chain(&args.hints.keeps).map(|place| &place.root) {
-        if !named.contains(&ident.to_string()) {
-            return Err(syn::Error::new(
-                ident.span(),
-                format!(
-                    "`{ident}` is not a local of `{}`: a hint names a local the body calls a method on",
-                    function.sig.ident
-                ),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// Shapes the classic lowering cannot express faithfully.

@@ -137,12 +137,17 @@ impl Lower {
                     std::iter::once((*node.receiver).clone()).chain(node.args.iter().cloned()).collect();
                 // (A receiver the method may borrow stays a place: it is read where the
                 // method runs, and rustc keeps the arguments from changing it before.)
-                let receiver_by_value = receivers::takes_receiver_by_value(&node.method.to_string());
+                // (A call's value the user's `moves` hint names, `d.to_t()` in
+                // `d.to_t().finish().await`: the method takes it, as the plain code hands it over;
+                // no temporary of the lowering's, in place, holds it.)
+                let hinted = crate::classic::hints::moves_temporary(&node.receiver);
+                let receiver_by_value = receivers::takes_receiver_by_value(&node.method.to_string()) || hinted;
                 all = self.operand_list_moving(all, pre, |index| index > 0 || receiver_by_value);
                 if !receiver_by_value {
                     self.keep_awaited_borrowed(&node.receiver, &all[0]);
                 }
-                *node.receiver = self.hoist_if_temporary(all.remove(0), pre);
+                let receiver = all.remove(0);
+                *node.receiver = if hinted { receiver } else { self.hoist_if_temporary(receiver, pre) };
                 node.args = all.into_iter().collect();
                 syn::Expr::MethodCall(node)
             }
