@@ -94,6 +94,18 @@ differential! {
         n
     }
 
+    // An arm that moves a part and leaves another (`Ok((s, _))`): what it leaves drops as the arm
+    // begins, not where the local's scope ends (a difference, `docs/classic-lowering.md`).
+    pub async fn moving_arm_leaves_a_part(res: Result<(String, Loud), Loud>) -> usize {
+        let n = shown_later(&res).await;
+        match res {
+            Ok((s, _)) => n + step(s.len()).await,
+            Err(_) => n,
+        };
+        log("after the match");
+        n + step(1).await
+    }
+
     // The same without an await in the arms: a `match` the lowering writes as it is.
     pub async fn plain_match_reads_the_local(res: Option<Loud>) -> usize {
         let weight = shown_later(&res).await;
@@ -159,5 +171,28 @@ fn arms_that_bind_nothing_or_by_reference_leave_the_local_readable() {
     same_at_every_suspension(
         || classic::plain_match_reads_the_local(Some(Loud::new("plain"))),
         || runtime::plain_match_reads_the_local(Some(Loud::new("plain"))),
+    );
+}
+
+#[test]
+fn a_moving_arm_drops_what_it_leaves_where_it_ends() {
+    let make = || Ok(("ab".to_owned(), Loud::new("left")));
+    let (classic_outcome, classic_log) = run(Stop::AtEnd, || classic::moving_arm_leaves_a_part(make()));
+    let (runtime_outcome, runtime_log) = run(Stop::AtEnd, || runtime::moving_arm_leaves_a_part(make()));
+    assert_eq!(classic_outcome, runtime_outcome);
+    let events = |left_drops_at: usize| {
+        let mut events: Vec<&str> =
+            vec!["new left", "suspend shown", "resume shown", "suspend step", "resume step", "after the match"];
+        events.extend(["suspend step", "resume step"]);
+        events.insert(left_drops_at, "drop left");
+        events
+    };
+    // The plain local keeps the part until its scope ends; the classic arm drops it as it begins.
+    assert_eq!(runtime_log, events(8));
+    assert_eq!(classic_log, events(3));
+    // Without a part left, the two agree.
+    same_at_every_suspension(
+        || classic::moving_arm_leaves_a_part(Err(Loud::new("err"))),
+        || runtime::moving_arm_leaves_a_part(Err(Loud::new("err"))),
     );
 }

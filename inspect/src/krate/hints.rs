@@ -167,7 +167,19 @@ fn is_local_name(text: &str) -> bool {
     let ident = text.strip_prefix("r#").unwrap_or(text);
     let mut chars = ident.chars();
     let starts = chars.next().is_some_and(|c| c.is_lowercase() || c == '_');
-    starts && chars.all(|c| c.is_alphanumeric() || c == '_') && !matches!(text, "Self" | "super" | "crate" | "_")
+    starts && chars.all(|c| c.is_alphanumeric() || c == '_') && !is_keyword(text)
+}
+
+/// A keyword, which names no local (`await` where rustc highlights it in `.await?`), and `_`.
+fn is_keyword(text: &str) -> bool {
+    const KEYWORDS: [&str; 42] = [
+        "Self", "_", "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate", "do",
+        "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop",
+        "macro", "match", "mod", "move", "mut", "priv", "pub", "ref", "return", "static", "struct", "super", "trait",
+        "true", "try",
+    ];
+    const MORE: [&str; 8] = ["type", "typeof", "unsafe", "unsized", "use", "virtual", "where", "while"];
+    KEYWORDS.contains(&text) || MORE.contains(&text) || text == "yield"
 }
 
 /// A local or a field of one (`cmd`, `self.txn`, `w.a.0`) as a hint names it, without spaces,
@@ -271,6 +283,8 @@ mod tests {
         let chain =
             diagnostic("E0507", "cannot move out of a raw pointer", "    Server::new(io).accept().await", 5, 11);
         assert_eq!(called_for(&chain), None, "a type is no local");
+        let keyword = diagnostic("E0507", "cannot move out of a raw pointer", "            .await?", 14, 19);
+        assert_eq!(called_for(&keyword), None, "`await` is no local");
         let this = diagnostic("E0507", "cannot move out of a raw pointer", "    self.send().await", 5, 9);
         assert_eq!(called_for(&this).map(|h| h.to_string()).as_deref(), Some("moves(self)"));
     }

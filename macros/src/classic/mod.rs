@@ -9,10 +9,12 @@
 //!   |        (also `hints`, the user's `moves`/`keeps`, and `signature`)
 //!   v
 //! parse      the body as a tree in which every await stands at statement level, in Rust's
-//!   |        evaluation order, and every construct around one is explicit (`parse::ir`)
+//!   |        evaluation order, and every construct around one is explicit (`parse::ir`:
+//!   |        `Body`, with the temporaries the lowering hoisted)
 //!   v
-//! analyse    over that tree: which locals an await may find borrowed (`loans`: they live
-//!   |        in place), whether a local's value is read after a point (`liveness`)
+//! analyse    the function's bindings, found once (`bindings`); which locals an await may
+//!   |        find borrowed (`loans`); whether a local's value is read after a point
+//!   |        (`liveness`)
 //!   v
 //! generate   one walk over the tree that tracks which locals hold a value and writes one
 //!   |        code segment per state of `move_next` (`emit`, `places`); the `twin`
@@ -20,8 +22,22 @@
 //! expand     (here) the stub, the state-machine struct and the call to the builder
 //! ```
 //!
-//! Where a loop head's entry states depend on what the walk finds later, the walk repeats
-//! (at most `MAX_ROUNDS` times; each round can only add to the sets it settles).
+//! Which locals live in place, and why, is one table (`analyse::in_place::KeptInPlace`,
+//! binding -> `Reason`): written by the loans analysis, the signature (a parameter pattern
+//! binding by reference) and the lowered body (its hoisted temporaries) before the walk, and by
+//! the walk where it finds a state's end needs one; read only by the walk. The expansion
+//! snapshots and `LOWERING_SHOW_EXPANSION` print it above the code:
+//!
+//! ```text
+//!   loans ----\
+//!   signature --> KeptInPlace --> walk (emit) --> states
+//!   Body -----/        ^              |
+//!                      \-- next walk <-/   (what the walk found it needs)
+//! ```
+//!
+//! Where a loop head's entry states depend on what the walk finds later, or the walk puts a
+//! local in place, the walk repeats (at most `MAX_ROUNDS` times; each round can only add to the
+//! sets it settles; `snapshots.rs` counts the rounds).
 
 mod analyse;
 mod generate;

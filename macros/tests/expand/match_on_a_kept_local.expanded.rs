@@ -164,7 +164,7 @@ fn frames(res: Option<String>, more: u32) -> ::lowering::Task<usize, impl ::lowe
                                                             res.assign(__matched);
                                                             (s,)
                                                         }
-                                                        _ => match __matched {
+                                                        _ => match { __matched } {
                                                             Some(s) => (s,),
                                                             _ => ::core::unreachable!(),
                                                         },

@@ -16,9 +16,9 @@
 //! - an arm that binds by reference puts it back, then matches the place again to bind the
 //!   references into it;
 //! - an arm that binds by value copies each binding through a reference into the value
-//!   (`CopiedBinding`): where every binding is `Copy` the value goes back, as nothing moved; otherwise
-//!   the bindings move out of it, and what the arm leaves of it (`Err((code, _))`'s `_`) drops
-//!   where the arm ends rather than with the local (`docs/classic-lowering.md`).
+//!   (`CopiedBinding`): where every binding is `Copy` the value goes back, as nothing moved;
+//!   otherwise the bindings move out of it, and what the arm leaves of it (`Ok((s, _))`'s `_`)
+//!   drops as the arm begins rather than with the local (`docs/classic-lowering.md`).
 //!
 //! The hidden name binds the value by move, which an `@` allows only over a pattern that binds
 //! nothing: the arm's own pattern stands there with its bindings as `_`. A guard runs before
@@ -200,7 +200,10 @@ fn by_value(pat: &syn::Pat, bindings: &[Binding], place: &Ident, krate: &syn::Pa
                     #place.assign(#matched);
                     (#(#names,)*)
                 }
-                _ => match #matched {
+                // (Moved whole into the `match`, what the pattern leaves drops here, in every
+                // arm alike, rather than where a state the arm's awaits end drops the arm's
+                // binding.)
+                _ => match { #matched } {
                     #plain => (#(#names,)*),
                     _ => ::core::unreachable!(),
                 },
