@@ -23,7 +23,8 @@ if [ ${#targets[@]} -eq 0 ]; then
     targets=(borrows_across_awaits everyday drops_and_patterns scopes_and_assignments fuzz_regressions
         select_and_pin match_guards real_code captures tasks send leaving_paths macros_and_closures
         consumed_receivers operands escaping_captures hints moved_then_named_again guarded_matches
-        callees_in_awaited_arguments borrowed_where_made stored_borrows)
+        callees_in_awaited_arguments borrowed_where_made stored_borrows matched_in_place temporaries_held
+        declared_locals)
 fi
 
 args=()

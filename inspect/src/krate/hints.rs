@@ -117,16 +117,23 @@ pub fn called_for(diagnostic: &Diagnostic) -> Option<Hint> {
 /// The call a consuming method was called on, where it starts at the primary span and the
 /// method's call is the span "moved due to this method call" on the same line: the text
 /// between them (`d.to_t()`, `P::start(self.inner)`), if it is a call.
+/// A chain written over two lines (`Proto::start(self.inner)` then `.negotiate(..)` on the
+/// next) joins the rest of the first line and the second up to the method.
 fn receiver_call(diagnostic: &Diagnostic, primary: &DiagnosticSpan) -> Option<String> {
     let method = diagnostic.spans.iter().find(|span| {
         !span.is_primary
-            && span.line_start == primary.line_start
+            && (span.line_start == primary.line_start || span.line_start == primary.line_start + 1)
             && span.label.as_deref().is_some_and(|label| label.ends_with("moved due to this method call"))
     })?;
     let [line] = primary.text.as_slice() else { return None };
     let start = line.highlight_start.checked_sub(1)?;
     let end = method.column_start.checked_sub(1)?;
-    let text: String = line.text.chars().skip(start).take(end.checked_sub(start)?).collect();
+    let text: String = if method.line_start == primary.line_start {
+        line.text.chars().skip(start).take(end.checked_sub(start)?).collect()
+    } else {
+        let next = method.text.first()?;
+        line.text.chars().skip(start).chain(next.text.chars().take(end)).collect()
+    };
     let call = text.trim_end().strip_suffix('.')?.trim();
     is_call(call).then(|| call.split_whitespace().collect())
 }
@@ -306,6 +313,16 @@ mod tests {
         method.column_start = 9;
         on_local.spans.push(method);
         assert_eq!(called_for(&on_local).map(|h| h.to_string()).as_deref(), Some("moves(cmd)"));
+        // Over two lines: the rest of the first, the second up to the method.
+        let mut lines = diagnostic("E0507", "cannot move out of a raw pointer", "    Proto::start(self.inner)", 5, 10);
+        let mut method = lines.spans[0].clone();
+        method.is_primary = false;
+        method.label = Some("value moved due to this method call".to_owned());
+        method.line_start += 1;
+        method.column_start = 10;
+        method.text[0].text = "        .negotiate(&[None])".to_owned();
+        lines.spans.push(method);
+        assert_eq!(called_for(&lines).map(|h| h.to_string()).as_deref(), Some("moves(Proto::start(self.inner))"));
         assert_eq!(
             Hint::try_from("moves(P::start(self.inner))".to_owned()).map(|hint| hint.local),
             Ok("P::start(self.inner)".to_owned())
