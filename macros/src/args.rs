@@ -32,8 +32,8 @@ pub(crate) struct Hints {
 
 /// What a hint names: a local (`cmd`), `self`, or, for `moves`, a field of one (`self.txn`,
 /// `w.0`: a method called on that field takes the field), or a call whose value is the
-/// receiver of a method (`d.to_t()` in `d.to_t().finish().await`: the method takes that
-/// temporary by value).
+/// receiver of a method (`d.to_t()` in `d.to_t().finish().await`, `open().await?` in
+/// `open().await?.finish().await`: the method takes that temporary by value).
 #[derive(Clone)]
 pub(crate) struct HintedPlace {
     /// The local (or `self`), spanned where the hint names it; for a call, its first identifier.
@@ -54,7 +54,7 @@ impl Parse for HintedPlace {
             return Ok(HintedPlace { root, text, call: false, written: quote::ToTokens::to_token_stream(&expr) });
         }
         match &expr {
-            syn::Expr::Call(_) | syn::Expr::MethodCall(_) => {
+            syn::Expr::Call(_) | syn::Expr::MethodCall(_) | syn::Expr::Await(_) | syn::Expr::Try(_) => {
                 let root = quote::ToTokens::to_token_stream(&expr)
                     .into_iter()
                     .find_map(|token| match token {

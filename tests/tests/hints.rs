@@ -311,3 +311,43 @@ fn a_moves_hint_takes_a_call_s_value() {
     let outcome = same_at_every_suspension(|| consumed_call_value::classic("w"), || consumed_call_value::runtime("w"));
     assert_eq!(outcome, Outcome::Value(7 + 1 + 1));
 }
+
+/// A consuming method called on an awaited value (a SOCKS5 server's
+/// `Proto::start(inner).negotiate_auth(..).await?.read_username_password().await?`): the
+/// lowering keeps an awaited value that a later await's method is called on in place, for a
+/// method that borrows it (`self.control().await?.read_response(code).await`);
+/// `moves(Handshake::open(name).await?)` says the method takes it.
+pub struct Handshake(pub Loud);
+
+impl Handshake {
+    pub async fn open(name: &str) -> Result<Handshake, String> {
+        Ok(Handshake(later("open", Loud::new(name)).await))
+    }
+
+    pub async fn finish(self) -> Result<u32, String> {
+        Ok(later("finish", self.0.name().len() as u32).await)
+    }
+}
+
+mod consumed_awaited_value {
+    use super::*;
+
+    #[lowering::lowering(classic, moves(Handshake::open(name).await?))]
+    pub async fn classic(name: &'static str) -> Result<u32, String> {
+        let n = Handshake::open(name).await?.finish().await?;
+        Ok(n + 1)
+    }
+
+    #[lowering::lowering(runtime)]
+    pub async fn runtime(name: &'static str) -> Result<u32, String> {
+        let n = Handshake::open(name).await?.finish().await?;
+        Ok(n + 1)
+    }
+}
+
+#[test]
+fn a_moves_hint_takes_an_awaited_value() {
+    let outcome =
+        same_at_every_suspension(|| consumed_awaited_value::classic("abc"), || consumed_awaited_value::runtime("abc"));
+    assert_eq!(outcome, Outcome::Value(Ok(4)));
+}

@@ -259,5 +259,12 @@ fn located(diagnostic: &Diagnostic, dir: &Path, root: &Path) -> Option<CompileEr
         span = at.expansion.as_ref().map(|expansion| &expansion.span);
     }
     let (file, line) = place.unwrap_or_default();
-    Some(CompileError { code, message: diagnostic.message.clone(), file, line, hint: hints::called_for(diagnostic) })
+    // (The source of the primary span, for a hint naming a call written over several lines.)
+    let source = diagnostic
+        .spans
+        .iter()
+        .find(|span| span.is_primary)
+        .and_then(|primary| std::fs::read_to_string(root.join(&primary.file_name)).ok());
+    let hint = hints::called_for_in(diagnostic, source.as_deref());
+    Some(CompileError { code, message: diagnostic.message.clone(), file, line, hint })
 }

@@ -70,6 +70,12 @@ impl TryFrom<String> for Hint {
 
 /// The hint rustc's error calls for, if it is one of the two the lowering takes.
 pub fn called_for(diagnostic: &Diagnostic) -> Option<Hint> {
+    called_for_in(diagnostic, None)
+}
+
+/// `called_for`, with the source file of the error's primary span (its lines), which a call
+/// over more than two lines needs (`receiver_call`).
+pub fn called_for_in(diagnostic: &Diagnostic, source: Option<&str>) -> Option<Hint> {
     let code = diagnostic.code.as_ref()?.code.as_str();
     let primary = diagnostic.spans.iter().find(|span| span.is_primary)?;
     match code {
@@ -82,7 +88,7 @@ pub fn called_for(diagnostic: &Diagnostic) -> Option<Hint> {
         // `d.to_t().finish().await`: rustc highlights `d`, and `finish()` "moved due to this
         // method call"), the hint names that call (`moves(d.to_t())`).
         "E0507" if diagnostic.message.starts_with("cannot move out of") => {
-            if let Some(call) = receiver_call(diagnostic, primary) {
+            if let Some(call) = receiver_call(diagnostic, primary, source) {
                 return Some(Hint { kind: Kind::Moves, local: call });
             }
             highlighted(primary).and_then(|text| field_path(&text)).map(|local| Hint { kind: Kind::Moves, local })
@@ -118,11 +124,13 @@ pub fn called_for(diagnostic: &Diagnostic) -> Option<Hint> {
 /// method's call is the span "moved due to this method call" on the same line: the text
 /// between them (`d.to_t()`, `P::start(self.inner)`), if it is a call.
 /// A chain written over two lines (`Proto::start(self.inner)` then `.negotiate(..)` on the
-/// next) joins the rest of the first line and the second up to the method.
-fn receiver_call(diagnostic: &Diagnostic, primary: &DiagnosticSpan) -> Option<String> {
+/// next) joins the rest of the first line and the second up to the method; over more (at most
+/// eight), the lines between come from `source`, the file's text.
+fn receiver_call(diagnostic: &Diagnostic, primary: &DiagnosticSpan, source: Option<&str>) -> Option<String> {
     let method = diagnostic.spans.iter().find(|span| {
         !span.is_primary
-            && (span.line_start == primary.line_start || span.line_start == primary.line_start + 1)
+            && span.file_name == primary.file_name
+            && (primary.line_start..primary.line_start + 8).contains(&span.line_start)
             && span.label.as_deref().is_some_and(|label| label.ends_with("moved due to this method call"))
     })?;
     let [line] = primary.text.as_slice() else { return None };
@@ -132,13 +140,19 @@ fn receiver_call(diagnostic: &Diagnostic, primary: &DiagnosticSpan) -> Option<St
         line.text.chars().skip(start).take(end.checked_sub(start)?).collect()
     } else {
         let next = method.text.first()?;
-        line.text.chars().skip(start).chain(next.text.chars().take(end)).collect()
+        let between: Vec<&str> = match method.line_start - primary.line_start {
+            1 => Vec::new(),
+            // (1-based lines: those after the primary's, before the method's.)
+            _ => source?.lines().skip(primary.line_start).take(method.line_start - primary.line_start - 1).collect(),
+        };
+        line.text.chars().skip(start).chain(between.concat().chars()).chain(next.text.chars().take(end)).collect()
     };
     let call = text.trim_end().strip_suffix('.')?.trim();
     is_call(call).then(|| call.split_whitespace().collect())
 }
 
-/// A call as a hint names it: an identifier first, and a call's parentheses, balanced, last.
+/// A call as a hint names it: an identifier first, parentheses balanced, and a call, an await
+/// or a `?` last (`d.to_t()`, `open().await?`).
 fn is_call(text: &str) -> bool {
     let starts = text.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_');
     let mut depth = 0i32;
@@ -152,7 +166,8 @@ fn is_call(text: &str) -> bool {
             return false;
         }
     }
-    starts && depth == 0 && text.ends_with(')')
+    let ends = text.ends_with(')') || text.ends_with('?') || text.ends_with(".await");
+    starts && depth == 0 && ends && text.contains('(')
 }
 
 /// The source text a one-line span covers.
@@ -323,6 +338,19 @@ mod tests {
         method.text[0].text = "        .negotiate(&[None])".to_owned();
         lines.spans.push(method);
         assert_eq!(called_for(&lines).map(|h| h.to_string()).as_deref(), Some("moves(Proto::start(self.inner))"));
+        // Over more, with the file's lines between.
+        let mut more = lines.clone();
+        more.spans[1].line_start += 2;
+        let source = "fn f() {\n    Proto::start(self.inner)\n        .negotiate(&[None])\n        .await?\n        .read_more()";
+        more.spans[0].line_start = 2;
+        more.spans[1].line_start = 5;
+        more.spans[1].column_start = 10;
+        more.spans[1].text[0].text = "        .read_more()".to_owned();
+        assert_eq!(called_for(&more), None, "not without the file");
+        assert_eq!(
+            called_for_in(&more, Some(source)).map(|h| h.to_string()).as_deref(),
+            Some("moves(Proto::start(self.inner).negotiate(&[None]).await?)")
+        );
         assert_eq!(
             Hint::try_from("moves(P::start(self.inner))".to_owned()).map(|hint| hint.local),
             Ok("P::start(self.inner)".to_owned())

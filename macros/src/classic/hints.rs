@@ -42,11 +42,17 @@ pub(crate) fn keeps(name: &str) -> bool {
 /// `moves` hint: the method takes that temporary by value.
 pub(crate) fn moves_temporary(receiver: &syn::Expr) -> bool {
     let receiver = crate::classic::syntax::strip_parens(receiver);
-    if !matches!(receiver, syn::Expr::Call(_) | syn::Expr::MethodCall(_)) {
+    if !is_call(receiver) {
         return false;
     }
     let text = call_text(receiver);
     HINTS.with(|hints| hints.borrow().moves.iter().any(|place| place.call && place.text == text))
+}
+
+/// A value a call makes, as a hint may name it: a call, a method call, an await of one, `?` on
+/// one (`open().await?`).
+fn is_call(expr: &syn::Expr) -> bool {
+    matches!(expr, syn::Expr::Call(_) | syn::Expr::MethodCall(_) | syn::Expr::Await(_) | syn::Expr::Try(_))
 }
 
 /// A call as a hint names it, and as the lowering compares it with a hint: its tokens without
@@ -107,7 +113,7 @@ pub(crate) fn check(args: &Args, function: &Function) -> syn::Result<()> {
     struct Receivers<'r>(&'r mut HashSet<String>);
     impl<'ast> Visit<'ast> for Receivers<'_> {
         fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
-            if let syn::Expr::Call(_) | syn::Expr::MethodCall(_) = syntax::strip_parens(&call.receiver) {
+            if is_call(syntax::strip_parens(&call.receiver)) {
                 self.0.insert(call_text(syntax::strip_parens(&call.receiver)));
             }
             syn::visit::visit_expr_method_call(self, call);
