@@ -68,7 +68,9 @@ impl TryFrom<String> for Hint {
     }
 }
 
-/// The hint rustc's error calls for, if it is one of the two the lowering takes.
+/// The hint rustc's error calls for, if it is one of the two the lowering takes (without the
+/// source file: `called_for_in`).
+#[cfg(test)]
 pub fn called_for(diagnostic: &Diagnostic) -> Option<Hint> {
     called_for_in(diagnostic, None)
 }
