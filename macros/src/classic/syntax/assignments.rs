@@ -38,19 +38,29 @@ pub(crate) enum Reach {
 /// The places `expr` assigns, in source order; the arguments of the standard macros
 /// included (`panic!("{}", { v = 1; v })`).
 pub(crate) fn assigned_places(expr: &syn::Expr, reach: Reach) -> Vec<syn::Expr> {
-    let mut finder = Finder { reach, found: Vec::new() };
+    let mut finder = Finder { reach, found: Vec::new(), values: Vec::new() };
     finder.visit_expr(expr);
     finder.found
+}
+
+/// The plain assignments `place = value` of `expr` (not the compound ones), as
+/// `assigned_places` finds them: each place with the value it is given.
+pub(crate) fn assigned_values(expr: &syn::Expr, reach: Reach) -> Vec<(syn::Expr, syn::Expr)> {
+    let mut finder = Finder { reach, found: Vec::new(), values: Vec::new() };
+    finder.visit_expr(expr);
+    finder.values
 }
 
 struct Finder {
     reach: Reach,
     found: Vec<syn::Expr>,
+    values: Vec<(syn::Expr, syn::Expr)>,
 }
 
 impl<'ast> Visit<'ast> for Finder {
     fn visit_expr_assign(&mut self, node: &'ast syn::ExprAssign) {
         self.found.push((*node.left).clone());
+        self.values.push(((*node.left).clone(), (*node.right).clone()));
         visit::visit_expr_assign(self, node);
     }
 

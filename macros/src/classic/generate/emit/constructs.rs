@@ -140,10 +140,11 @@ impl<'a> Emitter<'a> {
         // A place matched by arms of which some bind by value and some do not (`Ok(s) => ..,
         // Err(_) => ..`) moves only in the former: its use is each arm's own, so that an arm
         // that leaves it whole saves it whole, to drop where its scope ends.
-        let per_arm = is_place(&node.scrutinee) && {
-            let binding: Vec<bool> = patterns.iter().map(|pat| mentions::binds_by_value(pat)).collect();
-            binding.contains(&true) && binding.contains(&false)
-        };
+        let per_arm =
+            crate::classic::syntax::place_root(&node.scrutinee, crate::classic::syntax::Through::Fields).is_some() && {
+                let binding: Vec<bool> = patterns.iter().map(|pat| mentions::binds_by_value(pat)).collect();
+                binding.contains(&true) && binding.contains(&false)
+            };
         if !per_arm {
             self.push_rest(Rest::Paths(node.arms.iter().map(Path::Arm).collect()));
             self.apply(&mentions::of_scrutinee(&node.scrutinee, node.arms.iter().map(|arm| &arm.pat)));
@@ -240,13 +241,4 @@ pub(super) fn has_return(expr: &syn::Expr) -> bool {
     let mut finder = Finder(false);
     syn::visit::Visit::visit_expr(&mut finder, expr);
     finder.0
-}
-
-/// A place expression: a local, a field of one, through parentheses.
-fn is_place(expr: &syn::Expr) -> bool {
-    match crate::classic::syntax::strip_parens(expr) {
-        syn::Expr::Path(path) => path.path.get_ident().is_some(),
-        syn::Expr::Field(field) => is_place(&field.base),
-        _ => false,
-    }
 }

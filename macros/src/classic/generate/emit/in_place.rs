@@ -10,6 +10,7 @@ use quote::{format_ident, quote};
 use super::{Emitter, VarId, sm};
 use crate::classic::analyse::in_place::Reason;
 use crate::classic::generate::places::{InPlace, Places, matched_whole};
+use crate::classic::syntax::assignments;
 use crate::classic::syntax::bindings::pattern_bindings;
 use crate::classic::syntax::mentions;
 use crate::classic::syntax::receivers;
@@ -220,28 +221,16 @@ impl Emitter<'_> {
 
     /// A local that a local living in place borrows must live in place too: the borrow is
     /// held in a field of the state machine, past this run of `move_next` (`__h0 = v.iter()`,
-    /// a hoisted temporary). For each assignment in `expr` (outside closures and async blocks)
-    /// of a value that may borrow a local to a local that lives in place.
+    /// a hoisted temporary). For each assignment in `expr` that runs where it does
+    /// (`syntax::assignments`) of a value that may borrow a local to a local that lives in place.
     pub(super) fn keep_what_places_borrow(&mut self, expr: &syn::Expr) {
-        struct Assignments<'e>(Vec<&'e syn::ExprAssign>);
-        impl<'e> syn::visit::Visit<'e> for Assignments<'e> {
-            fn visit_expr_assign(&mut self, node: &'e syn::ExprAssign) {
-                self.0.push(node);
-                syn::visit::visit_expr_assign(self, node);
-            }
-            fn visit_expr_closure(&mut self, _: &'e syn::ExprClosure) {}
-            fn visit_expr_async(&mut self, _: &'e syn::ExprAsync) {}
-            fn visit_item(&mut self, _: &'e syn::Item) {}
-        }
-        let mut assignments = Assignments(Vec::new());
-        syn::visit::Visit::visit_expr(&mut assignments, expr);
-        for assign in assignments.0 {
-            let syn::Expr::Path(path) = crate::classic::syntax::strip_parens(&assign.left) else { continue };
+        for (place, value) in assignments::assigned_values(expr, assignments::Reach::HereAndNow) {
+            let syn::Expr::Path(path) = crate::classic::syntax::strip_parens(&place) else { continue };
             let Some(assigned) = path.path.get_ident().and_then(|ident| self.lookup(&ident.to_string())) else {
                 continue;
             };
             if self.vars[assigned].lives_in_place() {
-                self.keep_borrowed_in_place(&assign.right);
+                self.keep_borrowed_in_place(&value);
             }
         }
     }

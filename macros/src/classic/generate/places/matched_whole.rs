@@ -32,7 +32,7 @@ use syn::visit_mut::{self, VisitMut};
 
 use super::{PlaceUse, Places, binding_names, matched_use};
 use crate::classic::syntax;
-use crate::classic::syntax::bindings::{Binding, pattern_bindings};
+use crate::classic::syntax::bindings::{Binding, blank_bindings, may_bind, pattern_bindings};
 use crate::classic::syntax::each_ident;
 
 /// How one arm takes the matched value.
@@ -149,8 +149,10 @@ pub(crate) fn arm_taking(take: ArmTake, pat: &syn::Pat, place: &Ident, krate: &s
         _ => (pat, None),
     };
     let matched = matched();
-    let mut erased = inner.clone();
-    Erase.visit_pat_mut(&mut erased);
+    // Every binding as `_` (`x @ sub` as `sub`), as `pattern_bindings` tells bindings apart.
+    let erased = blank_bindings(inner, |ident| {
+        ident.by_ref.is_some() || ident.mutability.is_some() || ident.subpat.is_some() || may_bind(ident)
+    });
     let whole: syn::Pat = syn::parse_quote!(#matched @ (#erased));
     let whole = match guard {
         Some(guarded) => syn::Pat::Guard(syn::PatGuard { pat: Box::new(whole), ..guarded.clone() }),
@@ -209,26 +211,6 @@ fn by_value(pat: &syn::Pat, bindings: &[Binding], place: &Ident, krate: &syn::Pa
                 },
             }
         };
-    }
-}
-
-/// Every binding of a pattern as `_` (`x @ sub` as `sub`).
-struct Erase;
-
-impl VisitMut for Erase {
-    fn visit_pat_mut(&mut self, pat: &mut syn::Pat) {
-        if let syn::Pat::Ident(ident) = pat {
-            let mut bindings = Vec::new();
-            pattern_bindings(&syn::Pat::Ident(ident.clone()), &mut bindings);
-            let binds = bindings.first().is_some_and(|binding| binding.ident == ident.ident);
-            if binds {
-                *pat = match ident.subpat.take() {
-                    Some((_, sub)) => *sub,
-                    None => syn::parse_quote!(_),
-                };
-            }
-        }
-        visit_mut::visit_pat_mut(self, pat);
     }
 }
 
