@@ -3438,3 +3438,251 @@ mod seed196418 {
         }
     }
 }
+
+/// Seed 1346269: a `let` that hides a live local begins a state of its own without an await,
+/// and what the block declared before it stayed in the state before.
+mod seed1346269 {
+    use super::*;
+
+    pub mod outer {
+        pub fn helper() -> u32 {
+            1
+        }
+    }
+    pub mod other {
+        pub fn helper() -> u32 {
+            2
+        }
+    }
+    pub use outer::helper;
+
+    macro_rules! plain { ($($t:tt)*) => { $($t)* }; }
+    macro_rules! declare {
+        ($n:ident = $e:expr) => {
+            let $n = $e;
+        };
+    }
+
+    differential! {
+        // Program 600: a `const` in the `else` block of a `for` loop's iterable, before a `let`
+        // that hides a parameter: the block does not await, so it kept its item, but the hiding
+        // `let` cut it and the tail no longer saw the constant ("cannot find value `C59`").
+        pub async fn program600((p1, _): (Result<u32, String>, Loud), p2: Loud) -> Result<u32, String> {
+
+            if (match now("a3", 7u32).await {
+                2 | 13 => {
+                    note("n7", weigh_later(&p2).await);
+                    let v6 = plain!(weigh(&p2));
+                    note("n5", weigh(&p2));
+                    later("a8", add3(weigh(&Loud::new("t9")), later("a10", 1u32).await, weigh(&p2))).await;
+                    now("a11", false).await
+                },
+                1 | 12 if later("a12", ev("e13", 5u32) < 7u32).await => (now("a14", 6u32).await + now("a15", 5u32).await) < weigh(&p2),
+                v4 => later("a16", false).await,
+                _ => {
+                    if ev("e17", false) {
+                        let mut v19 = now("a18", 3u32).await;
+                        later("a20", later("a21", later("a22", 3u32).await).await).await;
+                    } else {
+                    };
+                    add3(5u32, ev("e23", 3u32), 0u32) < Err::<u32, String>(String::from("x24"))?
+                },
+            }) {
+                now("a25", now("a26", later("a27", 0u32).await).await).await.wrapping_add(7u32);
+                let v28 = weigh(&p2);
+            };
+            let Ok(v39) = later("a32", check("c29", ev("e30", 0u32) | ev("e31", 0u32))).await else {
+                let mut v36: u32 = { let mut k34 = 0u32; 'l33: loop { if k34 == 2 { break 'l33 later("a35", 4u32).await; } k34 += 1;
+                } };
+                'b37: {
+                };
+                return Ok::<u32, String>(({
+                    now("a38", 6u32 + 0u32).await
+                }).max(consume(p2)));
+            };
+            { let mut k41 = 0u32; 'l40: loop { if k41 == 2 { break 'l40; } k41 += 1;
+                if true {
+                    panic!("p42 {}", ev("e43", 0u32));
+                };
+            } };
+            Ok::<u32, String>((if later("a44", false).await {
+                return Ok::<u32, String>('b45: {
+                    let mut v46 = 4u32;
+                    mix((Loud::new("t47"), later("a52", now("a48", futures::join!(now("a49", 7u32), later("a50", 3u32), now("a51", 3u32)).0).await).await,).1, ev("e53", 5u32))
+                })
+            } else if later("a54", false).await {
+                'l55: for i62 in 0..(if false {
+                    later("a56", 6u32).await;
+                    Pair { a: now("a58", v39).await, b: Loud::new("t57") }.a
+                } else {
+                    const C59: u32 = 2;
+                    let p1: u32 = ev("e60", 4u32);
+                    (Loud::into_len(p2), Loud::new("l61"), C59 & C59,).0
+                }) % 4 {
+                    let (v66, _, v39, ) = (3u32, apply(move || v39), later("a63", futures::join!(now("a64", v39), now("a65", v39)).0).await,);
+                    note("n68", len_later("u69", &Loud::new("u69").name().to_uppercase()).await);
+                };
+                later("a70", 5u32).await
+            } else {
+                let v71 = p1;
+                (1u32 + futures::join!(later("a72", v39), now("a73", v39)).0).min(weigh(&Loud::new("t74")) | 7u32)
+            }) & (match now("a75", { let mut k77 = 0u32; 'l76: loop { if k77 == 1 { break 'l76 Err::<u32, String>(String::from("x78"))?; } k77 += 1;
+                let v79 = &Loud::new("t80");
+                if (false || later("a81", false).await) {
+                    let mut v85 = Pair { a: Err::<u32, String>(String::from("x82")), b: now("a83", Loud::new("l84")).await }.b;
+                    v85 = Loud::new("l86");
+                };
+            } }).await {
+                4 => match weigh(&Loud::new("t89")).wrapping_add(later("a90", weigh(&Loud::new("t91"))).await) {
+                    2 => {
+                        later("a93", plain!(v39)).await
+                    },
+                    v92 => 3u32,
+                },
+                1 | 14 => {
+                    let v98 = later("a94", ev("e95", ev("e96", 1u32))).await | weigh(&Loud::new("t97"));
+                    v39.min(now("a99", 6u32).await).max(weigh(&Loud::new("t100")))
+                },
+                v87 if now("a101", v87 < 4u32).await => return Err::<u32, String>(String::from("x102")),
+                v88 => { let mut k104 = 0u32; 'l103: loop { if k104 == 3 { break 'l103 v39; } k104 += 1;
+                    note("n105", ev("e106", Err::<u32, String>(String::from("x107"))?));
+                } },
+            }))
+        }
+
+        // Reduced: the item before the hiding `let`, read after it.
+        pub async fn item_before_a_hiding_let(c: bool, p: u32) -> u32 {
+            let n = if c { later("a", 0u32).await; 1 } else { const K: u32 = 2; let p: u32 = p + 1; K + p };
+            n + p
+        }
+
+        // A `fn`, a `struct` and its `impl`, and a `use`, in the branch that does not await,
+        // used on both sides of a `let` that hides a `Loud` the function reads later.
+        pub async fn items_around_a_hiding_let(c: bool, v: Loud) -> u32 {
+            let total = if c {
+                later("a", 1u32).await
+            } else {
+                use std::ops::Add;
+                fn double(n: u32) -> u32 { n * 2 }
+                struct Counted(u32);
+                impl Counted { fn get(&self) -> u32 { self.0 } }
+                let before = Counted(double(1));
+                let v = weigh(&v).add(before.get());
+                Counted(double(v)).get().add(1)
+            };
+            later("b", total).await + weigh(&v)
+        }
+
+        // In a `match` arm, the item read after the hiding `let`.
+        pub async fn item_in_an_arm_before_a_hiding_let(n: Option<u32>, v: Loud) -> u32 {
+            let total = match n {
+                None => later("a", 0u32).await,
+                Some(k) => { const STEP: u32 = 3; let v = k + STEP; v * STEP }
+            };
+            total + weigh(&v)
+        }
+
+        // An item of such a block whose name the function also names outside it stays in its
+        // block (declared for the whole function it would hide the outer `helper`); used
+        // before the hiding `let` only, it builds as before.
+        pub async fn item_named_outside_a_block_a_hiding_let_cuts(c: bool, n: u32) -> u32 {
+            let first = helper();
+            let total = if c {
+                later("a", n).await
+            } else {
+                use other::helper;
+                let n = n + helper();
+                n * 2
+            };
+            first + total + n
+        }
+
+        // Program 3758: a local that `declare!` pastes a `let` for, read in a format string after
+        // a `let` that hides a live local: the lowering did not see `{d11}` as a use, so it did
+        // not bind `d11` again where it can keep it ("cannot find value `d11`").
+        pub async fn program3758(p1: Loud, p2: Loud, p3: Result<u32, String>) {
+
+            let v4 = p3;
+            if ('b5: {
+                note("n6", 6u32);
+                event!(Level::DEBUG, "m7 {p1:?} {p1:?}");
+                later("a8", false).await
+            }) {
+                panic!("p9 {}", weigh(&p1));
+            };
+            {
+                let r13 = &p1;
+                later("a14", 6u32).await;
+                note("n12", weigh(r13));
+            };
+            declare!(d11 = mix(weigh(&p2), weigh(&p1)));
+            note("n10", weigh(&p2) + weigh(&p1));
+            let v4 = &p1;
+            info!(target: "t17", "m15 {d11} {d11} {}", ev("e16", 5u32));
+            { let mut k19 = 0u32; 'l18: loop { if k19 == 2 { break 'l18; } k19 += 1;
+                note("n20", later("a21", 3u32).await);
+            } }
+        }
+
+        // The same local read in a format string after an await, and by `format!`.
+        pub async fn declared_local_in_format_strings(p: Loud) -> String {
+            declare!(d = weigh(&p) + 1);
+            later("a", d).await;
+            info!("after {d}");
+            format!("{d}:{}", weigh(&p))
+        }
+    }
+
+    #[test]
+    fn program600() {
+        let args = || ((Ok::<u32, String>(3), Loud::new("p1_")), Loud::new("p2"));
+        same_at_every_suspension(
+            || {
+                let (p1, p2) = args();
+                classic::program600(p1, p2)
+            },
+            || {
+                let (p1, p2) = args();
+                runtime::program600(p1, p2)
+            },
+        );
+        for (c, p) in [(false, 1), (true, 4)] {
+            same_at_every_suspension(
+                || classic::item_before_a_hiding_let(c, p),
+                || runtime::item_before_a_hiding_let(c, p),
+            );
+        }
+        for c in [false, true] {
+            same_at_every_suspension(
+                || classic::items_around_a_hiding_let(c, Loud::new("v")),
+                || runtime::items_around_a_hiding_let(c, Loud::new("v")),
+            );
+        }
+        for n in [None, Some(2)] {
+            same_at_every_suspension(
+                || classic::item_in_an_arm_before_a_hiding_let(n, Loud::new("v")),
+                || runtime::item_in_an_arm_before_a_hiding_let(n, Loud::new("v")),
+            );
+        }
+        for c in [false, true] {
+            same_at_every_suspension(
+                || classic::item_named_outside_a_block_a_hiding_let_cuts(c, 3),
+                || runtime::item_named_outside_a_block_a_hiding_let_cuts(c, 3),
+            );
+        }
+    }
+
+    #[test]
+    fn program3758() {
+        for p3 in [Ok(2), Err(String::from("e"))] {
+            same_at_every_suspension(
+                || classic::program3758(Loud::new("p1"), Loud::new("p2"), p3.clone()),
+                || runtime::program3758(Loud::new("p1"), Loud::new("p2"), p3.clone()),
+            );
+        }
+        same_at_every_suspension(
+            || classic::declared_local_in_format_strings(Loud::new("p")),
+            || runtime::declared_local_in_format_strings(Loud::new("p")),
+        );
+    }
+}

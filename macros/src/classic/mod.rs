@@ -103,7 +103,19 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
     check_signature(&function)?;
     hints::check(args, &function)?;
     let function = function.receiver_named_self();
-    let (mut block, items) = parse::items::hoist(&function.block)?;
+    let param_bindings: Vec<String> = function
+        .params()
+        .iter()
+        .flat_map(|param| match &param.pattern {
+            Some(pattern) => {
+                let mut bindings = Vec::new();
+                syntax::bindings::pattern_bindings(pattern, &mut bindings);
+                bindings.into_iter().map(|binding| binding.ident.to_string()).collect()
+            }
+            None => vec![param.stub_name.to_string()],
+        })
+        .collect();
+    let (mut block, items) = parse::items::hoist(&function.block, &param_bindings)?;
     parse::guarded_matches::rewrite(&mut block);
     let mut errors = parse::awaiting_macros::rewrite(&mut block, &args.krate);
     let param_names: Vec<String> = function.params().iter().map(|param| param.stub_name.to_string()).collect();

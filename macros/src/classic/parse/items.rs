@@ -1,34 +1,49 @@
 //! Items declared in the body (`use futures::StreamExt;`, a `fn`, a `struct`, a `const`).
 //!
 //! A block that awaits is cut into the segments of `move_next`, which are not the block the
-//! items were written in: the stub declares its items, so that they are visible wherever the
-//! block's code lands. Items are visible in their whole block in Rust, before and after their
+//! items were written in, and so is a block where a binding hides a local (a `let` that hides
+//! a live local begins a state of its own, with no await: `generate::emit::shadowing`): the
+//! stub declares such a block's items, so that they are visible wherever the block's code lands. Items are visible in their whole block in Rust, before and after their
 //! declaration, so this changes no name's meaning within the block; what it can change is a
 //! name outside it, if another block of the body declares or uses the same name (a block's
 //! `use` then hides an outer item of that name for the whole function, and two blocks' items
-//! of one name are rustc's duplicate at the user's items). A block that does not await stays
+//! of one name are rustc's duplicate at the user's items). A block that is not cut stays
 //! one piece of one segment, so it keeps its items, as the plain function's does: two arms of
 //! a `match` may each `use` their own `Status` (an IMAP client's `parse_mailbox`). Identical
 //! `use` items hoisted from several blocks are declared once.
 
+use std::collections::{HashMap, HashSet};
+
 use quote::ToTokens;
 use syn::visit::Visit;
+
+use crate::classic::syntax::bindings::pattern_bindings;
+use crate::classic::syntax::std_macros;
 use syn::visit_mut::{self, VisitMut};
 
-/// The body without the items of its blocks that await, and those items; an error where
-/// declaring an item for the whole function could change what a name outside its block means.
-pub(crate) fn hoist(block: &syn::Block) -> syn::Result<(syn::Block, Vec<syn::Item>)> {
-    check_names_outside(block)?;
+/// The body without the items of its blocks that the state machine cuts, and those items; an
+/// error where declaring an item for the whole function could change what a name outside its
+/// block means. `params`: the names the parameters bind.
+pub(crate) fn hoist(block: &syn::Block, params: &[String]) -> syn::Result<(syn::Block, Vec<syn::Item>)> {
+    let rebound = rebound_names(block, params);
+    let named_outside = check_names_outside(block, &rebound)?;
     let mut block = block.clone();
-    let mut hoister = Hoister(Vec::new());
+    let mut hoister = Hoister { items: Vec::new(), rebound: &rebound, named_outside: &named_outside };
     hoister.take_items(&mut block);
     visit_mut::visit_block_mut(&mut hoister, &mut block);
-    Ok((block, hoister.0))
+    Ok((block, hoister.items))
 }
 
-struct Hoister(Vec<syn::Item>);
+struct Hoister<'r> {
+    items: Vec<syn::Item>,
+    /// The names the function binds more than once (`rebound_names`).
+    rebound: &'r HashSet<String>,
+    /// The items of blocks cut by a hiding `let` alone whose names are named outside them too
+    /// (`check_names_outside`).
+    named_outside: &'r HashSet<String>,
+}
 
-impl Hoister {
+impl Hoister<'_> {
     /// Moves `block`'s own items (not those of the blocks inside it) to the hoisted ones.
     fn take_items(&mut self, block: &mut syn::Block) {
         let mut kept = Vec::with_capacity(block.stmts.len());
@@ -37,19 +52,21 @@ impl Hoister {
                 syn::Stmt::Item(item) => {
                     let duplicate = matches!(item, syn::Item::Use(_))
                         && self
-                            .0
+                            .items
                             .iter()
                             .any(|known| known.to_token_stream().to_string() == item.to_token_stream().to_string());
                     if !duplicate {
-                        self.0.push(item);
+                        self.items.push(item);
                     }
                 }
-                syn::Stmt::Macro(node) if declares_items(&node.mac) => self.0.push(syn::Item::Macro(syn::ItemMacro {
-                    attrs: node.attrs,
-                    ident: None,
-                    mac: node.mac,
-                    semi_token: node.semi_token,
-                })),
+                syn::Stmt::Macro(node) if declares_items(&node.mac) => {
+                    self.items.push(syn::Item::Macro(syn::ItemMacro {
+                        attrs: node.attrs,
+                        ident: None,
+                        mac: node.mac,
+                        semi_token: node.semi_token,
+                    }))
+                }
                 other => kept.push(other),
             }
         }
@@ -83,14 +100,22 @@ fn declares_items(mac: &syn::Macro) -> bool {
         })
 }
 
-impl VisitMut for Hoister {
+impl VisitMut for Hoister<'_> {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
-        // A block that does not await is emitted whole, its items with it; so are the
-        // blocks inside it.
-        if !awaits(block) {
+        // A block that is not cut is emitted whole, its items with it; so are the blocks
+        // inside it.
+        if !is_cut(block, self.rebound) {
             return;
         }
-        self.take_items(block);
+        // A block that does not await is cut only where a hiding `let` hides a live local,
+        // which the emitter decides: where declaring its items for the whole function could
+        // change a name's meaning outside it, they stay, as they did before the cut was known
+        // (read after such a `let`, they are rustc's E0425).
+        let stays =
+            !awaits(block) && block_names(block).iter().any(|name| self.named_outside.contains(&name.to_string()));
+        if !stays {
+            self.take_items(block);
+        }
         visit_mut::visit_block_mut(self, block);
     }
 
@@ -103,6 +128,72 @@ impl VisitMut for Hoister {
     fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
     fn visit_expr_async_mut(&mut self, _: &mut syn::ExprAsync) {}
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// Does the state machine cut the block: it awaits, or a binding in it may hide a local (one
+/// of a name the function binds more than once, `rebound`)? Which bindings hide a live local
+/// where the state machine walks them is the emitter's to find; any of them may.
+fn is_cut(block: &syn::Block, rebound: &HashSet<String>) -> bool {
+    awaits(block) || binds_any(block, rebound)
+}
+
+/// Does a pattern of `block` (a `let`'s, an arm's, an `if let`'s, a `for`'s) bind one of
+/// `names`, outside closures, async blocks and items (whose code stays whole)?
+fn binds_any(block: &syn::Block, names: &HashSet<String>) -> bool {
+    let mut found = Patterns { names, found: false };
+    found.visit_block(block);
+    found.found
+}
+
+/// The names the function binds more than once, among its parameters' and its body's patterns
+/// (outside closures, async blocks and items): the names a binding may hide.
+fn rebound_names(block: &syn::Block, params: &[String]) -> HashSet<String> {
+    struct Count(HashMap<String, usize>);
+    impl<'ast> Visit<'ast> for Count {
+        fn visit_pat(&mut self, pat: &'ast syn::Pat) {
+            let mut bindings = Vec::new();
+            pattern_bindings(pat, &mut bindings);
+            for binding in bindings {
+                *self.0.entry(binding.ident.to_string()).or_insert(0) += 1;
+            }
+            syn::visit::visit_pat(self, pat);
+        }
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            if let Some(Ok(parsed)) = std_macros::parse(mac) {
+                parsed.exprs().into_iter().for_each(|argument| self.visit_expr(argument));
+            }
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut count = Count(HashMap::new());
+    for name in params {
+        *count.0.entry(name.clone()).or_insert(0) += 1;
+    }
+    count.visit_block(block);
+    count.0.into_iter().filter(|(_, times)| *times > 1).map(|(name, _)| name).collect()
+}
+
+struct Patterns<'n> {
+    names: &'n HashSet<String>,
+    found: bool,
+}
+
+impl<'ast> Visit<'ast> for Patterns<'_> {
+    fn visit_pat(&mut self, pat: &'ast syn::Pat) {
+        let mut bindings = Vec::new();
+        pattern_bindings(pat, &mut bindings);
+        self.found |= bindings.iter().any(|binding| self.names.contains(&binding.ident.to_string()));
+    }
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if let Some(Ok(parsed)) = std_macros::parse(mac) {
+            parsed.exprs().into_iter().for_each(|argument| self.visit_expr(argument));
+        }
+    }
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
 /// Does the block await: an `.await` of this function's (`parse::awaits`), or a macro that
@@ -177,14 +268,21 @@ fn block_names(block: &syn::Block) -> Vec<syn::Ident> {
 /// Hoisting declares a nested block's items where the function's scope begins, where they
 /// would hide an item of the same name for the code outside the block (a `use b::helper;` in
 /// a block that awaits would turn the function's other `helper()` calls into `b::helper`'s).
-/// Refused where a name such an item declares is named outside every block that declares it.
-fn check_names_outside(body: &syn::Block) -> syn::Result<()> {
-    /// The items that hoisting takes from nested blocks, by the names they declare.
-    struct Hoisted(Vec<syn::Ident>);
-    impl<'ast> Visit<'ast> for Hoisted {
+/// Refused where a name such an item of a block that awaits declares is named outside every
+/// block that declares it; returns the names of the other cut blocks' items named so, which
+/// stay in their blocks.
+fn check_names_outside(body: &syn::Block, rebound: &HashSet<String>) -> syn::Result<HashSet<String>> {
+    /// The items that hoisting may take from nested blocks, by the names they declare, and
+    /// the names of those from blocks that await.
+    struct Hoisted<'r>(Vec<syn::Ident>, &'r HashSet<String>, HashSet<String>);
+    impl<'ast> Visit<'ast> for Hoisted<'_> {
         fn visit_block(&mut self, block: &'ast syn::Block) {
-            if awaits(block) {
-                self.0.extend(block_names(block));
+            if is_cut(block, self.1) {
+                let names = block_names(block);
+                if awaits(block) {
+                    self.2.extend(names.iter().map(ToString::to_string));
+                }
+                self.0.extend(names);
                 syn::visit::visit_block(self, block);
             }
         }
@@ -192,19 +290,19 @@ fn check_names_outside(body: &syn::Block) -> syn::Result<()> {
         fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    /// A mention of a hoisted name outside every block that declares it.
+    /// The mentions of hoisted names outside every block that declares them.
     struct Outside<'h> {
         hoisted: &'h [syn::Ident],
         scopes: Vec<Vec<syn::Ident>>,
-        found: Option<(syn::Ident, proc_macro2::Span)>,
+        found: Vec<(syn::Ident, proc_macro2::Span)>,
     }
     impl Outside<'_> {
         fn mention(&mut self, ident: &proc_macro2::Ident) {
-            if self.found.is_some() || self.scopes.iter().flatten().any(|name| name == ident) {
+            if self.scopes.iter().flatten().any(|name| name == ident) {
                 return;
             }
             if let Some(item) = self.hoisted.iter().find(|name| *name == ident) {
-                self.found = Some((item.clone(), ident.span()));
+                self.found.push((item.clone(), ident.span()));
             }
         }
         fn tokens(&mut self, tokens: proc_macro2::TokenStream) {
@@ -239,17 +337,17 @@ fn check_names_outside(body: &syn::Block) -> syn::Result<()> {
         // as the function's (it sees the function's block scopes, hoisted items included).
         fn visit_item_use(&mut self, _: &'ast syn::ItemUse) {}
     }
-    let mut hoisted = Hoisted(Vec::new());
+    let mut hoisted = Hoisted(Vec::new(), rebound, HashSet::new());
     for stmt in &body.stmts {
         hoisted.visit_stmt(stmt);
     }
     if hoisted.0.is_empty() {
-        return Ok(());
+        return Ok(HashSet::new());
     }
-    let mut outside = Outside { hoisted: &hoisted.0, scopes: Vec::new(), found: None };
+    let mut outside = Outside { hoisted: &hoisted.0, scopes: Vec::new(), found: Vec::new() };
     outside.visit_block(body);
-    match outside.found {
-        None => Ok(()),
+    match outside.found.iter().find(|(item, _)| hoisted.2.contains(&item.to_string())) {
+        None => Ok(outside.found.into_iter().map(|(item, _)| item.to_string()).collect()),
         Some((item, mention)) => {
             let line = mention.start().line;
             let at = if line == 0 { String::new() } else { format!(" (line {line})") };

@@ -313,7 +313,8 @@ fn value_use(stmt: &syn::Stmt, name: &str, everywhere: bool) -> Option<Span> {
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    /// An identifier `name` among `tokens` that is not called (`name(..)`) nor a field (`.name`).
+    /// An identifier `name` among `tokens` that is not called (`name(..)`) nor a field (`.name`),
+    /// or a string literal naming it as a format string's inline argument.
     fn token_use(tokens: &TokenStream, name: &str) -> Option<Span> {
         let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
         tokens.iter().enumerate().find_map(|(index, token)| match token {
@@ -325,6 +326,10 @@ fn value_use(stmt: &syn::Stmt, name: &str, everywhere: bool) -> Option<Span> {
                 Some(ident.span())
             }
             TokenTree::Group(group) => token_use(&group.stream(), name),
+            // A format string's inline argument (`info!("{d}")`) reads the local too.
+            TokenTree::Literal(literal) if std_macros::token_captures(literal).iter().any(|captured| captured == name) => {
+                Some(literal.span())
+            }
             _ => None,
         })
     }
