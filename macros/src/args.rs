@@ -1,8 +1,10 @@
 //! The attribute's arguments: `classic` or `runtime`, then optional `crate = "path"`,
-//! `value_task`, and the hints `moves(local, ..)` and `keeps(local, ..)`.
+//! `value_task`, and the hints `moves(local, ..)`, `keeps(local, ..)`, `awaits(macro, ..)` and
+//! `returns(macro, ..)`.
 
 use proc_macro2::Span;
 use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
 use syn::{Ident, LitStr, Path, Token};
 
 #[derive(Clone)]
@@ -24,10 +26,19 @@ pub(crate) struct Args {
 /// (`send(&self)`), even at its last use. rustc's errors say which (E0507 on a kept local, E0597
 /// on one taken at its last use); the borrow-check twin makes the same move a `moves` hint
 /// makes, so a wrong hint is rustc's error at the user's line.
+///
+/// `awaits(read_exact)`: the expansion of the macro `read_exact!` awaits in the function's own
+/// context (a `macro_rules!` whose body has `.await`, or one that pastes tokens holding one);
+/// `returns(ensure)`: the expansion of `ensure!` returns from the function (`return`, `?`).
+/// The macro cannot see an expansion; rustc's errors say so (E0728; a `return` of the wrong
+/// type inside the macro). The lowering then runs each invocation in an `async` block the state
+/// machine awaits (`parse::awaiting_expansions`), the same for both.
 #[derive(Clone, Default)]
 pub(crate) struct Hints {
     pub moves: Vec<HintedPlace>,
     pub keeps: Vec<HintedPlace>,
+    pub awaits: Vec<Ident>,
+    pub returns: Vec<Ident>,
 }
 
 /// What a hint names: a local (`cmd`), `self`, or, for `moves`, a field of one (`self.txn`,
@@ -44,6 +55,23 @@ pub(crate) struct HintedPlace {
     pub call: bool,
     /// The hint as written: where an error about it points.
     pub written: proc_macro2::TokenStream,
+}
+
+/// A macro an `awaits` or `returns` hint names: its name, or a path to it, with or without the
+/// `!` (`read_exact`, `combine::decode_tokio!`); the name is what the hint matches.
+struct HintedMacro(Ident);
+
+impl Parse for HintedMacro {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let path: Path = input.call(Path::parse_mod_style).map_err(|error| {
+            syn::Error::new(error.span(), "`awaits(..)` and `returns(..)` name macros, as in `awaits(read_exact)`")
+        })?;
+        if input.peek(Token![!]) {
+            input.parse::<Token![!]>()?;
+        }
+        let name = path.segments.last().expect("a path has a segment").ident.clone();
+        Ok(HintedMacro(name))
+    }
 }
 
 impl Parse for HintedPlace {
@@ -188,6 +216,23 @@ impl Parse for Args {
                             }
                             this.push(place);
                         }
+                    }
+                    "awaits" | "returns" => {
+                        let content;
+                        syn::parenthesized!(content in input);
+                        let names = Punctuated::<HintedMacro, Token![,]>::parse_terminated(&content)?;
+                        let (list, example) = if word == "awaits" {
+                            (&mut hints.awaits, "awaits(read_exact)")
+                        } else {
+                            (&mut hints.returns, "returns(ensure)")
+                        };
+                        if names.is_empty() {
+                            return Err(syn::Error::new(
+                                word.span(),
+                                format!("`{word}(..)` names the macros whose expansion {word}, as in `{example}`"),
+                            ));
+                        }
+                        list.extend(names.into_iter().map(|name| name.0));
                     }
                     "value_task" => {
                         if value_task.is_some() {

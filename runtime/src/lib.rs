@@ -32,6 +32,7 @@
 pub mod alloc;
 mod awaiter;
 pub mod builder;
+mod expansion;
 mod join;
 pub mod leaf;
 mod record;

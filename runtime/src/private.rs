@@ -7,6 +7,7 @@ pub use linkme;
 
 pub use crate::awaiter::{AwaitAnyFuture, Awaiter, fill_awaiter, poll_awaiter};
 pub use crate::builder::{start, start_pinned, start_value, start_value_pinned};
+pub use crate::expansion::{Expansion, expansion};
 pub use crate::join::{join, try_join};
 pub use crate::record::RECORDS;
 pub use crate::select::*;

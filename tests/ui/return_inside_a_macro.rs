@@ -13,7 +13,8 @@ async fn read(n: u32) -> u32 {
 }
 
 // The lowering cannot see into `ensure!`: the `return` it expands to returns from the state
-// machine's `move_next`, not from the function.
+// machine's `move_next`, not from the function. Say what the macro does,
+// `#[lowering(classic, returns(ensure))]`, or write the `return` in the function.
 #[lowering(classic)]
 async fn decode(n: u32) -> Result<u32, String> {
     let got = read(n).await;

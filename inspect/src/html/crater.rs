@@ -20,8 +20,8 @@ pub fn section(out: &mut String, loaded: &std::result::Result<Crater, String>) {
         out,
         "<p class=\"status\" id=\"crater-status\"><code>{}</code></p><p>{} crates of <code>{}</code> by \
          <code>cargo run -p inspect -- crater</code>, each built against the lowering of <code>{}</code> with \
-         <code>inspect crate {}</code>{}. A fn counts as lowered with hints when rustc's E0507, E0382 or E0597 named the \
-         hint it needed; a refusal is rustc's first error for the fn.</p>",
+         <code>inspect crate {}</code>{}. A fn counts as lowered with hints when rustc's error (E0507, E0382, E0597; E0728 or \
+         a <code>return</code> inside a macro) named the hint it needed; a refusal is rustc's first error for the fn.</p>",
         escape(&crater.totals.line()),
         crater.rows.len(),
         escape(&crater.list),

@@ -23,8 +23,10 @@ pub fn section(out: &mut String, loaded: &std::result::Result<Results, String>) 
         out,
         "<p class=\"status\" id=\"crate-status\"><code>{}</code></p><p>{} {} (edition {}), from <code>{}</code>, by \
          <code>cargo run -p inspect -- crate</code>: each function tried classic, the rest runtime; a refusal is rustc's \
-         first error for it; a function rustc refuses with E0507, E0382 or E0597 on a local is given the hint the error \
-         calls for (<code>moves(x)</code>, <code>keeps(y)</code>) and built again, and counts as lowered with hints.</p>",
+         first error for it; a function rustc refuses with E0507, E0382 or E0597 on a local, or with E0728 or a \
+         <code>return</code> inside a macro, is given the hint the error calls for (<code>moves(x)</code>, \
+         <code>keeps(y)</code>, <code>awaits(m)</code>, <code>returns(m)</code>) and built again, and counts as lowered \
+         with hints.</p>",
         escape(&results.last_line()),
         escape(&results.name),
         escape(&results.version),

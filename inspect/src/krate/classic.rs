@@ -66,7 +66,12 @@ impl Run<'_> {
                         break;
                     }
                     failed => {
-                        let errors = self.named(&failed, &alone).remove(&i).unwrap_or_default();
+                        // Alone, every error is this function's: one rustc reports in a macro's
+                        // definition elsewhere (an `.await` its body writes) too.
+                        let errors = self.named(&failed, &alone).remove(&i).unwrap_or_else(|| match &failed {
+                            Built::Failed { errors, .. } => errors.clone(),
+                            _ => Vec::new(),
+                        });
                         if self.learn(i, &errors) {
                             continue;
                         }

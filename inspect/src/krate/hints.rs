@@ -22,23 +22,41 @@ pub enum Kind {
     Moves,
     /// A method called on the local borrows it, at its last use too.
     Keeps,
+    /// The macro's expansion awaits in the function's context (`local` is the macro's name).
+    Awaits,
+    /// The macro's expansion returns from the function (`local` is the macro's name).
+    Returns,
 }
 
-/// One hint, written in the attribute as `moves(local)` or `keeps(local)`.
+impl Kind {
+    fn word(self) -> &'static str {
+        match self {
+            Kind::Moves => "moves",
+            Kind::Keeps => "keeps",
+            Kind::Awaits => "awaits",
+            Kind::Returns => "returns",
+        }
+    }
+
+    /// About a local (`moves`, `keeps`), not a macro.
+    fn of_a_local(self) -> bool {
+        matches!(self, Kind::Moves | Kind::Keeps)
+    }
+}
+
+/// One hint, written in the attribute as `moves(local)`, `keeps(local)`, `awaits(macro)` or
+/// `returns(macro)`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct Hint {
     pub kind: Kind,
+    /// The local, field or call (`moves`, `keeps`), or the macro's name (`awaits`, `returns`).
     pub local: String,
 }
 
 impl fmt::Display for Hint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kind = match self.kind {
-            Kind::Moves => "moves",
-            Kind::Keeps => "keeps",
-        };
-        write!(f, "{kind}({})", self.local)
+        write!(f, "{}({})", self.kind.word(), self.local)
     }
 }
 
@@ -58,13 +76,17 @@ impl TryFrom<String> for Hint {
             let local = text.strip_prefix(prefix)?.strip_suffix(')')?;
             let place = match kind {
                 Kind::Moves => field_path(local).or_else(|| is_call(local).then(|| local.to_owned()))?,
-                Kind::Keeps => is_local_name(local).then(|| local.to_owned())?,
+                Kind::Keeps | Kind::Awaits | Kind::Returns => is_local_name(local).then(|| local.to_owned())?,
             };
             (place == local).then(|| Hint { kind, local: place })
         };
         parsed("moves(", Kind::Moves)
             .or_else(|| parsed("keeps(", Kind::Keeps))
-            .ok_or_else(|| format!("{text:?} is not a hint (moves(NAME) or keeps(NAME))"))
+            .or_else(|| parsed("awaits(", Kind::Awaits))
+            .or_else(|| parsed("returns(", Kind::Returns))
+            .ok_or_else(|| {
+                format!("{text:?} is not a hint (moves(NAME), keeps(NAME), awaits(MACRO) or returns(MACRO))")
+            })
     }
 }
 
@@ -80,6 +102,12 @@ pub fn called_for(diagnostic: &Diagnostic) -> Option<Hint> {
 pub fn called_for_in(diagnostic: &Diagnostic, source: Option<&str>) -> Option<Hint> {
     let code = diagnostic.code.as_ref()?.code.as_str();
     let primary = diagnostic.spans.iter().find(|span| span.is_primary)?;
+    // An expansion that awaits or returns in the function's context: E0728, or a return where
+    // `move_next`'s `Poll<..>` was expected (`macro_hints`).
+    if let Some((name, awaits)) = super::macro_hints::expansion_about(diagnostic, primary, source) {
+        let kind = if awaits { Kind::Awaits } else { Kind::Returns };
+        return Some(Hint { kind, local: name });
+    }
     match code {
         // "cannot move out of a raw pointer": the local is the primary span's text (`cmd` in
         // `cmd.apply(db)`), or the field of a local there (`self.txn` in `self.txn.commit()`:
@@ -237,7 +265,9 @@ impl Given {
         let mut learned = false;
         for hint in called_for {
             if self.tried.insert(hint.clone()) {
-                self.in_force.retain(|given| given.local != hint.local);
+                // (`moves` replaces `keeps` of the same local, and the other way round.)
+                self.in_force
+                    .retain(|given| !(given.local == hint.local && given.kind.of_a_local() && hint.kind.of_a_local()));
                 self.in_force.insert(hint.clone());
                 learned = true;
             }
@@ -260,10 +290,10 @@ impl Given {
             self.in_force.iter().filter(|hint| hint.kind == kind).map(|hint| hint.local.as_str()).collect()
         };
         let mut args = String::new();
-        for (kind, word) in [(Kind::Moves, "moves"), (Kind::Keeps, "keeps")] {
+        for kind in [Kind::Moves, Kind::Keeps, Kind::Awaits, Kind::Returns] {
             let names = names(kind);
             if !names.is_empty() {
-                args.push_str(&format!(", {word}({})", names.join(", ")));
+                args.push_str(&format!(", {}({})", kind.word(), names.join(", ")));
             }
         }
         args
@@ -389,5 +419,18 @@ mod tests {
         assert_eq!(Hint::try_from("moves(self.txn)".to_owned()).map(|hint| hint.local), Ok("self.txn".to_owned()));
         assert!(Hint::try_from("keeps(self.txn)".to_owned()).is_err(), "`keeps` names a local");
         assert!(Hint::try_from("moves x".to_owned()).is_err());
+    }
+
+    #[test]
+    fn a_macros_hint_stands_beside_a_locals_of_the_same_name() {
+        let awaits = Hint::try_from("awaits(read)".to_owned()).unwrap();
+        let returns = Hint::try_from("returns(ensure)".to_owned()).unwrap();
+        let keeps = Hint::try_from("keeps(read)".to_owned()).unwrap();
+        assert_eq!((awaits.kind, returns.kind), (Kind::Awaits, Kind::Returns));
+        let mut given = Given::default();
+        assert!(given.learn([&keeps, &awaits]));
+        assert!(given.learn([&returns]));
+        assert_eq!(given.attribute_args(), ", keeps(read), awaits(read), returns(ensure)");
+        assert!(Hint::try_from("awaits(a::b)".to_owned()).is_err(), "a macro's name, without its path");
     }
 }

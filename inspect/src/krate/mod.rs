@@ -19,6 +19,7 @@ pub mod figures;
 mod functions;
 pub(crate) mod hints;
 pub(crate) mod libtest;
+mod macro_hints;
 pub mod memcheck;
 pub(crate) mod report;
 pub mod results;
@@ -52,7 +53,8 @@ points, macro bodies or cfg-off code), then: builds and tests the unchanged crat
 reference), every fn runtime, every fn classic, and where that fails finds, fn by fn, which
 the classic lowering refuses and why (rustc's first error), giving a fn the hints rustc's
 errors call for (E0507 on a local or a field of one: moves(x), moves(x.f); E0382, a use of
-a value a method call moved: moves(x); E0597: keeps(y))
+a value a method call moved: moves(x); E0597: keeps(y); E0728 in a macro m's expansion or
+tokens: awaits(m); a return inside m where move_next's Poll was expected: returns(m))
 while new ones help; last, runs the crate's tests (unit, integration, doc) with every accepted
 fn classic, and inspects the library's release
 build twice (the accepted fns classic, then every fn runtime) for each accepted fn's figures
@@ -82,8 +84,8 @@ ran clean under memcheck).
   --no-tests            build the library and binaries only and run no test: which fns the
                         classic lowering accepts (also what the command falls back to when
                         the crate's own tests do not build or fail unchanged)
-  --no-hints            give no hints: a fn rustc refuses with E0507, E0382 or E0597 stays
-                        refused
+  --no-hints            give no hints: a fn rustc refuses with E0507, E0382, E0597, E0728 or
+                        a return inside a macro stays refused
   --lowering DIR        the lab's runtime/ directory the copy depends on (default: this
                         checkout's; `inspect crater` gives a snapshot of one commit)
   --list                list the fns that would be lowered, and stop

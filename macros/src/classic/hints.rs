@@ -1,6 +1,7 @@
 //! The user's hints (`#[lowering(classic, moves(cmd), keeps(tx))]`, `moves(d.to_t())` for a
-//! call's value, `args::Hints`), for the analyses that decide how a method call takes its
-//! receiver. Set for the one function being lowered (`with`), read where the decision is made
+//! call's value, `awaits(read_exact)` and `returns(ensure)` for a macro whose expansion awaits or returns, `args::Hints`), for
+//! the analyses that decide how a method call takes its receiver and for
+//! `parse::awaiting_expansions`. Set for the one function being lowered (`with`), read where the decision is made
 //! (`loans`, `mentions`, `places`, and `parse::lower`, which keeps a hinted call's value as the
 //! method's operand rather than a temporary in place).
 
@@ -36,6 +37,23 @@ pub(crate) fn moves(name: &str) -> bool {
 pub(crate) fn keeps(name: &str) -> bool {
     let name = as_written(name);
     HINTS.with(|hints| hints.borrow().keeps.iter().any(|place| place.text == name))
+}
+
+/// The macro `name!`'s expansion awaits or returns in the function's context (`awaits(name)`,
+/// `returns(name)`): its invocations run apart, in `async` blocks of their own.
+pub(crate) fn runs_apart(name: &str) -> bool {
+    HINTS.with(|hints| {
+        let hints = hints.borrow();
+        hints.awaits.iter().chain(&hints.returns).any(|hinted| hinted == name)
+    })
+}
+
+/// Does an `awaits` or `returns` hint hold for this function?
+pub(crate) fn any_expansions() -> bool {
+    HINTS.with(|hints| {
+        let hints = hints.borrow();
+        !hints.awaits.is_empty() || !hints.returns.is_empty()
+    })
 }
 
 /// A method's receiver that is a call's value (`d.to_t()` in `d.to_t().finish()`), named by a
@@ -132,6 +150,36 @@ pub(crate) fn check(args: &Args, function: &Function) -> syn::Result<()> {
                     "`{}` is no call whose value `{}` calls a method on: a hint names the receiver as the body \
                      writes it",
                     call.text, function.sig.ident
+                ),
+            ));
+        }
+    }
+    // The macros the body invokes, by name (outside closures, async blocks and items too: a
+    // hint about one there is still about a macro the function has).
+    struct Invoked<'i>(&'i mut HashSet<String>);
+    impl<'ast> Visit<'ast> for Invoked<'_> {
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            if let Some(segment) = mac.path.segments.last() {
+                self.0.insert(segment.ident.to_string());
+            }
+            syntax::std_macros::visit_arguments(&mut mac.clone(), |expr| self.visit_expr(expr));
+        }
+    }
+    let mut invoked = HashSet::new();
+    Invoked(&mut invoked).visit_block(&function.block);
+    for (word, name) in args
+        .hints
+        .awaits
+        .iter()
+        .map(|name| ("awaits", name))
+        .chain(args.hints.returns.iter().map(|name| ("returns", name)))
+    {
+        if !invoked.contains(&name.to_string()) {
+            return Err(syn::Error::new(
+                name.span(),
+                format!(
+                    "`{name}!` is no macro `{}` invokes: `{word}` names a macro of the body whose expansion {word}",
+                    function.sig.ident
                 ),
             ));
         }

@@ -116,6 +116,20 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
         })
         .collect();
     let (mut block, items) = parse::items::hoist(&function.block, &param_bindings)?;
+    // A macro the body ends with, without `;`, gives the function's value when the function
+    // has one (`cfg_if! { .. Ok(x) }`): it is the body's tail, not a statement.
+    if !matches!(function.sig.output, syn::ReturnType::Default)
+        && let Some(syn::Stmt::Macro(last)) = block.stmts.last()
+        && last.semi_token.is_none()
+    {
+        let tail = syn::Expr::Macro(syn::ExprMacro { attrs: last.attrs.clone(), mac: last.mac.clone() });
+        *block.stmts.last_mut().expect("a last statement") = syn::Stmt::Expr(tail, None);
+    }
+    let returns_unit = match &function.sig.output {
+        syn::ReturnType::Default => true,
+        syn::ReturnType::Type(_, ty) => matches!(&**ty, syn::Type::Tuple(tuple) if tuple.elems.is_empty()),
+    };
+    parse::awaiting_expansions::rewrite(&mut block, returns_unit, &args.krate);
     parse::guarded_matches::rewrite(&mut block);
     let mut errors = parse::awaiting_macros::rewrite(&mut block, &args.krate);
     let param_names: Vec<String> = function.params().iter().map(|param| param.stub_name.to_string()).collect();
@@ -129,15 +143,6 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
         all
     }) {
         return Err(errors);
-    }
-    // A macro the body ends with, without `;`, gives the function's value when the function
-    // has one (`cfg_if! { .. Ok(x) }`): it is the body's tail, not a statement.
-    if !matches!(function.sig.output, syn::ReturnType::Default)
-        && let Some(syn::Stmt::Macro(last)) = block.stmts.last()
-        && last.semi_token.is_none()
-    {
-        let tail = syn::Expr::Macro(syn::ExprMacro { attrs: last.attrs.clone(), mac: last.mac.clone() });
-        *block.stmts.last_mut().expect("a last statement") = syn::Stmt::Expr(tail, None);
     }
     let body = lower::body(&block, &args.krate)?;
     let krate = &args.krate;

@@ -25,18 +25,77 @@ use syn::visit_mut::{self, VisitMut};
 /// error where declaring an item for the whole function could change what a name outside its
 /// block means. `params`: the names the parameters bind.
 pub(crate) fn hoist(block: &syn::Block, params: &[String]) -> syn::Result<(syn::Block, Vec<syn::Item>)> {
-    let rebound = rebound_names(block, params);
+    let bound = binding_counts(block, params);
+    let rebound: HashSet<String> =
+        bound.iter().filter(|(_, times)| **times > 1).map(|(name, _)| name.clone()).collect();
     let named_outside = check_names_outside(block, &rebound)?;
     let mut block = block.clone();
     let mut hoister = Hoister { items: Vec::new(), rebound: &rebound, named_outside: &named_outside };
     hoister.take_items(&mut block);
     visit_mut::visit_block_mut(&mut hoister, &mut block);
+    check_macro_rules(&hoister.items, &bound)?;
     Ok((block, hoister.items))
+}
+
+/// A `macro_rules!` the body declares is declared once for the state machine, where the
+/// function's locals are not (`move_next` binds them anew in each state): a local its rules
+/// name (`flag.set(false)`, which Rust resolves where the macro is declared) would be one
+/// `move_next` cannot reach. Refused at that name; `self` counts as a local.
+fn check_macro_rules(items: &[syn::Item], bound: &HashMap<String, usize>) -> syn::Result<()> {
+    for item in items {
+        let syn::Item::Macro(node) = item else {
+            continue;
+        };
+        let Some(name) = node.ident.as_ref().filter(|_| node.mac.path.is_ident("macro_rules")) else {
+            continue;
+        };
+        let tokens: Vec<proc_macro2::TokenTree> = node.mac.tokens.clone().into_iter().collect();
+        // The rules' bodies: each group after a `=>`.
+        let bodies = tokens.windows(3).filter_map(|window| match window {
+            [
+                proc_macro2::TokenTree::Punct(eq),
+                proc_macro2::TokenTree::Punct(gt),
+                proc_macro2::TokenTree::Group(body),
+            ] if eq.as_char() == '=' && gt.as_char() == '>' => Some(body.stream()),
+            _ => None,
+        });
+        for body in bodies {
+            if let Some(local) = local_named(body, bound) {
+                return Err(syn::Error::new(
+                    local.span(),
+                    format!(
+                        "classic lowering: `macro_rules! {name}`, declared in the body, names `{local}`, a local of \
+                         the function; Rust reads that name where the macro is declared, and the state machine \
+                         declares the body's macros once, where its locals are not. Hand the macro the local \
+                         (`(${local}:expr, ..) => ..`, `{name}!({local}, ..)`), or declare the macro outside the \
+                         function; `#[lowering(runtime)]` builds it as written"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first identifier among a macro rule's body that names a local (`bound`, or `self`): not
+/// a metavariable (`$x`), a field or a method (`.x`), nor a path's later segment (`a::x`).
+fn local_named(tokens: proc_macro2::TokenStream, bound: &HashMap<String, usize>) -> Option<proc_macro2::Ident> {
+    let tokens: Vec<proc_macro2::TokenTree> = tokens.into_iter().collect();
+    tokens.iter().enumerate().find_map(|(index, token)| match token {
+        proc_macro2::TokenTree::Ident(ident) => {
+            let after = index.checked_sub(1).map(|before| &tokens[before]);
+            let qualified = matches!(after, Some(proc_macro2::TokenTree::Punct(punct)) if matches!(punct.as_char(), '$' | '.' | ':'));
+            let name = ident.to_string();
+            (!qualified && (name == "self" || bound.contains_key(&name))).then(|| ident.clone())
+        }
+        proc_macro2::TokenTree::Group(group) => local_named(group.stream(), bound),
+        _ => None,
+    })
 }
 
 struct Hoister<'r> {
     items: Vec<syn::Item>,
-    /// The names the function binds more than once (`rebound_names`).
+    /// The names the function binds more than once (`binding_counts`).
     rebound: &'r HashSet<String>,
     /// The items of blocks cut by a hiding `let` alone whose names are named outside them too
     /// (`check_names_outside`).
@@ -145,9 +204,9 @@ fn binds_any(block: &syn::Block, names: &HashSet<String>) -> bool {
     found.found
 }
 
-/// The names the function binds more than once, among its parameters' and its body's patterns
-/// (outside closures, async blocks and items): the names a binding may hide.
-fn rebound_names(block: &syn::Block, params: &[String]) -> HashSet<String> {
+/// How many times the function binds each name, among its parameters' and its body's patterns
+/// (outside closures, async blocks and items): a name bound more than once may be hidden.
+fn binding_counts(block: &syn::Block, params: &[String]) -> HashMap<String, usize> {
     struct Count(HashMap<String, usize>);
     impl<'ast> Visit<'ast> for Count {
         fn visit_pat(&mut self, pat: &'ast syn::Pat) {
@@ -172,7 +231,7 @@ fn rebound_names(block: &syn::Block, params: &[String]) -> HashSet<String> {
         *count.0.entry(name.clone()).or_insert(0) += 1;
     }
     count.visit_block(block);
-    count.0.into_iter().filter(|(_, times)| *times > 1).map(|(name, _)| name).collect()
+    count.0
 }
 
 struct Patterns<'n> {

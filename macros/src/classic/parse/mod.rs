@@ -6,6 +6,7 @@
 //! (`macro_locals`). What it asks of `syn` (bindings, the standard macros, how code uses a
 //! local) is `syntax`'s.
 
+pub(crate) mod awaiting_expansions;
 pub(crate) mod awaiting_macros;
 pub(crate) mod awaits;
 pub(crate) mod destructuring;

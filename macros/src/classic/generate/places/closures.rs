@@ -261,6 +261,24 @@ pub(super) fn is_code_literal(expr: &syn::Expr) -> bool {
     }
 }
 
+/// An await's operand whose closure or async block runs where it is made: one written there,
+/// or the lowering's own `__private::expansion(&cell, async { .. })` for a macro whose
+/// expansion awaits (`parse::awaiting_expansions`), which polls the block where it is awaited
+/// and drops it there.
+pub(super) fn runs_where_awaited(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::Paren(node) => runs_where_awaited(&node.expr),
+        syn::Expr::Group(node) => runs_where_awaited(&node.expr),
+        syn::Expr::Call(call) => {
+            let lowering_expansion = matches!(&*call.func, syn::Expr::Path(path)
+                if path.path.segments.len() >= 2
+                    && path.path.segments.iter().rev().take(2).map(|segment| segment.ident.to_string()).eq(["expansion", "__private"]));
+            lowering_expansion && call.args.last().is_some_and(is_code_literal)
+        }
+        _ => is_code_literal(expr),
+    }
+}
+
 /// The anchor of a closure or async block's own run (`Places::lend`): a local of its body,
 /// under the name the lent places bound to `move_next`'s run use, which it hides there.
 pub(super) fn own_run_anchor() -> TokenStream {

@@ -111,7 +111,7 @@ mod parts;
 
 use crate::classic::syntax::members_text;
 pub(crate) use crate::classic::syntax::{lent_key, receiver_key};
-use closures::is_code_literal;
+use closures::{is_code_literal, runs_where_awaited};
 
 /// The name of the reference that bounds what `move_next` lends to macros it cannot see into
 /// (`Places::lend`): a borrow of a local of the closure, declared where it begins.
@@ -242,7 +242,7 @@ impl<'a> Places<'a> {
         let mut expr = expr.clone();
         if !self.visible.is_empty() {
             self.count_mentions(mentions::of_expr(&expr));
-            self.lending.runs_where_made = is_code_literal(&expr);
+            self.lending.runs_where_made = runs_where_awaited(&expr);
             self.value(&mut expr);
             self.lending.runs_where_made = false;
         }
@@ -441,7 +441,7 @@ impl<'a> Places<'a> {
                 self.rewrite(&mut node.left, PlaceUse::Place);
                 self.rewrite(&mut node.right, PlaceUse::Place);
             }
-            syn::Expr::Await(node) if is_code_literal(&node.base) => {
+            syn::Expr::Await(node) if runs_where_awaited(&node.base) => {
                 self.lending.runs_where_made = true;
                 self.value(&mut node.base);
                 self.lending.runs_where_made = false;

@@ -1,0 +1,282 @@
+//! Macros whose expansion awaits in the function's own context, named by the `awaits` hint
+//! (`#[lowering(classic, awaits(read_pair))]`): a `macro_rules!` with `.await` in its body (or
+//! handed the keyword, `read_pair!(source, await)`), and one that pastes tokens holding an
+//! `.await`. Without the hint each is E0728 under classic (`move_next` is no async context);
+//! with it each invocation runs in an `async` block the state machine awaits. The shapes are
+//! those of published crates: an XML reader's `read_event_impl!` as a function's value, a
+//! cache's `try_or_disable!` as a unit function's last statement, a process reaper's
+//! `cfg_signal! { if let Self::Signal(this) = self { return .. .await } }`, a SOCKS server's
+//! `read_exact!` in a loop. Each runs under both lowerings, to the end and dropped at every
+//! suspension; the ui tests `hint_awaits_*` show the mistakes.
+
+use std::cell::Cell;
+
+use lowering_tests::fuzz::weigh;
+use lowering_tests::*;
+
+/// One async fn written twice: `classic` under `#[lowering(classic, <hint>)]`, `runtime` under
+/// `#[lowering(runtime)]`, in a module named after it.
+macro_rules! hinted {
+    ([$($hint:tt)*] pub async fn $name:ident $($rest:tt)*) => {
+        pub mod $name {
+            use super::*;
+            #[lowering::lowering(classic, $($hint)*)]
+            pub async fn classic $($rest)*
+            #[lowering::lowering(runtime)]
+            pub async fn runtime $($rest)*
+        }
+    };
+}
+
+/// Values read one await at a time; `0` ends them.
+pub struct Source(pub Vec<u32>, pub Loud);
+
+impl Source {
+    pub fn new(values: &[u32]) -> Source {
+        Source(values.to_vec(), Loud::new("source"))
+    }
+
+    pub async fn next_value(&mut self) -> Result<u32, String> {
+        let value = if self.0.is_empty() { None } else { Some(self.0.remove(0)) };
+        later("next", value.ok_or_else(|| String::from("empty"))).await
+    }
+
+    pub async fn fill(&mut self, buf: &mut [u8]) -> usize {
+        for byte in buf.iter_mut() {
+            *byte = self.0.first().copied().unwrap_or(0) as u8;
+        }
+        later("fill", buf.len()).await
+    }
+}
+
+/// Awaits with `?` and returns early, in its own body; handed the keyword, as the XML reader's
+/// macro is to share one body between its blocking and async readers.
+macro_rules! read_pair {
+    ($source:expr, $await:ident) => {{
+        let first = $source.next_value().$await?;
+        if first == 0 {
+            return Err(String::from("zero"));
+        }
+        let second = $source.next_value().$await?;
+        Ok::<u32, String>(first + second)
+    }};
+}
+
+/// Awaits in its own body; no `return`, no `?`.
+macro_rules! read_exact {
+    ($source:expr, $n:expr) => {{
+        let mut buf = vec![0u8; $n];
+        $source.fill(&mut buf).await;
+        buf
+    }};
+}
+
+/// Pastes its tokens, as a `cfg_*!` macro does where its condition holds.
+macro_rules! pasted {
+    ($($tokens:tt)*) => {
+        $($tokens)*
+    };
+}
+
+hinted! {
+    [awaits(read_pair)]
+    // The function's value: a `return` or `?` of the expansion returns from the function.
+    pub async fn pair_as_the_value(mut source: Source) -> Result<u32, String> {
+        read_pair!(source, await)
+    }
+}
+
+hinted! {
+    [awaits(read_pair)]
+    // In `if` and `match` arms whose values are the function's, after awaits of its own.
+    pub async fn pair_in_arms(mut source: Source, first: bool) -> Result<u32, String> {
+        let skipped = source.next_value().await?;
+        if first {
+            read_pair!(source, await)
+        } else {
+            match skipped {
+                1 => return read_pair!(source, await),
+                _ => { let kept = Loud::new("kept"); later("arm", weigh(&kept)).await; read_pair!(source, await) }
+            }
+        }
+    }
+}
+
+/// Gives the value of a result, or clears the flag and returns from the function.
+macro_rules! or_disable {
+    ($flag:expr, $e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(_) => {
+                $flag.set(false);
+                return;
+            }
+        }
+    };
+}
+
+hinted! {
+    [awaits(or_disable)]
+    // A unit function's last statement, and a `let` before it whose invocation has no await
+    // but returns from the function.
+    pub async fn disabled_on_error(flag: &Cell<bool>, first: Result<u32, String>, fail: bool) {
+        let value = or_disable!(flag, first);
+        or_disable!(flag, later("second", if fail { Err(value) } else { Ok(value) }).await);
+    }
+}
+
+/// A reaper of two kinds, each locked its own way.
+pub enum Reaper {
+    Wait(Loud),
+    Signal(Loud),
+}
+
+pub mod reaper_classic {
+    use super::*;
+
+    impl Reaper {
+        // Pasted statements that return from the function with an await inside, before more
+        // code: `return` leaves the awaited block, and the function with its value.
+        #[lowering::lowering(classic, awaits(pasted))]
+        pub async fn lock_classic(&self, extra: u32) -> u32 {
+            pasted! {
+                if let Self::Wait(_) = self {
+                    return extra;
+                }
+            }
+            pasted! {
+                if let Self::Signal(this) = self {
+                    return later("lock", weigh(this)).await + extra;
+                }
+            }
+            unreachable!()
+        }
+
+        #[lowering::lowering(runtime)]
+        pub async fn lock_runtime(&self, extra: u32) -> u32 {
+            pasted! {
+                if let Self::Wait(_) = self {
+                    return extra;
+                }
+            }
+            pasted! {
+                if let Self::Signal(this) = self {
+                    return later("lock", weigh(this)).await + extra;
+                }
+            }
+            unreachable!()
+        }
+    }
+}
+
+hinted! {
+    [awaits(read_exact)]
+    // The macro's value read in a loop, beside the function's own `?`, and in an assertion.
+    pub async fn frames(mut source: Source, count: u32) -> Result<usize, String> {
+        let mut total = 0;
+        for round in 0..count {
+            let header = read_exact!(source, 2);
+            total += header.len() + (if round < 3 { Ok(round as usize) } else { Err(round.to_string()) })?;
+            assert_eq!(read_exact!(source, 1).len(), 1);
+        }
+        Ok(total)
+    }
+}
+
+hinted! {
+    [awaits(pasted)]
+    // Pasted statements with a `?` and a `let`, not the function's value: the `?` leaves the
+    // awaited block and the function, converting its error as the function's own would.
+    pub async fn pasted_question_mark(mut source: Source) -> Result<u32, Box<dyn std::error::Error>> {
+        let mut total = 0;
+        pasted! {
+            let value = source.next_value().await?;
+            total += value;
+        }
+        let after = Loud::new("after");
+        total += later("after", weigh(&after)).await;
+        Ok(total)
+    }
+}
+
+macro_rules! plain {
+    ($($tokens:tt)*) => {
+        $($tokens)*
+    };
+}
+
+hinted! {
+    [awaits(plain)]
+    // A hinted macro that does not await after all: the same, one poll later.
+    pub async fn hinted_but_not_awaiting(n: u32) -> u32 {
+        let first = plain!(n + 1);
+        later("a", first).await + plain!(n * 2)
+    }
+}
+
+#[test]
+fn a_macro_as_the_functions_value() {
+    for values in [&[2, 3][..], &[0, 3], &[2], &[]] {
+        same_at_every_suspension(
+            || pair_as_the_value::classic(Source::new(values)),
+            || pair_as_the_value::runtime(Source::new(values)),
+        );
+        for first in [false, true] {
+            same_at_every_suspension(
+                || pair_in_arms::classic(Source::new(values), first),
+                || pair_in_arms::runtime(Source::new(values), first),
+            );
+        }
+    }
+    for values in [&[1, 2, 3][..], &[4, 0, 1], &[1, 5]] {
+        same_at_every_suspension(
+            || pair_in_arms::classic(Source::new(values), false),
+            || pair_in_arms::runtime(Source::new(values), false),
+        );
+    }
+}
+
+#[test]
+fn a_macro_as_a_unit_functions_last_statement() {
+    for (first, fail) in [(Ok(1), false), (Ok(1), true), (Err(String::from("e")), false)] {
+        let (classic_flag, runtime_flag) = (Cell::new(true), Cell::new(true));
+        same_at_every_suspension(
+            || disabled_on_error::classic(&classic_flag, first.clone(), fail),
+            || disabled_on_error::runtime(&runtime_flag, first.clone(), fail),
+        );
+        assert_eq!(classic_flag.get(), runtime_flag.get());
+    }
+}
+
+#[test]
+fn pasted_statements_that_return_with_an_await() {
+    for make in [|| Reaper::Wait(Loud::new("wait")), || Reaper::Signal(Loud::new("signal"))] {
+        let (classic_reaper, runtime_reaper) = (make(), make());
+        same_at_every_suspension(|| classic_reaper.lock_classic(2), || runtime_reaper.lock_runtime(2));
+    }
+}
+
+#[test]
+fn a_macro_value_in_a_loop_and_an_assertion() {
+    for count in [0, 2, 4] {
+        same_at_every_suspension(
+            || frames::classic(Source::new(&[7, 8]), count),
+            || frames::runtime(Source::new(&[7, 8]), count),
+        );
+    }
+}
+
+#[test]
+fn a_question_mark_among_pasted_tokens() {
+    for values in [&[5][..], &[]] {
+        same_at_every_suspension(
+            || async { pasted_question_mark::classic(Source::new(values)).await.map_err(|error| error.to_string()) },
+            || async { pasted_question_mark::runtime(Source::new(values)).await.map_err(|error| error.to_string()) },
+        );
+    }
+}
+
+#[test]
+fn a_hinted_macro_that_does_not_await() {
+    same_at_every_suspension(|| hinted_but_not_awaiting::classic(3), || hinted_but_not_awaiting::runtime(3));
+}
