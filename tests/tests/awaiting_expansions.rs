@@ -169,6 +169,44 @@ pub mod reaper_classic {
     }
 }
 
+/// Shares one body between a blocking and an async reader, taking the reader and the buffer
+/// by identifier and the keyword too, as the XML reader's `read_event_impl!` does.
+macro_rules! read_event {
+    ($self:ident, $buf:ident, $await:ident) => {{
+        let value = $self.source.next_value().$await?;
+        $buf.push(value);
+        $self.events += 1;
+        if value == 0 {
+            return Err(String::from("zero"));
+        }
+        Ok::<usize, String>($buf.len())
+    }};
+}
+
+/// A reader whose methods hand themselves to `read_event!`.
+pub struct EventReader {
+    pub source: Source,
+    pub events: u32,
+}
+
+pub mod event_reader_classic {
+    use super::*;
+
+    impl EventReader {
+        // `&mut self` and a `&mut` buffer handed to the macro by identifier, in the block the
+        // state machine awaits.
+        #[lowering::lowering(classic, awaits(read_event))]
+        pub async fn read_event_classic(&mut self, buf: &mut Vec<u32>) -> Result<usize, String> {
+            read_event!(self, buf, await)
+        }
+
+        #[lowering::lowering(runtime)]
+        pub async fn read_event_runtime(&mut self, buf: &mut Vec<u32>) -> Result<usize, String> {
+            read_event!(self, buf, await)
+        }
+    }
+}
+
 hinted! {
     [awaits(read_exact)]
     // The macro's value read in a loop, beside the function's own `?`, and in an assertion.
@@ -253,6 +291,29 @@ fn pasted_statements_that_return_with_an_await() {
     for make in [|| Reaper::Wait(Loud::new("wait")), || Reaper::Signal(Loud::new("signal"))] {
         let (classic_reaper, runtime_reaper) = (make(), make());
         same_at_every_suspension(|| classic_reaper.lock_classic(2), || runtime_reaper.lock_runtime(2));
+    }
+}
+
+#[test]
+fn a_reader_handed_to_the_macro_by_identifier() {
+    for values in [&[3, 4][..], &[0], &[]] {
+        let drive = |classic: bool| {
+            take_log();
+            let mut reader = EventReader { source: Source::new(values), events: 0 };
+            let mut buf = vec![1];
+            let results: Vec<Result<usize, String>> = (0..2)
+                .map(|_| {
+                    let future = if classic {
+                        futures::future::Either::Left(reader.read_event_classic(&mut buf))
+                    } else {
+                        futures::future::Either::Right(reader.read_event_runtime(&mut buf))
+                    };
+                    futures::executor::block_on(future)
+                })
+                .collect();
+            (results, reader.events, buf, take_log())
+        };
+        assert_eq!(drive(true), drive(false));
     }
 }
 

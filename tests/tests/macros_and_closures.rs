@@ -157,6 +157,114 @@ differential! {
     }
 }
 
+/// Takes the receiver by identifier, as a macro shared by a type's methods often does.
+macro_rules! bump_by {
+    ($counter:ident, $by:expr) => {
+        $counter.n += $by
+    };
+}
+
+/// Reads the receiver by identifier.
+macro_rules! count_of {
+    ($counter:ident) => {
+        $counter.n + $counter.seen.len() as u32
+    };
+}
+
+/// Assigns a place.
+macro_rules! advance {
+    ($place:expr, $value:expr) => {
+        $place = $value
+    };
+}
+
+/// Takes a buffer by identifier.
+macro_rules! push_to {
+    ($buf:ident, $value:expr) => {
+        $buf.push($value)
+    };
+}
+
+mod by_identifier {
+    use super::*;
+
+    differential! {
+        // Parameters declared references, kept in place (a part borrowed across an await), handed
+        // to macros whose rules take an identifier (`$counter:ident`): the lowering handed them
+        // its lent place, `(*place)`, which no such rule takes ("no rules expected `(`"). Now a
+        // reborrow of the same type, under an identifier.
+        pub struct Counter {
+            pub n: u32,
+            pub seen: Vec<u32>,
+        }
+
+        impl Counter {
+            pub async fn bumped(&mut self, by: u32) -> u32 {
+                let seen = &mut self.seen;
+                seen.push(later("a", by).await);
+                bump_by!(self, by);
+                bump_by!(self, count_of!(self));
+                self.n
+            }
+
+            pub async fn counted(&self) -> u32 {
+                let seen = &self.seen;
+                later("b", seen.len() as u32).await + count_of!(self)
+            }
+        }
+
+        pub async fn fill_into(buf: &mut Vec<u32>, n: u32) -> usize {
+            let first = buf.first();
+            let base = later("c", first.copied().unwrap_or(0)).await;
+            for i in 0..n {
+                let value = later("p", i + base).await;
+                push_to!(buf, value);
+            }
+            buf.len()
+        }
+
+        // A `mut` reference parameter the macro assigns another reference: it gets the
+        // place, and the assignment reaches the parameter.
+        pub async fn advanced(mut rest: &[u32], n: usize) -> usize {
+            let first = &rest;
+            let seen = later("d", first.len()).await;
+            advance!(rest, &rest[n.min(rest.len())..]);
+            seen + rest.len()
+        }
+
+        pub async fn filled(n: u32) -> Vec<u32> {
+            let mut buf = vec![5];
+            fill_into(&mut buf, n).await;
+            buf
+        }
+    }
+
+    #[test]
+    fn references_handed_to_macros_by_identifier() {
+        let drive = |classic: bool| {
+            take_log();
+            let (bumped, counted, n) = if classic {
+                let mut counter = classic::Counter { n: 1, seen: vec![4] };
+                let bumped = futures::executor::block_on(counter.bumped(3));
+                (bumped, futures::executor::block_on(counter.counted()), counter.n)
+            } else {
+                let mut counter = runtime::Counter { n: 1, seen: vec![4] };
+                let bumped = futures::executor::block_on(counter.bumped(3));
+                (bumped, futures::executor::block_on(counter.counted()), counter.n)
+            };
+            (bumped, counted, n, take_log())
+        };
+        assert_eq!(drive(true), drive(false));
+        for n in [0, 2] {
+            same_at_every_suspension(|| classic::filled(n), || runtime::filled(n));
+            same_at_every_suspension(
+                || classic::advanced(&[1, 2, 3], n as usize),
+                || runtime::advanced(&[1, 2, 3], n as usize),
+            );
+        }
+    }
+}
+
 #[test]
 fn format_family() {
     let outcome = same_at_every_suspension(|| classic::formatting(4), || runtime::formatting(4));

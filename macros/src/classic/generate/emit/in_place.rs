@@ -143,7 +143,12 @@ impl Emitter<'_> {
                 if var.lives_in_place() {
                     visible.insert(
                         key,
-                        InPlace { ident: var.name.clone(), field: var.field.to_string(), reason: var.in_place },
+                        InPlace {
+                            ident: var.name.clone(),
+                            field: var.field.to_string(),
+                            reason: var.in_place,
+                            reference: var.declared_reference(),
+                        },
                     );
                 } else if !(var.param() && var.no_drop() && !var.exclusive_ref()) {
                     // (A shared-reference parameter, `&self` included, is not among them: it

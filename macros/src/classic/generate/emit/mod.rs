@@ -166,6 +166,18 @@ impl Var {
         self.role == Role::Param
     }
 
+    /// A parameter (or the receiver) whose declared type is a reference, and which is not
+    /// `mut` (nothing assigns it another reference): `Some(true)` for `&mut`. (A local's
+    /// `Holds::Borrowed` may mean a literal; a parameter's is its type's.)
+    pub(crate) fn declared_reference(&self) -> Option<bool> {
+        let declared = (self.param() || self.name == mentions::SELF_LOCAL) && !self.mutable;
+        match self.holds {
+            Holds::Exclusive if declared => Some(true),
+            Holds::Borrowed if declared => Some(false),
+            _ => None,
+        }
+    }
+
     pub(crate) fn sink(&self) -> bool {
         self.role == Role::Sink
     }

@@ -76,10 +76,16 @@ impl Places<'_> {
         mac.tokens = self.tokens(mac.tokens.clone(), Fields::Sigils, &by_value);
         let bound = self.lending.gathered.borrow_mut().take().unwrap_or_default();
         let krate = self.krate;
-        let references = bound.iter().map(|(place, span)| {
+        let references = bound.iter().map(|(place, span, reference)| {
             let binding = lent_binding(place, *span);
             let run = Ident::new(LENT_RUN, Span::mixed_site().located_at(*span));
-            quote_spanned!(*span=> let #binding = #krate::__private::lend(#place, #run);)
+            let reborrow = reborrow_binding(place, *span);
+            let reborrowed = match reference {
+                Some(true) => quote_spanned!(*span=> let #reborrow = &mut **#binding;),
+                Some(false) => quote_spanned!(*span=> let #reborrow = *#binding;),
+                None => TokenStream::new(),
+            };
+            quote_spanned!(*span=> let #binding = #krate::__private::lend(#place, #run); #reborrowed)
         });
         let values: Vec<TokenStream> = by_value
             .iter()
@@ -143,8 +149,8 @@ impl Places<'_> {
             return quote_spanned!(span=> (*#place.get()));
         }
         if let Some(gathered) = self.lending.gathered.borrow_mut().as_mut() {
-            if !gathered.iter().any(|(known, _)| known == place) {
-                gathered.push((place.clone(), span));
+            if !gathered.iter().any(|(known, ..)| known == place) {
+                gathered.push((place.clone(), span, None));
             }
             let binding = lent_binding(place, span);
             return quote_spanned!(span=> (*#binding));
@@ -152,6 +158,26 @@ impl Places<'_> {
         let krate = self.krate;
         let run = Ident::new(LENT_RUN, Span::mixed_site().located_at(span));
         quote_spanned!(span=> (*#krate::__private::lend(#place, #run)))
+    }
+
+    /// A mention of `local` among a macro's tokens: its lent place (`lend`), or, for a local
+    /// declared a reference (`buf: &mut Vec<u8>`, `&mut self`) where the reference is bound
+    /// before the macro, a reborrow of the same type and lifetime bound, under an identifier:
+    /// a macro whose rule takes an identifier (`$buf:ident`, `$self:ident`) is handed one, as
+    /// the plain function's macro is.
+    fn lent_mention(&self, local: &InPlace, span: Span) -> TokenStream {
+        let place = with_span(&local.ident, span);
+        if let Some(reference) = local.reference
+            && !self.lending.tracing_tokens
+            && let Some(gathered) = self.lending.gathered.borrow_mut().as_mut()
+        {
+            match gathered.iter_mut().find(|(known, ..)| *known == place) {
+                Some(known) => known.2 = Some(reference),
+                None => gathered.push((place.clone(), span, Some(reference))),
+            }
+            return quote::ToTokens::into_token_stream(reborrow_binding(&place, span));
+        }
+        self.lend(&place, span)
     }
 
     /// Any other macro: its tokens, with each mention of a visible local (an identifier not
@@ -227,8 +253,7 @@ impl Places<'_> {
                     let name = ident.to_string();
                     match self.lookup(&name) {
                         Some(local) if !is_path_part && !is_key && !hidden(index, &name) => {
-                            let place = with_span(&local.ident, ident.span());
-                            out.extend(self.lend(&place, ident.span()));
+                            out.extend(self.lent_mention(local, ident.span()));
                         }
                         _ => out.push(token.clone()),
                     }
@@ -413,6 +438,14 @@ fn mention_name(mention: mentions::Mention) -> String {
 
 /// The reference through which a macro is lent `place` (hygienic: no name of the user's can
 /// meet it).
+/// The reborrow of a lent reference that a macro is handed for a local declared a reference.
+fn reborrow_binding(place: &Ident, span: Span) -> Ident {
+    Ident::new(
+        &format!("__reborrow_{}", place.to_string().trim_start_matches("r#")),
+        Span::mixed_site().located_at(span),
+    )
+}
+
 fn lent_binding(place: &Ident, span: Span) -> Ident {
     Ident::new(&format!("__lent_{}", place.to_string().trim_start_matches("r#")), Span::mixed_site().located_at(span))
 }

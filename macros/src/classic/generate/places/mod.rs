@@ -125,6 +125,11 @@ pub(crate) struct InPlace {
     pub field: String,
     /// Why it lives in place (`analyse::in_place`).
     pub reason: Option<Reason>,
+    /// Declared a reference, a parameter's type or the receiver's, and not `mut` (`Some(true)`
+    /// for `&mut`): a macro it is lent to is handed a reborrow of the same type under an
+    /// identifier (`lent_mention`), as a rule taking `$buf:ident` needs. (A `mut` one may be
+    /// assigned another reference by the macro, which must then reach its place.)
+    pub reference: Option<bool>,
 }
 
 pub(crate) struct Places<'a> {
@@ -189,9 +194,11 @@ struct Lending {
     /// bounded by its own run rather than by `move_next`'s.
     runs_where_made: bool,
     /// While a macro's tokens are rewritten with a place to bind before it (`lent_macro`):
-    /// the places they lend, each once, with the span of its first mention; each mention
-    /// names the one reference bound for its place (`lent_binding`).
-    gathered: std::cell::RefCell<Option<Vec<(Ident, Span)>>>,
+    /// the places they lend, each once, with the span of its first mention and, for a local
+    /// declared a reference, whether it is `&mut` (`InPlace::reference`); each mention names
+    /// the one reference bound for its place (`lent_binding`), or its reborrow
+    /// (`reborrow_binding`).
+    gathered: std::cell::RefCell<Option<Vec<(Ident, Span, Option<bool>)>>>,
 }
 
 /// How the code around an expression uses it: as a place (borrowed, projected) or by value.
