@@ -237,6 +237,34 @@ hinted! {
     }
 }
 
+/// Makes values that log their drops, awaits between them, and may panic or return.
+macro_rules! weighed {
+    ($name:expr, $fail:expr) => {{
+        let kept = Loud::new(concat!($name, " kept"));
+        let weight = later($name, weigh(&Loud::new(concat!($name, " temporary")))).await;
+        if $fail == 1 {
+            panic!("expansion {} failed", $name);
+        }
+        if $fail == 2 {
+            return Loud::new(concat!($name, " returned"));
+        }
+        weight + weigh(&kept)
+    }};
+}
+
+hinted! {
+    [returns(weighed)]
+    // Locals and temporaries of the expansion, between the function's own: they drop where
+    // the plain function drops them, the expansion's panic and return too.
+    pub async fn expansion_drops(fail: u32) -> Loud {
+        let before = Loud::new("before");
+        let first = weighed!("first", fail);
+        let after = Loud::new("after");
+        let second = weighed!("second", 0);
+        Loud::new(format!("{} {} {}", weigh(&before) + first, weigh(&after), second))
+    }
+}
+
 macro_rules! plain {
     ($($tokens:tt)*) => {
         $($tokens)*
@@ -340,4 +368,13 @@ fn a_question_mark_among_pasted_tokens() {
 #[test]
 fn a_hinted_macro_that_does_not_await() {
     same_at_every_suspension(|| hinted_but_not_awaiting::classic(3), || hinted_but_not_awaiting::runtime(3));
+}
+
+#[test]
+fn what_an_expansion_drops_and_how_it_leaves() {
+    for fail in [0, 1, 2] {
+        same_at_every_suspension(|| expansion_drops::classic(fail), || expansion_drops::runtime(fail));
+    }
+    let (outcome, _) = same(|| expansion_drops::classic(1), || expansion_drops::runtime(1));
+    assert_eq!(outcome, Outcome::Panic("expansion first failed".to_owned()));
 }
