@@ -196,3 +196,67 @@ fn a_moving_arm_drops_what_it_leaves_where_it_ends() {
         || runtime::moving_arm_leaves_a_part(Err(Loud::new("err"))),
     );
 }
+
+/// A cell that initializes itself once, from a future a closure makes.
+pub struct OnceSlot<T>(pub std::cell::RefCell<Option<T>>);
+
+impl<T> OnceSlot<T> {
+    pub async fn get_or_init<F: FnOnce() -> Fut, Fut: std::future::Future<Output = T>>(&self, make: F) {
+        if self.0.borrow().is_none() {
+            let value = make().await;
+            *self.0.borrow_mut() = Some(value);
+        }
+        later("initialized", ()).await;
+    }
+}
+
+mod generic {
+    use super::*;
+
+    differential! {
+        // A lock crate's `OnceCell::set`: a generic value a closure held across the await
+        // takes, matched by value with a binding of the local's own name. The arm that gives
+        // the value back named the binding for the local (E0599 "no method named `assign`
+        // found for type parameter `T`").
+        pub async fn set<T>(slot: &OnceSlot<T>, value: T) -> Result<u32, T> {
+            let mut value = Some(value);
+            slot.get_or_init(|| async { value.take().unwrap() }).await;
+            match value {
+                Some(value) => Err(value),
+                None => Ok(1),
+            }
+        }
+
+        // The same with a `Copy` binding of the local's name, given back to the local, and
+        // read after the `match`.
+        pub async fn copied_under_the_locals_name(n: Option<u32>) -> u32 {
+            let mut value = n;
+            let held = &value;
+            let first = shown_later(held).await as u32;
+            let got = match value {
+                Some(value) => value + first,
+                None => 0,
+            };
+            value = value.map(|v| v + 1);
+            got + value.unwrap_or(0)
+        }
+    }
+
+    #[test]
+    fn a_binding_named_like_the_matched_local() {
+        for filled in [false, true] {
+            let make = || OnceSlot(std::cell::RefCell::new(filled.then(|| Loud::new("there"))));
+            let (classic_slot, runtime_slot) = (make(), make());
+            same_at_every_suspension(
+                || classic::set(&classic_slot, Loud::new("given")),
+                || runtime::set(&runtime_slot, Loud::new("given")),
+            );
+        }
+        for n in [None, Some(3)] {
+            same_at_every_suspension(
+                || classic::copied_under_the_locals_name(n),
+                || runtime::copied_under_the_locals_name(n),
+            );
+        }
+    }
+}

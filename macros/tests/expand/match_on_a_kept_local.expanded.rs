@@ -160,9 +160,9 @@ fn frames(res: Option<String>, more: u32) -> ::lowering::Task<usize, impl ::lowe
                                                         _ => ::core::unreachable!(),
                                                     };
                                                     match __copies {
-                                                        (::core::option::Option::Some(s),) => {
+                                                        (::core::option::Option::Some(__copied0),) => {
                                                             res.assign(__matched);
-                                                            (s,)
+                                                            (__copied0,)
                                                         }
                                                         _ => match { __matched } {
                                                             Some(s) => (s,),

@@ -186,6 +186,11 @@ fn by_value(pat: &syn::Pat, bindings: &[Binding], place: &Ident, krate: &syn::Pa
     let mut plain = pat.clone();
     Immutable.visit_pat_mut(&mut plain);
     let names: Vec<&Ident> = bindings.iter().map(|binding| &binding.ident).collect();
+    // The copies under names of their own: a binding may have the local's name
+    // (`match value { Some(value) => .. }`), which would hide its place from the arm that
+    // gives the value back.
+    let copied: Vec<Ident> =
+        (0..names.len()).map(|index| Ident::new(&format!("__copied{index}"), Span::mixed_site())).collect();
     let declared = bindings.iter().map(|binding| {
         let ident = &binding.ident;
         if binding.mutable { quote!(mut #ident) } else { quote!(#ident) }
@@ -198,9 +203,9 @@ fn by_value(pat: &syn::Pat, bindings: &[Binding], place: &Ident, krate: &syn::Pa
                 _ => ::core::unreachable!(),
             };
             match #copies {
-                (#(::core::option::Option::Some(#names),)*) => {
+                (#(::core::option::Option::Some(#copied),)*) => {
                     #place.assign(#matched);
-                    (#(#names,)*)
+                    (#(#copied,)*)
                 }
                 // (Moved whole into the `match`, what the pattern leaves drops here, in every
                 // arm alike, rather than where a state the arm's awaits end drops the arm's
