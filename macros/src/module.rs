@@ -11,6 +11,7 @@ use crate::args::{Args, Context};
 use crate::func::Function;
 
 pub(crate) fn expand(args: &Args, mut module: syn::ItemMod) -> syn::Result<TokenStream> {
+    check_hinted_macros(args, &module)?;
     let mut errors: Vec<syn::Error> = Vec::new();
     if let Some((_, items)) = module.content.as_mut() {
         for item in items.iter_mut() {
@@ -195,5 +196,41 @@ fn mark_trait_methods(args: &Args, items: &mut [syn::TraitItem], _errors: &mut V
             let marked = with_markers(args, &mut method.attrs);
             method.attrs.insert(0, attribute(args, marked.value_task));
         }
+    }
+}
+
+/// An `awaits` or `returns` hint on a module names a macro some item of the module invokes
+/// (each function runs apart the invocations it has).
+fn check_hinted_macros(args: &Args, module: &syn::ItemMod) -> syn::Result<()> {
+    use syn::visit::Visit;
+    struct Invoked(std::collections::HashSet<String>);
+    impl<'ast> Visit<'ast> for Invoked {
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            if let Some(segment) = mac.path.segments.last() {
+                self.0.insert(segment.ident.to_string());
+            }
+        }
+    }
+    let hinted: Vec<(&str, &syn::Ident)> = args
+        .hints
+        .awaits
+        .iter()
+        .map(|name| ("awaits", name))
+        .chain(args.hints.returns.iter().map(|name| ("returns", name)))
+        .collect();
+    if hinted.is_empty() {
+        return Ok(());
+    }
+    let mut invoked = Invoked(std::collections::HashSet::new());
+    invoked.visit_item_mod(module);
+    match hinted.into_iter().find(|(_, name)| !invoked.0.contains(&name.to_string())) {
+        None => Ok(()),
+        Some((word, name)) => Err(syn::Error::new(
+            name.span(),
+            format!(
+                "`{name}!` is no macro the module `{}` invokes: `{word}` names a macro whose expansion {word}",
+                module.ident
+            ),
+        )),
     }
 }

@@ -378,3 +378,39 @@ fn what_an_expansion_drops_and_how_it_leaves() {
     let (outcome, _) = same(|| expansion_drops::classic(1), || expansion_drops::runtime(1));
     assert_eq!(outcome, Outcome::Panic("expansion first failed".to_owned()));
 }
+
+/// The module form: the hint is the module's, and a function that does not invoke the macro
+/// (`helper`) is lowered as it would be without it.
+macro_rules! in_a_module {
+    ($($items:tt)*) => {
+        #[lowering::lowering(classic, awaits(read_exact))]
+        pub mod module_classic {
+            use super::*;
+            $($items)*
+        }
+        #[lowering::lowering(runtime)]
+        pub mod module_runtime {
+            use super::*;
+            $($items)*
+        }
+    };
+}
+
+in_a_module! {
+    pub async fn helper(n: u32) -> u32 {
+        later("helper", n).await
+    }
+
+    pub async fn frames_in_a_module(mut source: Source) -> u32 {
+        let header = read_exact!(source, 2);
+        helper(header.len() as u32).await + helper(1).await
+    }
+}
+
+#[test]
+fn a_hint_on_a_module() {
+    same_at_every_suspension(
+        || module_classic::frames_in_a_module(Source::new(&[3])),
+        || module_runtime::frames_in_a_module(Source::new(&[3])),
+    );
+}

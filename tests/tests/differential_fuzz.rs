@@ -602,6 +602,32 @@ fn default_run_draws_every_crate_shape() {
     assert!(missing.is_empty(), "the default run draws no program with {missing:?}");
 }
 
+/// `awaited!(..)`, a macro of the user's whose own body awaits, appears in the default run's
+/// programs (the classic variant lowered with the hint `awaits(awaited)`), with an operand the
+/// classic lowering keeps in place in some of them.
+#[test]
+fn default_run_draws_a_macro_that_awaits() {
+    let (mut programs, mut with_kept) = (0, 0);
+    for index in 0..DEFAULT_PROGRAMS {
+        let program = fuzz::generate::program(DEFAULT_SEED, index);
+        if !fuzz::print::awaits_in_a_macro(&program) {
+            continue;
+        }
+        programs += 1;
+        let kept = fuzz::ast::in_place(&program);
+        let mut names_kept = false;
+        fuzz::ast::visit_block(&program.body, &mut |node| {
+            if let fuzz::ast::Node::Expr(expr @ Expr::Await(fuzz::ast::Leaf::Pasted, ..)) = node {
+                let named = fuzz::ast::names_in_stmt(&Stmt::Expr(expr.clone()));
+                names_kept |= named.iter().any(|name| kept.contains(name));
+            }
+        });
+        with_kept += usize::from(names_kept);
+    }
+    assert!(programs >= 10, "the default run draws `awaited!` in {programs} programs");
+    assert!(with_kept > 0, "no `awaited!` of the default run names a local kept in place");
+}
+
 /// The macro and closure shapes appear in the default run's programs, each with an operand the
 /// classic lowering keeps in place: the user's macros `keep!` (a `move` closure), `deferred!`
 /// (an `async move` block that awaits), both stored past the call, `plain!` (an expression)

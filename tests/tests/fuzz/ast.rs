@@ -184,6 +184,10 @@ pub enum Leaf {
     Now,
     /// `later(..)`: suspends once.
     Later,
+    /// `awaited!("label", e)`: a macro of the user's whose own body awaits `later("label", e)`,
+    /// which the classic variant is told by the hint `awaits(awaited)` (only as a statement's
+    /// operand, never in a `join!` nor a loop's iterable).
+    Pasted,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

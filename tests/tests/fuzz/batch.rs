@@ -462,11 +462,21 @@ fn program_file(program: &Program, memcheck: bool) -> String {
     } else {
         String::new()
     };
+    // A program whose macro awaits in its own body is lowered classic with the hint that says so.
+    let both = if print::awaits_in_a_macro(program) {
+        let function = print::function(program, "program");
+        format!(
+            "#[lowering::lowering(classic, awaits(awaited))]\n#[allow(dead_code, unused_imports)]\npub mod classic {{\n    \
+             use super::*;\n{function}}}\n#[lowering::lowering(runtime)]\n#[allow(dead_code, unused_imports)]\npub mod \
+             runtime {{\n    use super::*;\n{function}}}\n"
+        )
+    } else {
+        format!("lowering_tests::differential! {{\n{}}}\n", print::function(program, "program"))
+    };
     format!(
-        "use lowering_tests::fuzz::*;\nuse lowering_tests::*;\n\n{}lowering_tests::differential! {{\n{}}}\n\n\
+        "use lowering_tests::fuzz::*;\nuse lowering_tests::*;\n\n{}{both}\n\
          pub fn compare(index: usize) -> String {{\n    report(index, {compare})\n}}\n{exercise}",
         print::macros(program),
-        print::function(program, "program"),
     )
 }
 

@@ -44,6 +44,7 @@ fn drawn(seed: u64, index: usize, everyday: bool) -> (Program, usize) {
         generator.real_code = everyday && real_code();
         generator.macros = generator.real_code && macros();
         generator.crate_shapes = generator.macros && crate_shapes();
+        generator.hinted_macros = generator.crate_shapes && hinted_macros();
         let mut program = generator.program();
         consuming_forms(&mut program);
         // Valid by construction; the check guards the generator itself.
@@ -69,6 +70,13 @@ fn macros() -> bool {
 /// before them).
 fn crate_shapes() -> bool {
     std::env::var("LOWERING_FUZZ_CRATES").map_or(true, |value| value != "0")
+}
+
+/// Whether to draw `awaited!(..)`, a macro of the user's whose own body awaits, which the
+/// classic variant is lowered with the hint `#[lowering(classic, awaits(awaited))]` for: every
+/// run does unless `LOWERING_FUZZ_HINTS=0` (the programs of runs made before it).
+fn hinted_macros() -> bool {
+    std::env::var("LOWERING_FUZZ_HINTS").map_or(true, |value| value != "0")
 }
 
 /// Whether to draw issue 26's shapes, the bodies real crates have (`let .. else`, tracing's
@@ -124,6 +132,9 @@ struct Generator<'r> {
     macros: bool,
     /// Draw the shapes published crates showed the classic lowering (`crate_shapes`).
     crate_shapes: bool,
+    /// Draw a macro whose own body awaits, which the classic variant is told of by a hint
+    /// (`hinted_macros`).
+    hinted_macros: bool,
     /// Statements that must come right after the one just drawn, in the same block: the shape
     /// a keeper prepares, what names the locals a borrowing macro was lent (so that the macro
     /// is not their last use).
@@ -149,6 +160,7 @@ impl<'r> Generator<'r> {
             real_code: false,
             macros: false,
             crate_shapes: false,
+            hinted_macros: false,
             follow_ups: Vec::new(),
             operands: Vec::new(),
             kept: Vec::new(),
@@ -800,13 +812,20 @@ impl<'r> Generator<'r> {
         Some(Stmt::Expr(Expr::Note(self.fresh("n"), Box::new(value))))
     }
 
-    /// `note(.., plain!(..));` or `let v = plain!(..);`, handed what is in scope.
+    /// `note(.., plain!(..));` or `let v = plain!(..);`, handed what is in scope; or the same
+    /// of `awaited!("a", ..)`, whose own body awaits (`hinted_macros`).
     fn plain_stmt(&mut self) -> Option<Stmt> {
+        let awaited = self.hinted_macros && self.chance(35);
         let (terms, vars) = self.terms(Body::Plain, 3);
         if terms.is_empty() {
             return None;
         }
-        let value = Expr::Plain(Box::new(self.combine(terms)));
+        let value = if awaited {
+            let label = self.fresh("m");
+            Expr::Await(Leaf::Pasted, label, Box::new(self.combine(terms)))
+        } else {
+            Expr::Plain(Box::new(self.combine(terms)))
+        };
         let mention = self.name_droppy(&vars);
         self.follow_ups.extend(mention);
         Some(if self.chance(50) {

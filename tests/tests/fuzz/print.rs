@@ -116,6 +116,18 @@ pub const SINKS: [(&str, &str, &str); 2] = [
     ("pending", "&mut Vec<std::pin::Pin<Box<dyn std::future::Future<Output = u32>>>>", "&mut sinks.pending"),
 ];
 
+/// Does the program invoke `awaited!`, whose own body awaits (the classic variant is then
+/// lowered with the hint `awaits(awaited)`)?
+pub fn awaits_in_a_macro(program: &Program) -> bool {
+    let mut found = false;
+    visit_block(&program.body, &mut |node| {
+        if let Node::Expr(Expr::Await(Leaf::Pasted, ..)) = node {
+            found = true;
+        }
+    });
+    found
+}
+
 /// The definitions of the macros of the user's that `program` invokes (`macro_rules!` of the
 /// generated crate, written before the functions).
 pub fn macros(program: &Program) -> String {
@@ -128,6 +140,9 @@ pub fn macros(program: &Program) -> String {
         _ => {}
     });
     let mut out = String::new();
+    if awaits_in_a_macro(program) {
+        out.push_str("macro_rules! awaited { ($label:literal, $e:expr) => { later($label, $e).await }; }\n");
+    }
     if keep {
         out.push_str("macro_rules! keep { ($($t:tt)*) => { Box::new(move || { $($t)* }) }; }\n");
     }
@@ -388,11 +403,13 @@ impl Printer {
                 self.expr(value, Context::Free);
                 self.out.push(')');
             }
+            Expr::Await(Leaf::Pasted, label, value) => {
+                write!(self.out, "awaited!(\"{label}\", ").unwrap();
+                self.expr(value, Context::Free);
+                self.out.push(')');
+            }
             Expr::Await(leaf, label, value) => {
-                let leaf = match leaf {
-                    Leaf::Now => "now",
-                    Leaf::Later => "later",
-                };
+                let leaf = if *leaf == Leaf::Now { "now" } else { "later" };
                 write!(self.out, "{leaf}(\"{label}\", ").unwrap();
                 self.expr(value, Context::Free);
                 self.out.push_str(").await");
@@ -780,7 +797,9 @@ impl Printer {
                 match leaf {
                     None => write!(self.out, "[{array}]").unwrap(),
                     Some((Leaf::Now, awaited)) => write!(self.out, "now(\"{awaited}\", [{array}]).await").unwrap(),
-                    Some((Leaf::Later, awaited)) => write!(self.out, "later(\"{awaited}\", [{array}]).await").unwrap(),
+                    Some((Leaf::Later | Leaf::Pasted, awaited)) => {
+                        write!(self.out, "later(\"{awaited}\", [{array}]).await").unwrap()
+                    }
                 }
                 self.out.push_str(" {");
                 self.loop_body(&node.body);

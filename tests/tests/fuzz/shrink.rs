@@ -49,7 +49,7 @@ fn stmt_size(stmt: &Stmt) -> usize {
 
 fn expr_size(expr: &Expr) -> usize {
     let own = match expr {
-        Expr::Await(Leaf::Later, ..) => 2,
+        Expr::Await(Leaf::Later | Leaf::Pasted, ..) => 2,
         Expr::Loop(node) => match &node.kind {
             LoopKind::Loop { bound, .. } | LoopKind::While { bound, .. } => 1 + *bound as usize,
             LoopKind::Louds { labels, .. } => 1 + labels.len(),
@@ -192,6 +192,8 @@ fn own_edits(expr: &Expr) -> Vec<Expr> {
     let mut out = Vec::new();
     match expr {
         Expr::Await(Leaf::Later, label, value) => out.push(Expr::Await(Leaf::Now, label.clone(), value.clone())),
+        // The same await, written in the function rather than by the macro.
+        Expr::Await(Leaf::Pasted, label, value) => out.push(Expr::Await(Leaf::Later, label.clone(), value.clone())),
         // The same borrow without its suspension.
         Expr::WeighRef(name, true) => out.push(Expr::WeighRef(name.clone(), false)),
         Expr::WeighLater(name) => out.push(Expr::Weigh(name.clone())),
