@@ -273,7 +273,7 @@ macro_rules! plain {
 
 hinted! {
     [awaits(plain)]
-    // A hinted macro that does not await after all: the same, one poll later.
+    // A hinted macro that does not await after all: the same (its block completes at once).
     pub async fn hinted_but_not_awaiting(n: u32) -> u32 {
         let first = plain!(n + 1);
         later("a", first).await + plain!(n * 2)

@@ -17,7 +17,8 @@
 //!
 //! A `break` or `continue` of the expansion to a loop of the function is rustc's error in the
 //! block (E0267), never other code; a local the expansion declares ends with the block. A
-//! hinted macro that neither awaits nor returns runs the same, one poll later.
+//! hinted macro that neither awaits nor returns runs the same, through one more future (its
+//! block completes in the poll that starts it: no suspension is added).
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote_spanned};
