@@ -162,8 +162,16 @@ fn is_async_trait_expansion(sig: &syn::Signature, block: &syn::Block) -> bool {
     Function::parse(function.to_token_stream()).is_ok_and(|function| function.boxed.is_some())
 }
 
-/// The attribute, as this invocation was written, for a method to carry.
-fn attribute(args: &Args, value_task: bool) -> syn::Attribute {
+/// The attribute, as this invocation was written, for a method to carry; `invoked`: the macros
+/// its body invokes, of which it carries the `awaits` and `returns` hints that name one.
+fn attribute(args: &Args, value_task: bool, invoked: &std::collections::HashSet<String>) -> syn::Attribute {
+    let hinted = |word: &str, names: &[syn::Ident]| {
+        let names: Vec<&syn::Ident> = names.iter().filter(|name| invoked.contains(&name.to_string())).collect();
+        let word = syn::Ident::new(word, proc_macro2::Span::call_site());
+        (!names.is_empty()).then(|| quote::quote!(, #word(#(#names),*)))
+    };
+    let awaits = hinted("awaits", &args.hints.awaits);
+    let returns = hinted("returns", &args.hints.returns);
     let krate = &args.krate;
     let mode = match args.mode {
         crate::args::Mode::Classic => quote::quote!(classic),
@@ -171,7 +179,7 @@ fn attribute(args: &Args, value_task: bool) -> syn::Attribute {
     };
     let path = syn::LitStr::new(&krate.to_token_stream().to_string().replace(' ', ""), proc_macro2::Span::call_site());
     let value_task = value_task.then(|| quote::quote!(, value_task));
-    syn::parse_quote!(#[#krate::lowering(#mode, crate = #path #value_task)])
+    syn::parse_quote!(#[#krate::lowering(#mode, crate = #path #value_task #awaits #returns)])
 }
 
 fn mark_methods(args: &Args, items: &mut [syn::ImplItem], _errors: &mut Vec<syn::Error>) {
@@ -181,7 +189,8 @@ fn mark_methods(args: &Args, items: &mut [syn::ImplItem], _errors: &mut Vec<syn:
             && !has_own_attribute(&method.attrs)
         {
             let marked = with_markers(args, &mut method.attrs);
-            method.attrs.insert(0, attribute(args, marked.value_task));
+            let invoked = invoked_macros(|visitor| syn::visit::Visit::visit_block(visitor, &method.block));
+            method.attrs.insert(0, attribute(args, marked.value_task, &invoked));
         }
     }
 }
@@ -194,7 +203,11 @@ fn mark_trait_methods(args: &Args, items: &mut [syn::TraitItem], _errors: &mut V
             && !has_own_attribute(&method.attrs)
         {
             let marked = with_markers(args, &mut method.attrs);
-            method.attrs.insert(0, attribute(args, marked.value_task));
+            let invoked = match &method.default {
+                Some(block) => invoked_macros(|visitor| syn::visit::Visit::visit_block(visitor, block)),
+                None => Default::default(),
+            };
+            method.attrs.insert(0, attribute(args, marked.value_task, &invoked));
         }
     }
 }
@@ -202,15 +215,6 @@ fn mark_trait_methods(args: &Args, items: &mut [syn::TraitItem], _errors: &mut V
 /// An `awaits` or `returns` hint on a module names a macro some item of the module invokes
 /// (each function runs apart the invocations it has).
 fn check_hinted_macros(args: &Args, module: &syn::ItemMod) -> syn::Result<()> {
-    use syn::visit::Visit;
-    struct Invoked(std::collections::HashSet<String>);
-    impl<'ast> Visit<'ast> for Invoked {
-        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            if let Some(segment) = mac.path.segments.last() {
-                self.0.insert(segment.ident.to_string());
-            }
-        }
-    }
     let hinted: Vec<(&str, &syn::Ident)> = args
         .hints
         .awaits
@@ -221,9 +225,8 @@ fn check_hinted_macros(args: &Args, module: &syn::ItemMod) -> syn::Result<()> {
     if hinted.is_empty() {
         return Ok(());
     }
-    let mut invoked = Invoked(std::collections::HashSet::new());
-    invoked.visit_item_mod(module);
-    match hinted.into_iter().find(|(_, name)| !invoked.0.contains(&name.to_string())) {
+    let invoked = invoked_macros(|visitor| syn::visit::Visit::visit_item_mod(visitor, module));
+    match hinted.into_iter().find(|(_, name)| !invoked.contains(&name.to_string())) {
         None => Ok(()),
         Some((word, name)) => Err(syn::Error::new(
             name.span(),
@@ -232,5 +235,25 @@ fn check_hinted_macros(args: &Args, module: &syn::ItemMod) -> syn::Result<()> {
                 module.ident
             ),
         )),
+    }
+}
+
+/// The names of the macros `walk` meets, in the standard macros' arguments too.
+fn invoked_macros(walk: impl FnOnce(&mut Invoked)) -> std::collections::HashSet<String> {
+    let mut invoked = Invoked(std::collections::HashSet::new());
+    walk(&mut invoked);
+    invoked.0
+}
+
+struct Invoked(std::collections::HashSet<String>);
+
+impl<'ast> syn::visit::Visit<'ast> for Invoked {
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if let Some(segment) = mac.path.segments.last() {
+            self.0.insert(segment.ident.to_string());
+        }
+        crate::classic::syntax::std_macros::visit_arguments(&mut mac.clone(), |argument| {
+            syn::visit::Visit::visit_expr(self, argument)
+        });
     }
 }

@@ -396,15 +396,43 @@ macro_rules! in_a_module {
     };
 }
 
+/// An async trait whose method invokes the hinted macro.
+#[async_trait::async_trait(?Send)]
+pub trait Frames {
+    async fn frames(&self, source: Source) -> u32;
+}
+
 in_a_module! {
+    pub struct Framer;
+
     pub async fn helper(n: u32) -> u32 {
         later("helper", n).await
+    }
+
+    // Under `#[async_trait]`, whose methods the module form hands the attribute with the
+    // hints their bodies need (found by the fuzzer: the hint was dropped, E0728); and inside a
+    // standard macro's arguments, where the module's check must see it too.
+    #[async_trait::async_trait(?Send)]
+    impl Frames for Framer {
+        async fn frames(&self, mut source: Source) -> u32 {
+            let header = read_exact!(source, 2);
+            assert!(header.len() == 2, "{}", read_exact!(source, 1).len());
+            header.len() as u32
+        }
     }
 
     pub async fn frames_in_a_module(mut source: Source) -> u32 {
         let header = read_exact!(source, 2);
         helper(header.len() as u32).await + helper(1).await
     }
+}
+
+#[test]
+fn a_hint_on_a_module_reaches_an_async_trait_method() {
+    same_at_every_suspension(
+        || async { module_classic::Framer.frames(Source::new(&[3])).await },
+        || async { module_runtime::Framer.frames(Source::new(&[3])).await },
+    );
 }
 
 #[test]

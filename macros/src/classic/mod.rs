@@ -44,7 +44,7 @@ mod generate;
 pub(crate) mod hints;
 mod parse;
 mod signature;
-mod syntax;
+pub(crate) mod syntax;
 mod twin;
 
 use std::collections::{HashMap, HashSet};
