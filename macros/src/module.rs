@@ -189,7 +189,9 @@ fn mark_methods(args: &Args, items: &mut [syn::ImplItem], _errors: &mut Vec<syn:
             && !has_own_attribute(&method.attrs)
         {
             let marked = with_markers(args, &mut method.attrs);
-            let invoked = invoked_macros(|visitor| syn::visit::Visit::visit_block(visitor, &method.block));
+            let invoked = crate::classic::syntax::invoked_macros(|visitor| {
+                syn::visit::Visit::visit_block(visitor, &method.block)
+            });
             method.attrs.insert(0, attribute(args, marked.value_task, &invoked));
         }
     }
@@ -204,7 +206,9 @@ fn mark_trait_methods(args: &Args, items: &mut [syn::TraitItem], _errors: &mut V
         {
             let marked = with_markers(args, &mut method.attrs);
             let invoked = match &method.default {
-                Some(block) => invoked_macros(|visitor| syn::visit::Visit::visit_block(visitor, block)),
+                Some(block) => {
+                    crate::classic::syntax::invoked_macros(|visitor| syn::visit::Visit::visit_block(visitor, block))
+                }
                 None => Default::default(),
             };
             method.attrs.insert(0, attribute(args, marked.value_task, &invoked));
@@ -225,7 +229,7 @@ fn check_hinted_macros(args: &Args, module: &syn::ItemMod) -> syn::Result<()> {
     if hinted.is_empty() {
         return Ok(());
     }
-    let invoked = invoked_macros(|visitor| syn::visit::Visit::visit_item_mod(visitor, module));
+    let invoked = crate::classic::syntax::invoked_macros(|visitor| syn::visit::Visit::visit_item_mod(visitor, module));
     match hinted.into_iter().find(|(_, name)| !invoked.contains(&name.to_string())) {
         None => Ok(()),
         Some((word, name)) => Err(syn::Error::new(
@@ -235,25 +239,5 @@ fn check_hinted_macros(args: &Args, module: &syn::ItemMod) -> syn::Result<()> {
                 module.ident
             ),
         )),
-    }
-}
-
-/// The names of the macros `walk` meets, in the standard macros' arguments too.
-fn invoked_macros(walk: impl FnOnce(&mut Invoked)) -> std::collections::HashSet<String> {
-    let mut invoked = Invoked(std::collections::HashSet::new());
-    walk(&mut invoked);
-    invoked.0
-}
-
-struct Invoked(std::collections::HashSet<String>);
-
-impl<'ast> syn::visit::Visit<'ast> for Invoked {
-    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        if let Some(segment) = mac.path.segments.last() {
-            self.0.insert(segment.ident.to_string());
-        }
-        crate::classic::syntax::std_macros::visit_arguments(&mut mac.clone(), |argument| {
-            syn::visit::Visit::visit_expr(self, argument)
-        });
     }
 }

@@ -156,17 +156,7 @@ pub(crate) fn check(args: &Args, function: &Function) -> syn::Result<()> {
     }
     // The macros the body invokes, by name (outside closures, async blocks and items too: a
     // hint about one there is still about a macro the function has).
-    struct Invoked<'i>(&'i mut HashSet<String>);
-    impl<'ast> Visit<'ast> for Invoked<'_> {
-        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            if let Some(segment) = mac.path.segments.last() {
-                self.0.insert(segment.ident.to_string());
-            }
-            syntax::std_macros::visit_arguments(&mut mac.clone(), |expr| self.visit_expr(expr));
-        }
-    }
-    let mut invoked = HashSet::new();
-    Invoked(&mut invoked).visit_block(&function.block);
+    let invoked = syntax::invoked_macros(|visitor| visitor.visit_block(&function.block));
     // (In the module form the hint is the module's: a function that does not invoke the macro
     // has nothing to run apart, and `module` checks that some function does.)
     let module_form = args.context != crate::args::Context::Unknown;

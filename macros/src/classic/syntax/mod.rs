@@ -333,3 +333,22 @@ pub(crate) fn receiver_key(receiver: &syn::Expr, name: &str) -> Option<String> {
     let start = receiver.span().start();
     (start.line != 0).then(|| format!("receiver {name}@{}:{}", start.line, start.column))
 }
+
+/// The names of the macros `walk` meets (the last segment of each path), in the standard
+/// macros' arguments too: what an `awaits` or `returns` hint may name.
+pub(crate) fn invoked_macros(walk: impl FnOnce(&mut InvokedMacros)) -> std::collections::HashSet<String> {
+    let mut invoked = InvokedMacros(std::collections::HashSet::new());
+    walk(&mut invoked);
+    invoked.0
+}
+
+pub(crate) struct InvokedMacros(std::collections::HashSet<String>);
+
+impl<'ast> Visit<'ast> for InvokedMacros {
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if let Some(segment) = mac.path.segments.last() {
+            self.0.insert(segment.ident.to_string());
+        }
+        std_macros::visit_arguments(&mut mac.clone(), |argument| self.visit_expr(argument));
+    }
+}

@@ -198,8 +198,12 @@ struct Lending {
     /// declared a reference, whether it is `&mut` (`InPlace::reference`); each mention names
     /// the one reference bound for its place (`lent_binding`), or its reborrow
     /// (`reborrow_binding`).
-    gathered: std::cell::RefCell<Option<Vec<(Ident, Span, Option<bool>)>>>,
+    gathered: std::cell::RefCell<Option<Vec<Lent>>>,
 }
+
+/// A place a macro's tokens lend: its identifier, the span of its first mention, and whether
+/// it is a reference parameter's (`Some(true)` for `&mut`), handed as a reborrow.
+type Lent = (Ident, Span, Option<bool>);
 
 /// How the code around an expression uses it: as a place (borrowed, projected) or by value.
 #[derive(Clone, Copy, PartialEq, Eq)]
