@@ -460,3 +460,84 @@ mod move_closure_mutating_a_taken_field {
         );
     }
 }
+
+/// Code that takes two or more fields of one local drops them, when it is dropped without
+/// having run, in the order the local's type declares them (rustc sorts a closure's captures
+/// of one local by field), whatever order the code names them in. For a tuple the lowering
+/// knows that order (`.0` before `.1`) and keeps it: it takes the fields into one tuple, whose
+/// elements rustc captures one by one as it captured the local's. For named fields it cannot
+/// know it (the macro sees no struct), and they drop in the order the code names them: the
+/// README's "Where the lowerings differ".
+mod fields_taken_in_another_order {
+    use lowering_tests::fuzz::*;
+    use lowering_tests::*;
+
+    differential! {
+        pub async fn block_names_the_second_element_first() -> u32 {
+            let pair = (Loud::new("first"), Loud::new("second"));
+            async {
+                later("inside", 0u32).await;
+                consume(pair.1) + consume(pair.0)
+            }
+            .await
+        }
+
+        pub async fn closure_dropped_unrun(call: bool) -> u32 {
+            let pair = (Loud::new("first"), Loud::new("second"));
+            let take = move || consume(pair.1) + consume(pair.0);
+            later("made", 0u32).await;
+            let n = if call { take() } else { drop(take); 7 };
+            later("after", n).await
+        }
+
+        /// Nested elements and another local between them: the local's elements drop in
+        /// their order, the other local where the code first names it.
+        pub async fn nested_elements_around_another_local() -> u32 {
+            let nested = ((Loud::new("0.0"), Loud::new("0.1")), Loud::new("1"));
+            let other = Loud::new("other");
+            let pending = async move {
+                later("inside", 0u32).await;
+                consume(nested.1) + consume(other) + consume(nested.0.1) + consume(nested.0.0)
+            };
+            later("made", 0u32).await;
+            pending.await
+        }
+
+        /// Named fields named `b` first: under classic they drop in that order.
+        pub async fn named_fields_b_first() -> u32 {
+            let pair = Pair { a: Loud::new("a"), b: Loud::new("b") };
+            async {
+                later("inside", 0u32).await;
+                consume(pair.b) + consume(pair.a)
+            }
+            .await
+        }
+    }
+
+    #[test]
+    fn elements_drop_in_their_order_at_every_suspension() {
+        let outcome = same_at_every_suspension(
+            classic::block_names_the_second_element_first,
+            runtime::block_names_the_second_element_first,
+        );
+        assert_eq!(outcome, Outcome::Value(11));
+        let (_, log) = run(Stop::AfterSuspensions(1), classic::block_names_the_second_element_first);
+        assert_eq!(log, ["new first", "new second", "suspend inside", "drop first", "drop second"]);
+        for call in [false, true] {
+            same_at_every_suspension(|| classic::closure_dropped_unrun(call), || runtime::closure_dropped_unrun(call));
+        }
+        same_at_every_suspension(
+            classic::nested_elements_around_another_local,
+            runtime::nested_elements_around_another_local,
+        );
+    }
+
+    #[test]
+    fn named_fields_drop_in_the_order_the_code_names_them() {
+        let (classic, classic_log) = run(Stop::AfterSuspensions(1), classic::named_fields_b_first);
+        let (plain, plain_log) = run(Stop::AfterSuspensions(1), runtime::named_fields_b_first);
+        assert_eq!(classic, plain);
+        assert_eq!(plain_log, ["new a", "new b", "suspend inside", "drop a", "drop b"]);
+        assert_eq!(classic_log, ["new a", "new b", "suspend inside", "drop b", "drop a"]);
+    }
+}

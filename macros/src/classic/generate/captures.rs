@@ -5,8 +5,19 @@
 //! it never runs, before the rest of `v`. The classic lowering reaches a local kept in place
 //! through its place at run time, so such a field is taken first, into a binding of its own
 //! that the code then names instead (`{ let __captured0 = <take v.b>; async move { .. } }`).
+//!
+//! Such code drops the fields it took, if it never runs, in the order the local's type
+//! declares them: rustc sorts a closure's captures of one local by field. The macro knows
+//! that order for a tuple's elements only: those of one local go into one tuple binding, in
+//! their order (`let __captured0 = (<take v.0>, <take v.1>)`, named `__captured0.1` for `v.1`),
+//! whose elements rustc captures one by one and sorts as it sorted the local's. Named fields
+//! keep a binding each and drop in the order the code names them (the README's "Where the
+//! lowerings differ").
 
-use proc_macro2::{Ident, Span};
+use std::cmp::Ordering;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
 use syn::visit::Visit;
 
 use crate::classic::syntax::assignments;
@@ -18,11 +29,7 @@ pub(crate) use crate::classic::syntax::field_chain;
 /// (`&v`, `&v.b` beside `v.b.a`: Rust then captures the ancestor) is left as it was. Each
 /// comes with the name it gets; `Places` names it where the code mentions the path and no
 /// binding inside hides the local (`found` holds only such mentions already).
-pub(crate) fn plan(
-    code: &syn::Expr,
-    found: Vec<(String, Vec<syn::Member>)>,
-    first_index: usize,
-) -> Vec<(Ident, String, Vec<syn::Member>)> {
+pub(crate) fn plan(code: &syn::Expr, found: Vec<(String, Vec<syn::Member>)>, first_index: usize) -> Vec<TakenField> {
     let mut paths: Vec<(String, Vec<syn::Member>)> = Vec::new();
     for (local, members) in found {
         if !paths.iter().any(|(other, path)| *other == local && *path == members) {
@@ -49,12 +56,84 @@ pub(crate) fn plan(
             .iter()
             .any(|(root, members)| root == local && (members.starts_with(path) || path.starts_with(members)))
     });
-    kept.into_iter()
-        .enumerate()
-        .map(|(index, (local, members))| {
-            (Ident::new(&format!("__captured{}", first_index + index), Span::mixed_site()), local, members)
-        })
-        .collect()
+    holders(kept, first_index)
+}
+
+/// A field that code took when it was made, and the binding that holds it.
+#[derive(Clone)]
+pub(crate) struct TakenField {
+    /// The hidden binding (`__captured0`).
+    pub(crate) holder: Ident,
+    /// Where the binding is a tuple of a local's elements: this one's index in it.
+    pub(crate) element: Option<usize>,
+    /// The local the field is of, and the path to it.
+    pub(crate) local: String,
+    pub(crate) members: Vec<syn::Member>,
+}
+
+impl TakenField {
+    /// The binding's name (spanned at `span`), and the element of it, if any, that holds
+    /// this field.
+    pub(crate) fn named_at(&self, span: Span) -> TokenStream {
+        let mut holder = self.holder.clone();
+        holder.set_span(holder.span().located_at(span));
+        match self.element {
+            Some(element) => {
+                let element = syn::Index { index: element as u32, span };
+                quote!(#holder.#element)
+            }
+            None => quote!(#holder),
+        }
+    }
+}
+
+/// The bindings that hold the field paths `taken` (distinct, none inside another), numbered
+/// from `first_index`, in the order of the paths: one per path, but one tuple for all the
+/// paths of a local that are told apart by an element's index (`v.1`, `v.0.1`, `v.0.0`: the
+/// tuple holds them sorted, `v.0.0` first).
+pub(crate) fn holders(taken: Vec<(String, Vec<syn::Member>)>, first_index: usize) -> Vec<TakenField> {
+    let mut fields: Vec<TakenField> = Vec::new();
+    let mut next = first_index;
+    for (position, (local, members)) in taken.iter().enumerate() {
+        if fields.iter().any(|field| field.local == *local && field.members == *members) {
+            continue;
+        }
+        let holder = Ident::new(&format!("__captured{next}"), Span::mixed_site());
+        next += 1;
+        let siblings: Vec<&Vec<syn::Member>> =
+            taken[position..].iter().filter(|(other, _)| other == local).map(|(_, path)| path).collect();
+        let ordered = siblings.len() > 1
+            && siblings
+                .iter()
+                .enumerate()
+                .all(|(index, path)| siblings[index + 1..].iter().all(|other| element_order(path, other).is_some()));
+        if !ordered {
+            fields.push(TakenField { holder, element: None, local: local.clone(), members: members.clone() });
+            continue;
+        }
+        let mut sorted = siblings;
+        sorted.sort_by(|a, b| element_order(a, b).expect("told apart by an element"));
+        for (element, path) in sorted.into_iter().enumerate() {
+            fields.push(TakenField {
+                holder: holder.clone(),
+                element: Some(element),
+                local: local.clone(),
+                members: path.clone(),
+            });
+        }
+    }
+    fields
+}
+
+/// The order of two field paths of one local where the first member they differ in is a
+/// tuple's element in both (`v.0.1` before `v.1`); `None` where it is a named field (whose
+/// order the macro cannot see), or where one path is inside the other.
+fn element_order(a: &[syn::Member], b: &[syn::Member]) -> Option<Ordering> {
+    let (x, y) = a.iter().zip(b).find(|(x, y)| x != y)?;
+    match (x, y) {
+        (syn::Member::Unnamed(x), syn::Member::Unnamed(y)) => Some(x.index.cmp(&y.index)),
+        _ => None,
+    }
 }
 
 /// The field paths code assigns, borrows mutably or calls a method on.

@@ -3,6 +3,14 @@
 //! places when they run.
 
 use super::*;
+use crate::classic::generate::captures::TakenField;
+
+/// How many bindings `captures` are held in (a tuple holds several).
+fn holder_count(captures: &[TakenField]) -> usize {
+    let mut holders: Vec<&Ident> = captures.iter().map(|taken| &taken.holder).collect();
+    holders.dedup();
+    holders.len()
+}
 
 impl Places<'_> {
     /// `expr` as the code that took fields first names it: `__captured0.c` for `v.b.c` when
@@ -13,18 +21,16 @@ impl Places<'_> {
         }
         let (root, members) = captures::field_chain(expr)?;
         self.lookup(&root)?;
-        let (ident, _, path) = self
-            .captures
-            .taken_fields
-            .iter()
-            .find(|(_, local, path)| *local == root && members.len() >= path.len() && members.starts_with(path))?;
-        let rest = &members[path.len()..];
+        let taken = self.captures.taken_fields.iter().find(|taken| {
+            taken.local == root && members.len() >= taken.members.len() && members.starts_with(&taken.members)
+        })?;
+        let rest = &members[taken.members.len()..];
         let span = expr.span();
-        let ident = with_span(ident, span);
-        Some(syn::parse_quote_spanned!(span=> #ident #(.#rest)*))
+        let holder = taken.named_at(span);
+        Some(syn::parse_quote_spanned!(span=> #holder #(.#rest)*))
     }
 
-    pub(super) fn with_taken_fields(&mut self, taken: &[(Ident, String, Vec<syn::Member>)], f: impl FnOnce(&mut Self)) {
+    pub(super) fn with_taken_fields(&mut self, taken: &[TakenField], f: impl FnOnce(&mut Self)) {
         let mark = self.captures.taken_fields.len();
         self.captures.taken_fields.extend(taken.iter().cloned());
         f(self);
@@ -79,7 +85,7 @@ impl Places<'_> {
         // A field the code around took first (`captures`) is that code's binding here, which
         // the `move` takes as it takes any local: neither it nor its local is taken again.
         let taken_around = |local: &String, members: &[syn::Member]| {
-            self.captures.taken_fields.iter().any(|(_, taken, path)| taken == local && members.starts_with(path))
+            self.captures.taken_fields.iter().any(|taken| taken.local == *local && members.starts_with(&taken.members))
         };
         let paths = syntax::moved_paths(expr, captured);
         let around =
@@ -99,15 +105,8 @@ impl Places<'_> {
             *expr = syn::parse2(quote_spanned!(span=> { #prelude #expr })).expect("a block");
             return;
         }
-        let captures: Vec<(Ident, String, Vec<syn::Member>)> = fields
-            .into_iter()
-            .enumerate()
-            .map(|(index, (local, members))| {
-                let name = format!("__captured{}", self.captures.hidden_captures + index);
-                (Ident::new(&name, Span::mixed_site()), local, members)
-            })
-            .collect();
-        self.captures.hidden_captures += captures.len();
+        let captures = captures::holders(fields, self.captures.hidden_captures);
+        self.captures.hidden_captures += holder_count(&captures);
         self.with_taken_fields(&captures, |this| {
             this.with_bound(whole.clone(), |this| match expr {
                 syn::Expr::Closure(node) => this.closure(node, false),
@@ -140,13 +139,13 @@ impl Places<'_> {
         fields: Vec<(String, Vec<syn::Member>)>,
         moved: &[String],
         assigned: &[String],
-    ) -> Vec<(Ident, String, Vec<syn::Member>)> {
+    ) -> Vec<TakenField> {
         let fields = fields
             .into_iter()
             .filter(|(local, _)| !moved.contains(local) && !assigned.contains(local) && self.lookup(local).is_some())
             .collect();
         let captures = captures::plan(code, fields, self.captures.hidden_captures);
-        self.captures.hidden_captures += captures.len();
+        self.captures.hidden_captures += holder_count(&captures);
         captures
     }
 
@@ -156,7 +155,7 @@ impl Places<'_> {
         &mut self,
         expr: &mut syn::Expr,
         moved: &[String],
-        captures: &[(Ident, String, Vec<syn::Member>)],
+        captures: &[TakenField],
         chosen: &[(Ident, Ident)],
     ) {
         let prelude = self.capture_values(moved);
@@ -165,27 +164,41 @@ impl Places<'_> {
             let span = local.span();
             quote_spanned!(span=> let #hidden = (&#krate::__private::Capture(#local)).capture();)
         });
-        let fields: Vec<TokenStream> = captures
-            .iter()
-            .map(|(ident, local, members)| {
-                let span = self.visible[local].ident.span();
-                // The path as user code writes it, rewritten as any use by value of it is.
-                let local: syn::Expr = if local == "self" {
-                    syn::parse_quote_spanned!(span=> self)
-                } else {
-                    let ident = syntax::ident_for(local, span);
-                    syn::parse_quote!(#ident)
-                };
-                let mut field: syn::Expr = syn::parse_quote_spanned!(span=> #local #(.#members)*);
-                self.value(&mut field);
-                // `mut`, as the plain closure's capture of a field of a `mut` local is: the
-                // code may change it (`self.errors.close()` in a `move` closure of `mut self`).
-                // Of a local that is not `mut`, the twin refuses such a change.
-                quote!(#[allow(unused_mut)] let mut #ident = #field;)
-            })
-            .collect();
+        let mut fields: Vec<TokenStream> = Vec::new();
+        for (index, taken) in captures.iter().enumerate() {
+            if index > 0 && captures[index - 1].holder == taken.holder {
+                continue;
+            }
+            let held: Vec<&TakenField> =
+                captures[index..].iter().take_while(|other| other.holder == taken.holder).collect();
+            let values: Vec<syn::Expr> = held.iter().map(|field| self.taken_value(field)).collect();
+            let holder = &taken.holder;
+            // `mut`, as the plain closure's capture of a field of a `mut` local is: the
+            // code may change it (`self.errors.close()` in a `move` closure of `mut self`).
+            // Of a local that is not `mut`, the twin refuses such a change.
+            fields.push(match taken.element {
+                Some(_) => quote!(#[allow(unused_mut)] let mut #holder = (#(#values,)*);),
+                None => quote!(#[allow(unused_mut)] let mut #holder = #(#values)*;),
+            });
+        }
         let span = expr.span();
         *expr = syn::parse2(quote_spanned!(span=> { #prelude #(#fields)* #(#chosen)* #expr })).expect("a block");
+    }
+
+    /// The value of a field taken first: its path as user code writes it, rewritten as any
+    /// use by value of it is.
+    fn taken_value(&mut self, taken: &TakenField) -> syn::Expr {
+        let span = self.visible[&taken.local].ident.span();
+        let local: syn::Expr = if taken.local == "self" {
+            syn::parse_quote_spanned!(span=> self)
+        } else {
+            let ident = syntax::ident_for(&taken.local, span);
+            syn::parse_quote!(#ident)
+        };
+        let members = &taken.members;
+        let mut field: syn::Expr = syn::parse_quote_spanned!(span=> #local #(.#members)*);
+        self.value(&mut field);
+        field
     }
 
     /// For each local in `chosen` (one a closure or async block both assigns and uses by

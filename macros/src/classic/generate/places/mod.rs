@@ -169,7 +169,7 @@ struct Captures {
     hidden_captures: usize,
     /// The fields the closure or async block being rewritten took first (`captures::plan`):
     /// a mention of one, where its local is not hidden, names the binding it was taken into.
-    taken_fields: Vec<(Ident, String, Vec<syn::Member>)>,
+    taken_fields: Vec<captures::TakenField>,
 }
 
 /// The facts the lending to macros reads: the statement's last uses and mentions, and where
