@@ -3686,3 +3686,42 @@ mod seed1346269 {
         );
     }
 }
+
+/// Seed 14930352's program 2012 (`LOWERING_FUZZ_SEED=14930352 LOWERING_FUZZ_PROGRAMS=3000
+/// LOWERING_FUZZ_ONLY=2012`), shrunk. The walk that learned the outer `v2` may hold a value at
+/// the loop's head (it moved into the pair, and the loop assigns it) binds the inner `v2`
+/// through a hidden value, which renumbered the locals after it; the entry states it assumed
+/// from the walk before were read by number, so that the second `v45`, never saved, was
+/// assumed to maybe hold a value at the second loop's head: a slot no code fills, E0282
+/// "cannot infer type for type parameter `F2`". Assumptions are now carried by the binding
+/// (where its identifier is), not by its number in one walk.
+mod seed14930352 {
+    use super::*;
+
+    differential! {
+        pub async fn seed14930352_program2012() {
+
+            let mut v2 = Loud::new("l1");
+            let v45: Result<u32, String> = Pair { a: v2, b: Ok::<u32, String>({ let mut k7 = 0u32; 'l6: loop { if k7 == 0 { break 'l6 {
+                let v2 = {
+                    let Ok(mut v2) = now("a22", Ok::<u32, String>(0u32)).await else {
+                        panic!("p23 {}", 0u32);
+                    };
+                    Loud::new("l26")
+                };
+                0u32
+            }; } k7 += 1;
+                v2 = Loud::new("l44");
+            } }) }.b;
+            let v45: u32 = 0u32;
+            { let mut k91 = 0u32; 'l90: loop { if k91 == 0 { break 'l90; } k91 += 1;
+                now("a93", 5u32).await;
+            } };
+        }
+    }
+
+    #[test]
+    fn seed14930352_program2012() {
+        same_at_every_suspension(|| classic::seed14930352_program2012(), || runtime::seed14930352_program2012());
+    }
+}

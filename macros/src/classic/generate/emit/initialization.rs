@@ -105,7 +105,8 @@ impl Emitter<'_> {
             return;
         }
         let Some(field) = &mention.field else { return };
-        let key = (id, field.to_token_stream().to_string());
+        let owner = self.keys[id].clone();
+        let key = (owner.clone(), field.to_token_stream().to_string());
         if !self.found.fields_used.iter().any(|(known, _)| *known == key) {
             self.found.fields_used.push((key.clone(), field.clone()));
         }
@@ -113,7 +114,7 @@ impl Emitter<'_> {
             .found
             .fields_used
             .iter()
-            .filter(|((owner, _), _)| *owner == id)
+            .filter(|((of, _), _)| *of == owner)
             .position(|(known, _)| *known == key)
             .expect("recorded above");
         let bit = 1u32 << index.min(31);

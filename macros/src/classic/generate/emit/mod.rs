@@ -52,6 +52,8 @@ mod segment;
 mod shadowing;
 mod states;
 mod values;
+mod var_key;
+pub(crate) use var_key::VarKey;
 
 use crate::classic::syntax::recursive_call;
 use constructs::has_return;
@@ -235,10 +237,10 @@ pub(crate) struct Config<'a> {
     pub unit_return: bool,
     pub self_ident: Option<Ident>,
     /// Loop-head entry states assumed from the previous walk.
-    pub assumed: HashMap<StateId, Vec<Init>>,
+    pub assumed: HashMap<StateId, HashMap<VarKey, Init>>,
     /// Fields used by value in the previous walk: a loop's back edge brings them to saves
     /// that come before them in the walk.
-    pub fields_used: Vec<((VarId, String), syn::Expr)>,
+    pub fields_used: Vec<((VarKey, String), syn::Expr)>,
     /// The locals that live in place, and why (`analyse::in_place`): what the loans analysis
     /// and the signature found, and what earlier walks added.
     pub in_place: KeptInPlace,
@@ -251,6 +253,9 @@ pub(crate) struct Emitter<'a> {
     config: &'a Config<'a>,
     pub vars: Vec<Var>,
     init: Vec<Init>,
+    /// What the next walk knows each local by (`VarKey`): what this one learned of it is
+    /// carried by that.
+    keys: Vec<VarKey>,
     scopes: Vec<Scope>,
     /// The states written so far and the edges between them.
     pub(crate) states: States,
@@ -273,7 +278,7 @@ pub(crate) struct States {
     next_state: StateId,
     /// Entry states of loop heads as seen in this walk, back edges included (for the
     /// fixpoint).
-    pub(crate) heads: HashMap<StateId, Vec<Init>>,
+    pub(crate) heads: HashMap<StateId, HashMap<VarKey, Init>>,
     /// The loop heads begun, with the variables in scope there.
     loop_heads: Vec<(StateId, Vec<VarId>)>,
 }
@@ -310,7 +315,7 @@ pub(crate) struct Found {
     /// Fields of locals used by value (`field_used`), keyed by variable and text: those of
     /// the previous walk first (a loop's back edge brings their bits to saves that come
     /// before them in this walk), so that each keeps its index.
-    pub(crate) fields_used: Vec<((VarId, String), syn::Expr)>,
+    pub(crate) fields_used: Vec<((VarKey, String), syn::Expr)>,
     pub(crate) errors: Vec<syn::Error>,
     /// `Config::parts`, with the fields this walk found moved.
     pub(crate) parts: HashMap<String, Vec<String>>,
@@ -380,6 +385,7 @@ impl<'a> Emitter<'a> {
             },
             vars: Vec::new(),
             init: Vec::new(),
+            keys: Vec::new(),
             scopes: vec![Scope { vars: Vec::new(), unsafety: false, renamed: Vec::new() }],
         }
     }
@@ -411,6 +417,7 @@ impl<'a> Emitter<'a> {
         let maybe = format_ident!("__maybe_{}", id, span = Span::mixed_site());
         let guard = format_ident!("__guard_{}", id, span = Span::mixed_site());
         let in_place = self.in_place_reason(&name);
+        let key = VarKey::new(&name, &self.keys);
         self.vars.push(Var {
             in_place,
             span: name.span(),
@@ -425,6 +432,7 @@ impl<'a> Emitter<'a> {
             names: HiddenNames { maybe, guard },
             walk: WalkState::default(),
         });
+        self.keys.push(key);
         self.naming.next_seq += 1;
         self.init.push(init);
         self.scopes.last_mut().expect("a scope is open").vars.push(id);

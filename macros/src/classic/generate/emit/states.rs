@@ -147,13 +147,14 @@ impl<'a> Emitter<'a> {
         if loop_head {
             if let (Some(entry), Some(assumed)) = (entry.as_mut(), self.config.assumed.get(&state)) {
                 for &id in &in_scope {
-                    if let Some(&assumed) = assumed.get(id) {
+                    if let Some(&assumed) = assumed.get(&self.keys[id]) {
                         entry[id] = entry[id].join(assumed);
                     }
                 }
             }
             if let Some(entry) = &entry {
-                self.states.heads.insert(state, entry.clone());
+                let keyed = in_scope.iter().map(|&id| (self.keys[id].clone(), entry[id])).collect();
+                self.states.heads.insert(state, keyed);
                 self.states.loop_heads.push((state, in_scope.clone()));
             }
         }
@@ -246,7 +247,7 @@ impl<'a> Emitter<'a> {
             };
             for (_, edge) in self.states.edges.iter().filter(|(target, _)| *target == state) {
                 for &id in &in_scope {
-                    if let (Some(joined), Some(&seen)) = (entry.get_mut(id), edge.get(id)) {
+                    if let (Some(joined), Some(&seen)) = (entry.get_mut(&self.keys[id]), edge.get(id)) {
                         *joined = joined.join(seen);
                     }
                 }
