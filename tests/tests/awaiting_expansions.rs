@@ -442,3 +442,83 @@ fn a_hint_on_a_module() {
         || module_runtime::frames_in_a_module(Source::new(&[3])),
     );
 }
+
+/// What the process reaper's lock is: nothing to hold, or a guard to move into the reaping.
+pub enum Lock {
+    Wait,
+    Signal(Loud),
+}
+
+hinted! {
+    [awaits(pasted)]
+    // The reaper's `reap(&self, lock: Lock)`: the first invocation borrows `lock` across its
+    // await (so the state machine keeps it in place), the second moves it at its last use,
+    // inside the tokens of an invocation that runs in an awaited block. That block runs once,
+    // where it is made: the macro is lent `lock`'s value there, as anywhere in the statement
+    // (it was lent the place, and the move out of it was E0507).
+    pub async fn reap_with(lock: Lock, extra: u32) -> u32 {
+        pasted! {
+            if let (true, Lock::Wait) = (extra > 0, &lock) {
+                later("wait", extra).await;
+            }
+        }
+        pasted! {
+            if let (true, Lock::Signal(guard)) = (extra > 1, lock) {
+                return later("reap", guard).await.spend_later(extra).await;
+            }
+        }
+        extra
+    }
+}
+
+#[test]
+fn a_macro_awaiting_at_a_locals_last_use_is_lent_its_value() {
+    for extra in [0, 1, 2] {
+        for lock in [|| Lock::Wait, || Lock::Signal(Loud::new("guard"))] {
+            same_at_every_suspension(|| reap_with::classic(lock(), extra), || reap_with::runtime(lock(), extra));
+        }
+    }
+}
+
+/// A format string among a macro's tokens names a local kept in place (`"{user}"`, in a
+/// `format!` inside the tokens, or handed to a macro of the user's that formats): the capture
+/// reads the value, as in the plain function (it named the place, E0277 "`Place<String>`
+/// doesn't implement `Display`", an IMAP client's `login`).
+macro_rules! or_return {
+    ($result:expr, $value:expr) => {
+        match $result {
+            Ok(o) => o,
+            Err(e) => return Err(format!("{e}: {}", $value)),
+        }
+    };
+}
+
+macro_rules! formatted {
+    ($($format:tt)*) => {
+        format!($($format)*)
+    };
+}
+
+async fn command(text: &str) -> Result<u32, String> {
+    later("command", if text.len() > 10 { Ok(text.len() as u32) } else { Err(text.to_owned()) }).await
+}
+
+hinted! {
+    [returns(or_return)]
+    pub async fn login(user: String, tag: u32) -> Result<u32, String> {
+        let held = &user;
+        let id = or_return!(command(&format!("LOGIN {user} {tag}")).await, tag);
+        let echoed = formatted!("{user}/{held}/{id}");
+        later("done", Ok(id + echoed.len() as u32 + user.len() as u32)).await
+    }
+}
+
+#[test]
+fn a_format_string_among_a_macros_tokens_reads_a_kept_local() {
+    for user in ["me", "somebody else"] {
+        let outcome =
+            same_at_every_suspension(|| login::classic(user.to_owned(), 7), || login::runtime(user.to_owned(), 7));
+        let expected = if user == "me" { Err(String::from("LOGIN me 7: 7")) } else { Ok(64) };
+        assert_eq!(outcome, Outcome::Value(expected));
+    }
+}

@@ -238,9 +238,14 @@ impl FormatArgs {
 /// The identifiers a string literal among a macro's tokens would capture inline, were it a
 /// format string (a macro the lowering does not know may pass it to `format_args!`).
 pub(crate) fn token_captures(literal: &proc_macro2::Literal) -> Vec<String> {
+    token_captures_at(literal).into_iter().map(|(name, _)| name).collect()
+}
+
+/// As [`token_captures`], each with the literal's span.
+pub(crate) fn token_captures_at(literal: &proc_macro2::Literal) -> Vec<(String, Span)> {
     let token = proc_macro2::TokenTree::Literal(literal.clone());
     match syn::parse2::<syn::LitStr>(token.into()) {
-        Ok(lit) => inline_captures(&lit).into_iter().map(|(name, _)| name).collect(),
+        Ok(lit) => inline_captures(&lit),
         Err(_) => Vec::new(),
     }
 }

@@ -224,7 +224,7 @@ impl Places<'_> {
     pub(super) fn closure(&mut self, node: &mut syn::ExprClosure, others: bool) {
         let names: Vec<String> = node.inputs.iter().flat_map(binding_names).collect();
         let own_run = std::mem::take(&mut self.lending.runs_where_made);
-        self.deferred(|this| this.with_bound(names, |this| this.value(&mut node.body)));
+        self.deferred_unless(own_run, |this| this.with_bound(names, |this| this.value(&mut node.body)));
         if own_run {
             let run = own_run_anchor();
             let body = &node.body;
@@ -239,7 +239,7 @@ impl Places<'_> {
 
     pub(super) fn async_block(&mut self, node: &mut syn::ExprAsync, others: bool) {
         let own_run = std::mem::take(&mut self.lending.runs_where_made);
-        self.deferred(|this| this.block(&mut node.block));
+        self.deferred_unless(own_run, |this| this.block(&mut node.block));
         if own_run {
             node.block.stmts.insert(0, syn::Stmt::Item(syn::Item::Verbatim(own_run_anchor())));
         }

@@ -73,6 +73,7 @@ impl Places<'_> {
         if placed {
             *self.lending.gathered.borrow_mut() = Some(Vec::new());
         }
+        let captured = if placed { self.captured_by_literals(&mac.tokens, &by_value) } else { TokenStream::new() };
         mac.tokens = self.tokens(mac.tokens.clone(), Fields::Sigils, &by_value);
         let bound = self.lending.gathered.borrow_mut().take().unwrap_or_default();
         let krate = self.krate;
@@ -101,17 +102,54 @@ impl Places<'_> {
                 )
             })
             .collect();
-        quote!(#(#values)* #(#references)*)
+        quote!(#(#values)* #(#references)* #captured)
+    }
+
+    /// `"{v}"` among a macro's tokens (a `format!` nested in them, or a macro of the user's
+    /// that formats) captures `v` by name, where `v` names the local's place: a reference to
+    /// the lent value is bound under that name before the macro, for the capture to read
+    /// (`let v = &(*__lent_v);`). Not the locals lent by value, which are bound under their
+    /// names already.
+    fn captured_by_literals(&self, tokens: &TokenStream, by_value: &HashSet<String>) -> TokenStream {
+        fn literals(tokens: &TokenStream, out: &mut Vec<(String, Span)>) {
+            for token in tokens.clone() {
+                match token {
+                    TokenTree::Literal(literal) => out.extend(std_macros::token_captures_at(&literal)),
+                    TokenTree::Group(group) => literals(&group.stream(), out),
+                    _ => {}
+                }
+            }
+        }
+        let mut found = Vec::new();
+        literals(tokens, &mut found);
+        let mut named: Vec<String> = Vec::new();
+        let mut bindings = TokenStream::new();
+        for (name, span) in found {
+            if named.contains(&name) || by_value.contains(&name) {
+                continue;
+            }
+            let Some(local) = self.lookup(&name) else { continue };
+            let value = self.lent_mention(local, span);
+            let ident = ident_for(&name, span);
+            bindings.extend(quote_spanned!(span=> #[allow(unused_variables)] let #ident = &#value;));
+            named.push(name);
+        }
+        bindings
     }
 
     /// The visible locals a macro the lowering cannot see into is lent by value: those that
     /// no code after the statement names, that the statement names nowhere after the macro
     /// (a borrow taken before it and still alive is the twin's error there), and only
     /// where the macro runs once, as part of the statement (not in a loop, closure or async
-    /// block, which may run again or later).
+    /// block, which may run again or later). In a closure or async block that runs where it
+    /// is made (`Lending::runs_once_at`: an invocation a hint runs in an awaited block), only
+    /// those its tokens visibly move (`visibly_moved`, `(self, lock)`): a value lent to a
+    /// macro that only borrows it drops where the statement ends, and a block's statement
+    /// is the macro's own, where the function's would have it drop at its scope's end.
     pub(super) fn lent_by_value(&self, mac: &syn::Macro) -> HashSet<String> {
+        let runs_once_in_block = self.lending.deferred > 0 && self.lending.runs_once_at == Some(self.lending.deferred);
         // (Only a macro whose place in the source is known: the twin finds it by that.)
-        if self.lending.deferred > 0
+        if (self.lending.deferred > 0 && !runs_once_in_block)
             || std_macros::parse(mac).is_some()
             || has_tracing_fields(mac)
             || lent_key(mac, "").is_none()
@@ -133,6 +171,7 @@ impl Places<'_> {
                     && self.lending.last_uses.contains(name)
                     && self.lookup(name).is_some()
                     && self.lending.mentions_here.get(name) == Some(count)
+                    && (!runs_once_in_block || visibly_moved(&mac.tokens, name))
             })
             .map(|(name, _)| name)
             .collect()
@@ -448,4 +487,53 @@ fn reborrow_binding(place: &Ident, span: Span) -> Ident {
 
 fn lent_binding(place: &Ident, span: Span) -> Ident {
     Ident::new(&format!("__lent_{}", place.to_string().trim_start_matches("r#")), Span::mixed_site().located_at(span))
+}
+
+/// Whether `tokens` name `name` where a value is moved, whatever its type: a whole element of
+/// a tuple, array or call's arguments (`(self, lock)`, `f(lock)`), the value of a `let` or an
+/// assignment, or of `return` or `break` (`= lock;`, `return lock`). A method call, a field,
+/// `&`, a comparison or a macro's own token rule may only borrow it.
+fn visibly_moved(tokens: &TokenStream, name: &str) -> bool {
+    moved_in(tokens, name, false)
+}
+
+/// `visibly_moved` in one level of tokens: `listed` says they are a parenthesized or bracketed
+/// list's (at the macro's own level, a bare argument is the macro rule's to use).
+fn moved_in(tokens: &TokenStream, name: &str, listed: bool) -> bool {
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let punct_at = |index: usize| match tokens.get(index) {
+        Some(TokenTree::Punct(punct)) => Some(punct.as_char()),
+        _ => None,
+    };
+    tokens.iter().enumerate().any(|(index, token)| match token {
+        TokenTree::Ident(ident) if ident == name => {
+            let before = index.checked_sub(1);
+            let opens = match before.map(|before| &tokens[before]) {
+                None => listed,
+                Some(TokenTree::Punct(punct)) => match punct.as_char() {
+                    ',' => listed,
+                    // `= lock`, not `== lock`, `<= lock`, `!= lock`.
+                    '=' => before
+                        .and_then(|before| before.checked_sub(1))
+                        .and_then(punct_at)
+                        .is_none_or(|c| !"=<>!+-*/%&|^".contains(c)),
+                    _ => false,
+                },
+                Some(TokenTree::Ident(word)) => word == "return" || word == "break",
+                _ => false,
+            };
+            let closes = match tokens.get(index + 1) {
+                None => true,
+                Some(TokenTree::Punct(punct)) => punct.as_char() == ',' || punct.as_char() == ';',
+                _ => false,
+            };
+            opens && closes
+        }
+        TokenTree::Group(group) => {
+            let listed =
+                matches!(group.delimiter(), proc_macro2::Delimiter::Parenthesis | proc_macro2::Delimiter::Bracket);
+            moved_in(&group.stream(), name, listed)
+        }
+        _ => false,
+    })
 }

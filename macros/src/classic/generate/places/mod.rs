@@ -193,6 +193,10 @@ struct Lending {
     /// called there): it cannot outlive the statement, so what it lends to macros is
     /// bounded by its own run rather than by `move_next`'s.
     runs_where_made: bool,
+    /// The `deferred` depth of the body of a closure or async block that runs where it is
+    /// made (`deferred_unless`): a macro there runs once, as part of the statement, and is
+    /// lent by value a local at its last use that its tokens visibly move (`lent_by_value`).
+    runs_once_at: Option<usize>,
     /// While a macro's tokens are rewritten with a place to bind before it (`lent_macro`):
     /// the places they lend, each once, with the span of its first mention and, for a local
     /// declared a reference, whether it is `&mut` (`InPlace::reference`); each mention names
@@ -613,6 +617,20 @@ impl<'a> Places<'a> {
     fn deferred(&mut self, f: impl FnOnce(&mut Self)) {
         self.lending.deferred += 1;
         f(self);
+        self.lending.deferred -= 1;
+    }
+
+    /// The body of a closure or async block: deferred; where it runs where it is made
+    /// (`runs_where_made`: called or awaited there, once, as part of the statement), its own
+    /// code (not a loop or closure inside it) is `Lending::runs_once_at`.
+    fn deferred_unless(&mut self, runs_where_made: bool, f: impl FnOnce(&mut Self)) {
+        if !runs_where_made {
+            return self.deferred(f);
+        }
+        self.lending.deferred += 1;
+        let outer = self.lending.runs_once_at.replace(self.lending.deferred);
+        f(self);
+        self.lending.runs_once_at = outer;
         self.lending.deferred -= 1;
     }
 }
