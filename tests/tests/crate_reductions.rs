@@ -678,3 +678,98 @@ mod names_a_macro_binds_for_itself {
         );
     }
 }
+
+/// A field of a reference used by value (tokio-postgres 0.7.18, `Transaction::_savepoint`:
+/// `Transaction { client: self.client, .. }` in a `&mut self` method, `client: &'a mut
+/// Client`). Rust reborrows the field there (a `&mut` where a `&mut` is expected); the
+/// lowering took it as a field moved out of the receiver's place (E0507 "cannot move out of a
+/// mutable reference" at the attribute). A field reached through a reference is now read
+/// through it as Rust reads it: copied, reborrowed, never moved. The same through a
+/// reference parameter and a shared reference.
+mod a_field_read_through_a_reference {
+    use super::*;
+
+    pub struct Client {
+        pub log: Vec<String>,
+    }
+
+    impl Client {
+        pub async fn execute(&mut self, query: &str) -> Result<(), String> {
+            later("execute", ()).await;
+            self.log.push(query.to_owned());
+            if query.ends_with("fail") { Err(query.to_owned()) } else { Ok(()) }
+        }
+    }
+
+    pub struct Savepoint {
+        pub name: String,
+        pub depth: u32,
+    }
+
+    pub struct Transaction<'a> {
+        pub client: &'a mut Client,
+        pub savepoint: Option<Savepoint>,
+        pub done: bool,
+    }
+
+    /// The crate's method, written twice.
+    macro_rules! savepoint {
+        ($name:ident, $lowering:ident) => {
+            #[lowering::lowering($lowering)]
+            pub async fn $name(&mut self, name: Option<String>) -> Result<Transaction<'_>, String> {
+                let depth = self.savepoint.as_ref().map_or(0, |sp| sp.depth) + 1;
+                let name = name.unwrap_or_else(|| format!("sp_{depth}"));
+                let query = format!("SAVEPOINT {name}");
+                self.client.execute(&query).await?;
+
+                Ok(Transaction { client: self.client, savepoint: Some(Savepoint { name, depth }), done: false })
+            }
+        };
+    }
+
+    impl<'a> Transaction<'a> {
+        savepoint!(savepoint_classic, classic);
+        savepoint!(savepoint_runtime, runtime);
+    }
+
+    /// Through a reference parameter, a shared field copied beside the reborrowed one.
+    macro_rules! nested {
+        ($name:ident, $lowering:ident) => {
+            #[lowering::lowering($lowering)]
+            pub async fn $name<'t>(outer: &'t mut Transaction<'_>, seen: &Savepoint) -> Transaction<'t> {
+                let depth = later("depth", seen.depth).await + 1;
+                let name = format!("{}-{depth}", later("name", &seen.name).await);
+                Transaction { client: outer.client, savepoint: Some(Savepoint { name, depth }), done: outer.done }
+            }
+        };
+    }
+
+    nested!(nested_classic, classic);
+    nested!(nested_runtime, runtime);
+
+    async fn drive(classic: bool, name: Option<String>) -> Result<Vec<String>, String> {
+        let mut client = Client { log: Vec::new() };
+        let mut outer = Transaction { client: &mut client, savepoint: None, done: false };
+        let inner = if classic { outer.savepoint_classic(name).await? } else { outer.savepoint_runtime(name).await? };
+        let savepoint = inner.savepoint.expect("a savepoint");
+        let mut deeper = if classic {
+            nested_classic(&mut outer, &savepoint).await
+        } else {
+            nested_runtime(&mut outer, &savepoint).await
+        };
+        let deepest = deeper.savepoint.take().expect("a savepoint");
+        deeper.client.execute(&deepest.name).await?;
+        Ok(client.log.clone().into_iter().chain([format!("{} {}", deepest.name, deepest.depth)]).collect())
+    }
+
+    #[test]
+    fn the_receivers_field_is_reborrowed() {
+        for name in [None, Some(String::from("named")), Some(String::from("fail"))] {
+            let outcome = same_at_every_suspension(|| drive(true, name.clone()), || drive(false, name.clone()));
+            if name.is_none() {
+                let log = vec![String::from("SAVEPOINT sp_1"), String::from("sp_1-2"), String::from("sp_1-2 2")];
+                assert_eq!(outcome, Outcome::Value(Ok(log)));
+            }
+        }
+    }
+}

@@ -351,3 +351,57 @@ fn a_moves_hint_takes_an_awaited_value() {
         same_at_every_suspension(|| consumed_awaited_value::classic("abc"), || consumed_awaited_value::runtime("abc"));
     assert_eq!(outcome, Outcome::Value(Ok(4)));
 }
+
+/// A local called as a function that takes it by value (an `FnOnce`), inside a closure that
+/// is handed on (a cache's `try_compute`: `catch_unwind(AssertUnwindSafe(|| f(maybe_entry)))`,
+/// moka 0.12.16), and one called directly at its last use: the call borrowed it (rustc's E0507
+/// "cannot move out of a raw pointer", with the hint too); `moves(f)` now has the call take
+/// it, and the closure take it when it is made, as Rust does.
+mod a_called_local {
+    use super::*;
+    use std::future::Future;
+    use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+
+    macro_rules! try_compute {
+        ($name:ident, $($lowering:tt)*) => {
+            #[lowering::lowering($($lowering)*)]
+            pub async fn $name<F, Fut, G>(f: F, then: G, key: &'static str) -> u32
+            where
+                F: FnOnce(Option<Loud>) -> Fut,
+                Fut: Future<Output = u32>,
+                G: FnOnce(u32) -> u32,
+            {
+                let maybe_entry = later("lookup", (!key.is_empty()).then(|| Loud::new(key))).await;
+                let seen = maybe_entry.as_ref().map_or(0, |entry| entry.name().len() as u32);
+                let fut = match catch_unwind(AssertUnwindSafe(|| f(maybe_entry))) {
+                    Ok(fut) => fut,
+                    Err(payload) => resume_unwind(payload),
+                };
+                let value = fut.await + seen;
+                then(later("then", value).await)
+            }
+        };
+    }
+
+    try_compute!(classic, classic, moves(f, then));
+    try_compute!(runtime, runtime);
+}
+
+#[test]
+fn a_moves_hint_has_a_call_take_the_local_it_calls() {
+    for key in ["key", ""] {
+        let compute = |guard: Loud| {
+            move |entry: Option<Loud>| async move {
+                let n = entry.map_or(0, |entry| entry.name().len() as u32);
+                later("compute", n + guard.name().len() as u32).await
+            }
+        };
+        let then = |base: Loud| move |value: u32| value * 10 + base.name().len() as u32;
+        let outcome = same_at_every_suspension(
+            || a_called_local::classic(compute(Loud::new("g")), then(Loud::new("b")), key),
+            || a_called_local::runtime(compute(Loud::new("g")), then(Loud::new("b")), key),
+        );
+        let expected = if key.is_empty() { 11 } else { 71 };
+        assert_eq!(outcome, Outcome::Value(expected));
+    }
+}

@@ -118,7 +118,7 @@ pub fn called_for_in(diagnostic: &Diagnostic, source: Option<&str>) -> Option<Hi
         // `d.to_t().finish().await`: rustc highlights `d`, and `finish()` "moved due to this
         // method call"), the hint names that call (`moves(d.to_t())`).
         "E0507" if diagnostic.message.starts_with("cannot move out of") => {
-            if let Some(call) = receiver_call(diagnostic, primary, source) {
+            if let Some(call) = receiver_call(diagnostic, primary, source).or_else(|| awaited_receiver(primary)) {
                 return Some(Hint { kind: Kind::Moves, local: call });
             }
             highlighted(primary).and_then(|text| field_path(&text)).map(|local| Hint { kind: Kind::Moves, local })
@@ -179,6 +179,36 @@ fn receiver_call(diagnostic: &Diagnostic, primary: &DiagnosticSpan, source: Opti
     };
     let call = text.trim_end().strip_suffix('.')?.trim();
     is_call(call).then(|| call.split_whitespace().collect())
+}
+
+/// The awaited call a consuming method is called on, where rustc highlights that call's
+/// `await` (`mailbox.next().await` in `mailbox.next().await.dispatch_to(actor).await`, an
+/// actor framework's `yield_once`: the lowering keeps the awaited value in place): the call and
+/// its `.await`, back to where the expression begins on the line, without spaces.
+fn awaited_receiver(primary: &DiagnosticSpan) -> Option<String> {
+    let [line] = primary.text.as_slice() else { return None };
+    let chars: Vec<char> = line.text.chars().collect();
+    let end = line.highlight_end.checked_sub(1)?;
+    let highlighted: String = chars.get(line.highlight_start.checked_sub(1)?..end)?.iter().collect();
+    if highlighted != "await" {
+        return None;
+    }
+    let mut start = end;
+    let mut depth = 0usize;
+    while start > 0 {
+        let c = chars[start - 1];
+        match c {
+            ')' | ']' => depth += 1,
+            '(' | '[' if depth == 0 => break,
+            '(' | '[' => depth -= 1,
+            _ if depth > 0 => {}
+            _ if c.is_alphanumeric() || "_.:?!".contains(c) => {}
+            _ => break,
+        }
+        start -= 1;
+    }
+    let text: String = chars[start..end].iter().collect::<String>().split_whitespace().collect();
+    (is_call(&text) && text.ends_with(".await")).then_some(text)
 }
 
 /// A call as a hint names it: an identifier first, parentheses balanced, and a call, an await
@@ -316,6 +346,16 @@ mod tests {
             "children": [], "rendered": null
         }))
         .unwrap()
+    }
+
+    #[test]
+    fn a_consuming_method_on_an_awaited_value_names_the_awaited_call() {
+        let text = "    let n = mailbox.next(a, b).await.dispatch_to(actor).await;";
+        let at = text.find("await").unwrap() + 1;
+        let moved = diagnostic("E0507", "cannot move out of a raw pointer", text, at, at + 5);
+        assert_eq!(called_for(&moved).map(|h| h.to_string()).as_deref(), Some("moves(mailbox.next(a,b).await)"));
+        let alone = diagnostic("E0507", "cannot move out of a raw pointer", "    (x).await.go().await", 9, 14);
+        assert_eq!(called_for(&alone), None, "no call before the await");
     }
 
     #[test]

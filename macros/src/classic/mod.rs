@@ -37,7 +37,9 @@
 //!
 //! Where a loop head's entry states depend on what the walk finds later, or the walk puts a
 //! local in place, the walk repeats (at most `MAX_ROUNDS` times; each round can only add to the
-//! sets it settles; `snapshots.rs` counts the rounds).
+//! sets it settles; `snapshots.rs` counts the rounds). What one walk learned of a local reaches
+//! the next by the binding (`emit::VarKey`: where its identifier is), not by its number in the
+//! walk, which a walk that learned more may change.
 
 mod analyse;
 mod generate;

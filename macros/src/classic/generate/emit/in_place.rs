@@ -148,6 +148,7 @@ impl Emitter<'_> {
                             field: var.field.to_string(),
                             reason: var.in_place,
                             reference: var.declared_reference(),
+                            holds_reference: var.declared_reference_type().is_some(),
                         },
                     );
                 } else if !(var.param() && var.no_drop() && !var.exclusive_ref()) {

@@ -77,6 +77,57 @@ impl Places<'_> {
         (!captured.is_empty()).then_some((captured, others))
     }
 
+    /// A closure or async block (`expr`) that names visible locals: a `move` one takes them
+    /// (`moved_into`); another takes what it uses by value when it is made, as Rust's closure
+    /// captures it (a whole local, a field, or, for one it also assigns, what rustc picks:
+    /// `chosen_captures`), and reaches the rest through places.
+    pub(super) fn code_made(&mut self, expr: &mut syn::Expr) {
+        let own_run = std::mem::take(&mut self.lending.runs_where_made);
+        let Some((captured, others)) = self.capturing(expr) else { return };
+        let moves = match expr {
+            syn::Expr::Closure(node) => node.capture.is_some(),
+            syn::Expr::Async(node) => node.capture.is_some(),
+            _ => return,
+        };
+        if moves {
+            self.moved_into(expr, &captured);
+            return;
+        }
+        let original = expr.clone();
+        self.lending.runs_where_made = own_run;
+        let (moved, fields) = self.moves_inside(|this| this.code_body(expr, others));
+        // One it also assigns (`v = ..`, `v += ..`), Rust's closure borrows mutably if it is
+        // `Copy` and takes otherwise: rustc picks (`chosen`).
+        let assigned = assigned_in(&original);
+        let (chosen, moved): (Vec<String>, Vec<String>) = moved.into_iter().partition(|name| assigned.contains(name));
+        let captures = self.fields_to_capture(&original, fields, &moved, &assigned);
+        if (moved.is_empty() && captures.is_empty() && chosen.is_empty()) || others {
+            return;
+        }
+        *expr = original;
+        self.lending.runs_where_made = own_run;
+        self.with_taken_fields(&captures, |this| this.with_bound(moved.clone(), |this| this.code_body(expr, false)));
+        let chosen = self.chosen_captures(&chosen);
+        let places = Self::chosen_places(&chosen);
+        match expr {
+            syn::Expr::Closure(node) => {
+                let body = &node.body;
+                *node.body = syn::parse2(quote!({ #places #body })).expect("a block");
+            }
+            syn::Expr::Async(node) => node.block.stmts.insert(0, syn::Stmt::Item(syn::Item::Verbatim(places))),
+            _ => {}
+        }
+        self.taken_first(expr, &moved, &captures, &chosen);
+    }
+
+    fn code_body(&mut self, expr: &mut syn::Expr, others: bool) {
+        match expr {
+            syn::Expr::Closure(node) => self.closure(node, others),
+            syn::Expr::Async(node) => self.async_block(node, others),
+            _ => {}
+        }
+    }
+
     /// A `move` closure or async block: it takes the values of the places it names when it
     /// is made, as the plain closure would take the locals; of a local it names only through
     /// fields, those fields alone (`move || v.0` takes `v.0`, as edition 2021 captures, and

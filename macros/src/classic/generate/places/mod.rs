@@ -130,6 +130,11 @@ pub(crate) struct InPlace {
     /// identifier (`lent_mention`), as a rule taking `$buf:ident` needs. (A `mut` one may be
     /// assigned another reference by the macro, which must then reach its place.)
     pub reference: Option<bool>,
+    /// A parameter or the receiver declared a reference (`mut` or not): a field used by value
+    /// is read through it as Rust reads one (copied, or reborrowed where a `&mut` is
+    /// expected), never moved out of it (`self.client` of a `&mut self` whose `client` is a
+    /// `&'a mut Client`).
+    pub holds_reference: bool,
 }
 
 pub(crate) struct Places<'a> {
@@ -341,6 +346,7 @@ impl<'a> Places<'a> {
         // Rust moves it into the closure when it is made; the same for one that runs at once.)
         if usage == PlaceUse::Value
             && let Some((local, members)) = self.field_path(expr)
+            && !local.holds_reference
         {
             // A field used by value: copied, reborrowed or moved out, as rustc picks
             // (`FieldByValue`); its bit is numbered in case it moves.
@@ -470,8 +476,16 @@ impl<'a> Places<'a> {
                 }
             }
             syn::Expr::Call(node) => {
-                // A local called (a closure, an `impl AsyncFn`) is borrowed by the call.
-                self.rewrite(&mut node.func, PlaceUse::Place);
+                // A local called (a closure, an `impl AsyncFn`) is borrowed by the call; one a
+                // `moves` hint names (an `FnOnce`, `moves(f)`) is taken by it, as Rust takes it
+                // (inside a closure, which then takes it when it is made).
+                let usage = match Self::path_name(&node.func) {
+                    Some(name) if crate::classic::hints::moves(&name) && self.lookup(&name).is_some() => {
+                        PlaceUse::Value
+                    }
+                    _ => PlaceUse::Place,
+                };
+                self.rewrite(&mut node.func, usage);
                 for arg in node.args.iter_mut() {
                     self.value(arg);
                 }
@@ -509,69 +523,7 @@ impl<'a> Places<'a> {
             syn::Expr::Block(node) => self.block(&mut node.block),
             syn::Expr::Unsafe(node) => self.block(&mut node.block),
             syn::Expr::Const(_) => {}
-            syn::Expr::Closure(node) => {
-                let own_run = std::mem::take(&mut self.lending.runs_where_made);
-                if let Some((captured, others)) = self.capturing(&syn::Expr::Closure(node.clone())) {
-                    if node.capture.is_some() {
-                        self.moved_into(expr, &captured);
-                    } else {
-                        let original = node.clone();
-                        self.lending.runs_where_made = own_run;
-                        let (moved, fields) = self.moves_inside(|this| this.closure(node, others));
-                        // One it also assigns (`v = ..`, `v += ..`), Rust's closure borrows
-                        // mutably if it is `Copy` and takes otherwise: rustc picks (`chosen`).
-                        let original = syn::Expr::Closure(original);
-                        let assigned = assigned_in(&original);
-                        let (chosen, moved): (Vec<String>, Vec<String>) =
-                            moved.into_iter().partition(|name| assigned.contains(name));
-                        let captures = self.fields_to_capture(&original, fields, &moved, &assigned);
-                        if (!moved.is_empty() || !captures.is_empty() || !chosen.is_empty()) && !others {
-                            // What it uses by value, it takes when it is made, as Rust's closure
-                            // captures it; the rest it reaches through places.
-                            let syn::Expr::Closure(original) = original else { unreachable!() };
-                            *node = original;
-                            self.lending.runs_where_made = own_run;
-                            self.with_taken_fields(&captures, |this| {
-                                this.with_bound(moved.clone(), |this| this.closure(node, false))
-                            });
-                            let chosen = self.chosen_captures(&chosen);
-                            let places = Self::chosen_places(&chosen);
-                            let body = &node.body;
-                            *node.body = syn::parse2(quote!({ #places #body })).expect("a block");
-                            self.taken_first(expr, &moved, &captures, &chosen);
-                        }
-                    }
-                }
-            }
-            syn::Expr::Async(node) => {
-                let own_run = std::mem::take(&mut self.lending.runs_where_made);
-                if let Some((captured, others)) = self.capturing(&syn::Expr::Async(node.clone())) {
-                    if node.capture.is_some() {
-                        self.moved_into(expr, &captured);
-                    } else {
-                        let original = node.clone();
-                        self.lending.runs_where_made = own_run;
-                        let (moved, fields) = self.moves_inside(|this| this.async_block(node, others));
-                        let original = syn::Expr::Async(original);
-                        let assigned = assigned_in(&original);
-                        let (chosen, moved): (Vec<String>, Vec<String>) =
-                            moved.into_iter().partition(|name| assigned.contains(name));
-                        let captures = self.fields_to_capture(&original, fields, &moved, &assigned);
-                        if (!moved.is_empty() || !captures.is_empty() || !chosen.is_empty()) && !others {
-                            let syn::Expr::Async(original) = original else { unreachable!() };
-                            *node = original;
-                            self.lending.runs_where_made = own_run;
-                            self.with_taken_fields(&captures, |this| {
-                                this.with_bound(moved.clone(), |this| this.async_block(node, false))
-                            });
-                            let chosen = self.chosen_captures(&chosen);
-                            let places = Self::chosen_places(&chosen);
-                            node.block.stmts.insert(0, syn::Stmt::Item(syn::Item::Verbatim(places)));
-                            self.taken_first(expr, &moved, &captures, &chosen);
-                        }
-                    }
-                }
-            }
+            syn::Expr::Closure(_) | syn::Expr::Async(_) => self.code_made(expr),
             syn::Expr::Macro(node) => {
                 let lent = self.lent_macro(&mut node.mac, true);
                 if !lent.is_empty() {
