@@ -117,6 +117,18 @@ pub fn called_for_in(diagnostic: &Diagnostic, source: Option<&str>) -> Option<Hi
         // Where the method is called on a call's value that begins at the local (`d.to_t()` in
         // `d.to_t().finish().await`: rustc highlights `d`, and `finish()` "moved due to this
         // method call"), the hint names that call (`moves(d.to_t())`).
+        // "cannot move out of a mutable reference" at a local among a macro's tokens: the
+        // macro was lent the local (a reference bounded by the run), and moves it; where it
+        // is one whose expansion may return (`ok_or!(r, self)`: `Err(e) => return Err((e,
+        // $self))`), `returns(m)` has it given the value for the call and give it back after.
+        "E0507"
+            if diagnostic.message == "cannot move out of a mutable reference"
+                && highlighted(primary).is_some_and(|text| is_local_name(&text))
+                && let Some(mac) =
+                    source.and_then(|source| super::macro_hints::enclosing_invocation(primary, source)) =>
+        {
+            Some(Hint { kind: Kind::Returns, local: mac })
+        }
         "E0507" if diagnostic.message.starts_with("cannot move out of") => {
             if let Some(call) = receiver_call(diagnostic, primary, source).or_else(|| awaited_receiver(primary)) {
                 return Some(Hint { kind: Kind::Moves, local: call });
@@ -346,6 +358,23 @@ mod tests {
             "children": [], "rendered": null
         }))
         .unwrap()
+    }
+
+    #[test]
+    fn a_local_a_macro_moves_out_of_its_lent_reference_names_the_macro() {
+        let line = "    let id = ok_or!(self.run(&x).await, self);";
+        let source = format!("fn f() {{\n{line}\n}}\n");
+        let at = line.rfind("self").unwrap() + 1;
+        let mut moved = diagnostic("E0507", "cannot move out of a mutable reference", line, at, at + 4);
+        moved.spans[0].line_start = 2;
+        moved.spans[0].line_end = 2;
+        assert_eq!(called_for_in(&moved, Some(&source)).map(|h| h.to_string()).as_deref(), Some("returns(ok_or)"));
+        let outside = "    let id = conn.take(self);";
+        let source = format!("fn f() {{\n{outside}\n}}\n");
+        let at = outside.rfind("self").unwrap() + 1;
+        let mut plain = diagnostic("E0507", "cannot move out of a mutable reference", outside, at, at + 4);
+        plain.spans[0].line_start = 2;
+        assert_eq!(called_for_in(&plain, Some(&source)).map(|h| h.to_string()).as_deref(), Some("moves(self)"));
     }
 
     #[test]

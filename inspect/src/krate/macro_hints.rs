@@ -52,7 +52,7 @@ fn outermost_expansion(span: &DiagnosticSpan) -> Option<String> {
 
 /// The innermost invocation, among the source's, of a macro rustc does not define, around the
 /// span's start (rustc's lines are 1-based, its columns 1-based characters).
-fn enclosing_invocation(span: &DiagnosticSpan, source: &str) -> Option<String> {
+pub(super) fn enclosing_invocation(span: &DiagnosticSpan, source: &str) -> Option<String> {
     struct Innermost {
         at: LineColumn,
         found: Option<(LineColumn, String)>,

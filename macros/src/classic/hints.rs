@@ -48,6 +48,11 @@ pub(crate) fn runs_apart(name: &str) -> bool {
     })
 }
 
+/// The macro `name!`'s expansion may return from the function (`returns(name)`).
+pub(crate) fn returns(name: &str) -> bool {
+    HINTS.with(|hints| hints.borrow().returns.iter().any(|hinted| hinted == name))
+}
+
 /// Does an `awaits` or `returns` hint hold for this function?
 pub(crate) fn any_expansions() -> bool {
     HINTS.with(|hints| {

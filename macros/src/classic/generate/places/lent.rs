@@ -17,9 +17,22 @@ impl Places<'_> {
     /// the macro keeps longer is rustc's error at the user's line. `placed`: the caller writes
     /// what this returns before the macro (else every mention is lent where it is).
     pub(super) fn lent_macro(&mut self, mac: &mut syn::Macro, placed: bool) -> TokenStream {
+        let (before, after) = self.lent_macro_around(mac, placed, false);
+        debug_assert!(after.is_empty(), "nothing is given back where no code follows the macro");
+        before
+    }
+
+    /// `lent_macro`, and, where `around` (the caller writes code after the macro too), the
+    /// locals given back after it (`given_back`): what to write before the macro, and after.
+    pub(super) fn lent_macro_around(
+        &mut self,
+        mac: &mut syn::Macro,
+        placed: bool,
+        around: bool,
+    ) -> (TokenStream, TokenStream) {
         // `stringify!`'s tokens are text, never code: they name no local, and stay as written.
         if mac.path.segments.last().is_some_and(|segment| segment.ident == "stringify") {
-            return TokenStream::new();
+            return (TokenStream::new(), TokenStream::new());
         }
         if let Some(Ok(mut parsed)) = std_macros::parse(mac) {
             let uses: Vec<std_macros::ArgumentUse> =
@@ -46,7 +59,7 @@ impl Places<'_> {
                 }
             }
             mac.tokens = parsed.arguments();
-            return TokenStream::new();
+            return (TokenStream::new(), TokenStream::new());
         }
         if has_tracing_fields(mac) {
             let captured = self.message_captures(&mac.tokens);
@@ -63,7 +76,7 @@ impl Places<'_> {
             }
             self.lending.tracing_tokens = false;
             mac.tokens = tokens;
-            return TokenStream::new();
+            return (TokenStream::new(), TokenStream::new());
         }
         let by_value = self.lent_by_value(mac);
         self.lent_by_value.extend(by_value.iter().map(|name| lent_key(mac, name).expect("a macro with a position")));
@@ -73,8 +86,14 @@ impl Places<'_> {
         if placed {
             *self.lending.gathered.borrow_mut() = Some(Vec::new());
         }
-        let captured = if placed { self.captured_by_literals(&mac.tokens, &by_value) } else { TokenStream::new() };
-        mac.tokens = self.tokens(mac.tokens.clone(), Fields::Sigils, &by_value);
+        let given = if placed && around { self.given_back(mac, &by_value) } else { Vec::new() };
+        let mut named_values = by_value.clone();
+        named_values.extend(given.iter().filter(|name| *name != "self").cloned());
+        let captured = if placed { self.captured_by_literals(&mac.tokens, &named_values) } else { TokenStream::new() };
+        let given_self = given.iter().any(|name| name == "self");
+        self.lending.given_self = given_self.then(|| Ident::new("__given_self", Span::mixed_site()));
+        mac.tokens = self.tokens(mac.tokens.clone(), Fields::Sigils, &named_values);
+        self.lending.given_self = None;
         let bound = self.lending.gathered.borrow_mut().take().unwrap_or_default();
         let krate = self.krate;
         let references = bound.iter().map(|(place, span, reference)| {
@@ -102,7 +121,45 @@ impl Places<'_> {
                 )
             })
             .collect();
-        quote!(#(#values)* #(#references)* #captured)
+        let (taken, given_back): (Vec<TokenStream>, Vec<TokenStream>) = given
+            .iter()
+            .map(|name| {
+                let place = &self.visible[name].ident;
+                let span = place.span();
+                let value =
+                    if name == "self" { Ident::new("__given_self", Span::mixed_site()) } else { ident_for(name, span) };
+                // The place under a name of its own: the value's binding hides the local's.
+                let holder = Ident::new(&format!("__given_place_{}", place), Span::mixed_site());
+                (
+                    quote_spanned!(span=> let #holder = #place; #[allow(unused_mut)] let mut #value = #holder.take();),
+                    quote_spanned!(span=> #holder.assign(#value);),
+                )
+            })
+            .unzip();
+        (quote!(#(#values)* #(#taken)* #(#references)* #captured), quote!(#(#given_back)*))
+    }
+
+    /// The kept locals a macro whose expansion may return from the function (`returns(m)`) is
+    /// handed whole, as one of its arguments (`ok_or!(self.run().await, self)`), where it does
+    /// not get their values (`lent_by_value`): such a macro may move the local on the path
+    /// that returns (`Err(e) => return Err((e, $owner))`) and leave it on the others. It is
+    /// taken out of its place for the macro (the tokens name the value), and given back after
+    /// it: on the return path the value is the macro's to move or drop, as the plain
+    /// function's would be. (A macro that moves it on a path that goes on leaves nothing to
+    /// give back: rustc's E0382 there, as the plain function's later use is.)
+    fn given_back(&self, mac: &syn::Macro, by_value: &HashSet<String>) -> Vec<String> {
+        let Some(name) = mac.path.segments.last() else { return Vec::new() };
+        if !crate::classic::hints::returns(&name.ident.to_string()) {
+            return Vec::new();
+        }
+        let mut given = Vec::new();
+        for argument in bare_arguments(&mac.tokens) {
+            let name = if argument == "self" { "self".to_owned() } else { argument };
+            if !by_value.contains(&name) && !given.contains(&name) && self.lookup(&name).is_some() {
+                given.push(name);
+            }
+        }
+        given
     }
 
     /// `"{v}"` among a macro's tokens (a `format!` nested in them, or a macro of the user's
@@ -290,6 +347,13 @@ impl Places<'_> {
                         && !matches!(before, Some(TokenTree::Punct(punct)) if punct.as_char() != ',' && punct.as_char() != ';')
                         && is_single_eq(tokens.get(index + 1), tokens.get(index + 2));
                     let name = ident.to_string();
+                    if let Some(given) = &self.lending.given_self
+                        && name == "self"
+                        && !hidden(index, &name)
+                    {
+                        out.push(TokenTree::Ident(with_span(given, ident.span())));
+                        continue;
+                    }
                     match self.lookup(&name) {
                         Some(local) if !is_path_part && !is_key && !hidden(index, &name) => {
                             out.extend(self.lent_mention(local, ident.span()));
@@ -451,9 +515,18 @@ impl Places<'_> {
             if let syn::Stmt::Macro(node) = &mut stmt {
                 // A macro statement lent values: they are taken by a `let` before it, so that
                 // the locals the macro declares stay in scope after it.
-                let lent = self.lent_macro(&mut node.mac, true);
+                let (lent, after) = self.lent_macro_around(&mut node.mac, true, node.semi_token.is_some());
                 if !lent.is_empty() {
                     stmts.push(syn::Stmt::Item(syn::Item::Verbatim(lent)));
+                }
+                if !after.is_empty() {
+                    stmts.push(stmt);
+                    stmts.push(syn::Stmt::Item(syn::Item::Verbatim(after)));
+                    self.lending.mentions_here = before;
+                    for mention in ran {
+                        self.mention_evaluated(&mention_name(mention));
+                    }
+                    continue;
                 }
             } else {
                 self.visit_stmt_mut(&mut stmt);
@@ -536,4 +609,25 @@ fn moved_in(tokens: &TokenStream, name: &str, listed: bool) -> bool {
         }
         _ => false,
     })
+}
+
+/// The arguments of a macro's tokens that are a single identifier (`self` in
+/// `ok_or!(self.run().await, self)`), split at its top-level commas.
+fn bare_arguments(tokens: &TokenStream) -> Vec<String> {
+    let mut arguments = Vec::new();
+    let mut current: Vec<TokenTree> = Vec::new();
+    for token in
+        tokens.clone().into_iter().chain([TokenTree::Punct(proc_macro2::Punct::new(',', proc_macro2::Spacing::Alone))])
+    {
+        match &token {
+            TokenTree::Punct(punct) if punct.as_char() == ',' => {
+                if let [TokenTree::Ident(ident)] = current.as_slice() {
+                    arguments.push(ident.to_string());
+                }
+                current.clear();
+            }
+            _ => current.push(token),
+        }
+    }
+    arguments
 }

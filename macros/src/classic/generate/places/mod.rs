@@ -202,6 +202,9 @@ struct Lending {
     /// made (`deferred_unless`): a macro there runs once, as part of the statement, and is
     /// lent by value a local at its last use that its tokens visibly move (`lent_by_value`).
     runs_once_at: Option<usize>,
+    /// While a macro's tokens are rewritten that is handed the receiver's value (`given_back`):
+    /// the binding that holds it, which `self` among them names.
+    given_self: Option<Ident>,
     /// While a macro's tokens are rewritten with a place to bind before it (`lent_macro`):
     /// the places they lend, each once, with the span of its first mention and, for a local
     /// declared a reference, whether it is `&mut` (`InPlace::reference`); each mention names
@@ -525,8 +528,14 @@ impl<'a> Places<'a> {
             syn::Expr::Const(_) => {}
             syn::Expr::Closure(_) | syn::Expr::Async(_) => self.code_made(expr),
             syn::Expr::Macro(node) => {
-                let lent = self.lent_macro(&mut node.mac, true);
-                if !lent.is_empty() {
+                let (lent, after) = self.lent_macro_around(&mut node.mac, true, true);
+                if !after.is_empty() {
+                    // The value is the macro's; what it was handed goes back after it.
+                    let span = node.mac.path.span();
+                    let value = Ident::new("__lowering_macro_value", Span::mixed_site());
+                    *expr = syn::parse2(quote_spanned!(span=> ({ #lent let #value = #expr; #after #value })))
+                        .expect("a block");
+                } else if !lent.is_empty() {
                     // The values are taken where the macro is evaluated; the braces are the
                     // user's (the macro's path), so the block's tail follows the user's edition.
                     // In parentheses: a block first in a statement or a tail would end there
