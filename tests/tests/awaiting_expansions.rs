@@ -622,3 +622,61 @@ fn a_local_handed_to_a_returning_macro_drops_with_it_when_cancelled_there() {
     assert_eq!(runtime_log, ["new conn", "new other", "suspend run", "drop other", "drop conn"]);
     assert_eq!(classic_log, ["new conn", "new other", "suspend run", "drop conn", "drop other"]);
 }
+
+/// Reads a value into the buffer and gives a view of it, borrowed for the buffer's lifetime (an
+/// XML reader's `read_until_close!(self, buf, .., await)` whose `Event<'b>` borrows `buf`,
+/// quick-xml 0.42.0). Handed `buf` as a reborrow bounded by the run, the view could not be the
+/// function's value (E0515 "cannot return value referencing temporary value"); a reference
+/// parameter at its last use is now handed the reference itself, `mut` or not, as Rust hands
+/// it.
+macro_rules! read_view {
+    ($self:ident, $buf:ident, $await:ident) => {{
+        let value = $self.source.next_value().$await?;
+        $buf.push(value);
+        $self.events += 1;
+        Ok::<&[u32], String>(&$buf[..])
+    }};
+}
+
+macro_rules! view_methods {
+    ($view:ident, $view_mut:ident, $($lowering:tt)*) => {
+        impl EventReader {
+            #[lowering::lowering($($lowering)*)]
+            pub async fn $view<'b>(&mut self, buf: &'b mut Vec<u32>) -> Result<&'b [u32], String> {
+                read_view!(self, buf, await)
+            }
+
+            #[lowering::lowering($($lowering)*)]
+            pub async fn $view_mut<'b>(&mut self, mut buf: &'b mut Vec<u32>) -> Result<&'b [u32], String> {
+                later("first", ()).await;
+                read_view!(self, buf, await)
+            }
+        }
+    };
+}
+
+view_methods!(view_classic, view_mut_classic, classic, awaits(read_view));
+view_methods!(view_runtime, view_mut_runtime, runtime);
+
+#[test]
+fn a_view_of_a_reference_parameter_is_the_functions_value() {
+    for values in [&[3, 4][..], &[]] {
+        for second in [false, true] {
+            let drive = |classic: bool| {
+                take_log();
+                let mut reader = EventReader { source: Source::new(values), events: 0 };
+                let mut buf = vec![9];
+                let view = futures::executor::block_on(async {
+                    match (classic, second) {
+                        (true, false) => reader.view_classic(&mut buf).await.map(<[u32]>::to_vec),
+                        (true, true) => reader.view_mut_classic(&mut buf).await.map(<[u32]>::to_vec),
+                        (false, false) => reader.view_runtime(&mut buf).await.map(<[u32]>::to_vec),
+                        (false, true) => reader.view_mut_runtime(&mut buf).await.map(<[u32]>::to_vec),
+                    }
+                });
+                (view, reader.events, buf, take_log())
+            };
+            assert_eq!(drive(true), drive(false));
+        }
+    }
+}

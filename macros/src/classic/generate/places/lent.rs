@@ -202,7 +202,10 @@ impl Places<'_> {
     /// is made (`Lending::runs_once_at`: an invocation a hint runs in an awaited block), only
     /// those its tokens visibly move (`visibly_moved`, `(self, lock)`): a value lent to a
     /// macro that only borrows it drops where the statement ends, and a block's statement
-    /// is the macro's own, where the function's would have it drop at its scope's end.
+    /// is the macro's own, where the function's would have it drop at its scope's end; and
+    /// the parameters declared a reference, which drop nothing: the macro gets the reference
+    /// itself (reborrowed for its whole lifetime, `ReborrowOut`), so that what it makes of it
+    /// may be the function's value (`Event<'b>` of `buf: &'b mut Vec<u8>`).
     pub(super) fn lent_by_value(&self, mac: &syn::Macro) -> HashSet<String> {
         let runs_once_in_block = self.lending.deferred > 0 && self.lending.runs_once_at == Some(self.lending.deferred);
         // (Only a macro whose place in the source is known: the twin finds it by that.)
@@ -228,7 +231,9 @@ impl Places<'_> {
                     && self.lending.last_uses.contains(name)
                     && self.lookup(name).is_some()
                     && self.lending.mentions_here.get(name) == Some(count)
-                    && (!runs_once_in_block || visibly_moved(&mac.tokens, name))
+                    && (!runs_once_in_block
+                        || visibly_moved(&mac.tokens, name)
+                        || self.lookup(name).is_some_and(|local| local.holds_reference))
             })
             .map(|(name, _)| name)
             .collect()
