@@ -207,6 +207,7 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
         eprintln!("crater: [{}/{}] {} ({:.0} s): {said}", at + 1, entries.len(), entry.source, row.seconds);
         results::write_json(&row_path, &row)?;
         table(&entries, &dir, &list_path, &lab, &options.crate_options)?;
+        trim_shared_target(&dir.join("work").join("target"));
     }
     let crater = table(&entries, &dir, &list_path, &lab, &options.crate_options)?;
     print_table(&crater, &options)
@@ -280,6 +281,32 @@ fn table(entries: &[Entry], dir: &Path, list: &Path, lab: &lab::Lab, crate_optio
 
 /// One crate's `inspect crate`, as a child process bounded by `timeout`, its error output in
 /// `<dir>/logs/KEY.log`.
+/// How large the crates' shared target directory may grow before it is removed between two
+/// crates: it keeps the dependencies crates share built once, but over a long list it grew to
+/// 17 GB and filled a disk.
+const SHARED_TARGET_BUDGET: u64 = 8 << 30;
+
+/// Removes the shared target directory when it is over `SHARED_TARGET_BUDGET` (the next crate
+/// builds its dependencies again), saying so.
+fn trim_shared_target(target: &Path) {
+    let size = size_of_tree(target);
+    if size > SHARED_TARGET_BUDGET {
+        eprintln!("crater: the shared target directory is {:.1} GB: removed before the next crate", size as f64 / 1e9);
+        if let Err(error) = std::fs::remove_dir_all(target) {
+            eprintln!("crater: could not remove {}: {error}", target.display());
+        }
+    }
+}
+
+/// The bytes of the files under `path` (symbolic links not followed).
+fn size_of_tree(path: &Path) -> u64 {
+    let Ok(metadata) = std::fs::symlink_metadata(path) else { return 0 };
+    if !metadata.is_dir() {
+        return metadata.len();
+    }
+    std::fs::read_dir(path).map(|entries| entries.flatten().map(|entry| size_of_tree(&entry.path())).sum()).unwrap_or(0)
+}
+
 fn run_one(
     exe: &Path,
     entry: &Entry,
@@ -341,6 +368,20 @@ mod tests {
 
     fn args(text: &str) -> Result<Options> {
         parse(text.split_whitespace().map(str::to_owned))
+    }
+
+    #[test]
+    fn the_shared_target_is_measured_and_kept_under_its_budget() {
+        let dir = std::env::temp_dir().join(format!("lowering-crater-trim-{}", std::process::id()));
+        let target = dir.join("target");
+        std::fs::create_dir_all(target.join("debug/deps")).unwrap();
+        std::fs::write(target.join("debug/deps/a.rlib"), vec![0u8; 3000]).unwrap();
+        std::fs::write(target.join("debug/b"), vec![0u8; 1000]).unwrap();
+        assert_eq!(size_of_tree(&target), 4000);
+        trim_shared_target(&target);
+        assert!(target.exists(), "under the budget, kept");
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(size_of_tree(&target), 0, "a missing directory is empty");
     }
 
     #[test]
