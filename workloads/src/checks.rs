@@ -411,7 +411,10 @@ fn c4_panic_chain10(variant: Variant) -> Result<String, String> {
 
 // ---- C5: ambient context -------------------------------------------------------------------
 
-fn ambient_flow(variant: Variant) -> Result<(Option<u64>, Option<u64>, Option<u64>), String> {
+/// What the ambient value read at each of three points of `ambient_flow` was.
+type AmbientReads = (Option<u64>, Option<u64>, Option<u64>);
+
+fn ambient_flow(variant: Variant) -> Result<AmbientReads, String> {
     let gate = Gate::new();
     let gate_opener = gate.clone();
     let scoped = || {

@@ -16,10 +16,10 @@ thread_local! {
 #[inline(never)]
 pub fn capture(label: &str) {
     ARMED.with(|armed| {
-        if let Some((wanted, slot)) = &mut *armed.borrow_mut() {
-            if wanted == label {
-                *slot = Some(Backtrace::force_capture());
-            }
+        if let Some((wanted, slot)) = &mut *armed.borrow_mut()
+            && wanted == label
+        {
+            *slot = Some(Backtrace::force_capture());
         }
     });
 }

@@ -235,6 +235,8 @@ lowering::both! {
 
     // ---- B11 Chain3 (three completed awaits in a row) and Leaf -----------------------------
 
+    // Three awaits, each bound by a `let`: the shape B11 measures, not a tail call.
+    #[allow(clippy::let_and_return)]
     pub async fn chain3(x: u64) -> u64 {
         let a = leaf_completed(x).await;
         let b = leaf_completed(a).await;
@@ -370,6 +372,8 @@ lowering::both! {
     /// D4: an error three levels down, propagated with `?`.
     pub async fn diag_err3(x: u64) -> Result<u64, std::num::ParseIntError> { Ok(diag_err2(x).await? + 1) }
     pub async fn diag_err2(x: u64) -> Result<u64, std::num::ParseIntError> { Ok(diag_err1(x).await? + 1) }
+    // `?` where the error arises: the frame D4 names, not a returned `Result`.
+    #[allow(clippy::needless_question_mark)]
     pub async fn diag_err1(x: u64) -> Result<u64, std::num::ParseIntError> {
         let text = format!("{x}x");
         Ok(ready(text).await.parse::<u64>()?)
