@@ -182,6 +182,9 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
         lab.commit,
         dir.display()
     );
+    // The table first, every crate pending or done: a run interrupted before its first row
+    // is written whole still leaves one that says where it stands.
+    table(&entries, &dir, &list_path, &lab, &options.crate_options)?;
     for (at, entry) in entries.iter().enumerate() {
         let row_path = row_path(&dir, entry);
         let again = options.again.iter().any(|again| entry.named(again));
