@@ -5,11 +5,15 @@
 use super::*;
 use crate::classic::generate::captures::TakenField;
 
-/// How many bindings `captures` are held in (a tuple holds several).
+/// The fields `captures` holds, grouped by the binding that holds them (a tuple holds
+/// several; `captures::holders` writes a binding's fields next to each other).
+fn by_holder(captures: &[TakenField]) -> impl Iterator<Item = &[TakenField]> {
+    captures.chunk_by(|a, b| a.holder == b.holder)
+}
+
+/// How many bindings `captures` are held in.
 fn holder_count(captures: &[TakenField]) -> usize {
-    let mut holders: Vec<&Ident> = captures.iter().map(|taken| &taken.holder).collect();
-    holders.dedup();
-    holders.len()
+    by_holder(captures).count()
 }
 
 impl Places<'_> {
@@ -216,13 +220,9 @@ impl Places<'_> {
             quote_spanned!(span=> let #hidden = (&#krate::__private::Capture(#local)).capture();)
         });
         let mut fields: Vec<TokenStream> = Vec::new();
-        for (index, taken) in captures.iter().enumerate() {
-            if index > 0 && captures[index - 1].holder == taken.holder {
-                continue;
-            }
-            let held: Vec<&TakenField> =
-                captures[index..].iter().take_while(|other| other.holder == taken.holder).collect();
+        for held in by_holder(captures) {
             let values: Vec<syn::Expr> = held.iter().map(|field| self.taken_value(field)).collect();
+            let taken = &held[0];
             let holder = &taken.holder;
             // `mut`, as the plain closure's capture of a field of a `mut` local is: the
             // code may change it (`self.errors.close()` in a `move` closure of `mut self`).

@@ -91,7 +91,7 @@ impl Places<'_> {
         named_values.extend(given.iter().filter(|name| *name != "self").cloned());
         let captured = if placed { self.captured_by_literals(&mac.tokens, &named_values) } else { TokenStream::new() };
         let given_self = given.iter().any(|name| name == "self");
-        self.lending.given_self = given_self.then(|| Ident::new("__given_self", Span::mixed_site()));
+        self.lending.given_self = given_self.then(given_self_binding);
         mac.tokens = self.tokens(mac.tokens.clone(), Fields::Sigils, &named_values);
         self.lending.given_self = None;
         let bound = self.lending.gathered.borrow_mut().take().unwrap_or_default();
@@ -126,8 +126,7 @@ impl Places<'_> {
             .map(|name| {
                 let place = &self.visible[name].ident;
                 let span = place.span();
-                let value =
-                    if name == "self" { Ident::new("__given_self", Span::mixed_site()) } else { ident_for(name, span) };
+                let value = if name == "self" { given_self_binding() } else { ident_for(name, span) };
                 // The place under a name of its own: the value's binding hides the local's.
                 let holder = Ident::new(&format!("__given_place_{}", place), Span::mixed_site());
                 (
@@ -153,8 +152,7 @@ impl Places<'_> {
             return Vec::new();
         }
         let mut given = Vec::new();
-        for argument in bare_arguments(&mac.tokens) {
-            let name = if argument == "self" { "self".to_owned() } else { argument };
+        for name in bare_arguments(&mac.tokens) {
             if !by_value.contains(&name) && !given.contains(&name) && self.lookup(&name).is_some() {
                 given.push(name);
             }
@@ -517,6 +515,8 @@ impl Places<'_> {
             // (The mentions the statement's rewriting counted as evaluated are counted again
             // below, all of them, once the statement has run.)
             let before = self.lending.mentions_here.clone();
+            // What a macro statement gives back after it (`given_back`).
+            let mut given_back = None;
             if let syn::Stmt::Macro(node) = &mut stmt {
                 // A macro statement lent values: they are taken by a `let` before it, so that
                 // the locals the macro declares stay in scope after it.
@@ -524,19 +524,12 @@ impl Places<'_> {
                 if !lent.is_empty() {
                     stmts.push(syn::Stmt::Item(syn::Item::Verbatim(lent)));
                 }
-                if !after.is_empty() {
-                    stmts.push(stmt);
-                    stmts.push(syn::Stmt::Item(syn::Item::Verbatim(after)));
-                    self.lending.mentions_here = before;
-                    for mention in ran {
-                        self.mention_evaluated(&mention_name(mention));
-                    }
-                    continue;
-                }
+                given_back = (!after.is_empty()).then(|| syn::Stmt::Item(syn::Item::Verbatim(after)));
             } else {
                 self.visit_stmt_mut(&mut stmt);
             }
             stmts.push(stmt);
+            stmts.extend(given_back);
             self.lending.mentions_here = before;
             for mention in ran {
                 self.mention_evaluated(&mention_name(mention));
@@ -561,6 +554,12 @@ fn reborrow_binding(place: &Ident, span: Span) -> Ident {
         &format!("__reborrow_{}", place.to_string().trim_start_matches("r#")),
         Span::mixed_site().located_at(span),
     )
+}
+
+/// The binding that holds the receiver's value while a macro has it (`given_back`), which
+/// `self` among the macro's tokens names.
+fn given_self_binding() -> Ident {
+    Ident::new("__given_self", Span::mixed_site())
 }
 
 fn lent_binding(place: &Ident, span: Span) -> Ident {
