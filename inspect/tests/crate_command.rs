@@ -213,6 +213,25 @@ fn a_crate_whose_tests_do_not_build_gets_its_acceptance_result() {
     assert_eq!(output.status.code(), Some(1), "the tests could not be measured");
 }
 
+/// A crate whose development dependencies the registry does not offer cannot even be resolved
+/// as published; without them its library builds, and its acceptance is still measured.
+#[test]
+fn a_crate_whose_dev_dependencies_do_not_resolve_gets_its_acceptance_result() {
+    let (output, lines) = untested_run("stale-dev-dependency", &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some(
+            "crate stale-dev-dependency: 2/2 async fns lowered classic (0 with hints); tests not run with classic (its \
+             dev-dependencies do not resolve: failed to select a version for the requirement `futures = \">=99\"`) (runtime \
+             baseline 0/0)"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("built without them, tests not run"), "{stderr}");
+    assert_eq!(output.status.code(), Some(1), "the tests could not be measured");
+}
+
 /// A crate whose tests fail without a server: acceptance still measured, tests not run.
 #[test]
 fn a_crate_whose_tests_fail_unchanged_gets_its_acceptance_result() {

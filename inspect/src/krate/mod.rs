@@ -20,6 +20,7 @@ mod functions;
 pub(crate) mod hints;
 pub(crate) mod libtest;
 mod macro_hints;
+mod manifest;
 pub mod memcheck;
 pub(crate) mod report;
 pub mod results;
@@ -221,7 +222,7 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
         feature_args: options.feature_args.clone(),
         has_lib: copy.has_lib,
     };
-    let features = enabled_features(&package)?;
+    let (features, dev_dependencies_dropped) = resolve_features(&package)?;
     let cfg = cfg::Cfg::host(&features)?;
     let pristine_package = copy.pristine.join(copy.package_dir.strip_prefix(&copy.root).unwrap_or(Path::new("")));
     let mut found = functions::find(&pristine_package, &copy.roots, &cfg, options.placement)?;
@@ -253,7 +254,7 @@ pub fn main(args: impl IntoIterator<Item = String>) -> Result<ExitCode> {
         tests: Vec::new(),
         figures: Figures::default(),
         memcheck: None,
-        tests_not_run: options.no_tests.then(|| "--no-tests".to_owned()),
+        tests_not_run: options.no_tests.then(|| "--no-tests".to_owned()).or(dev_dependencies_dropped),
         hints: BTreeMap::new(),
         unhinted_errors: BTreeMap::new(),
     };
@@ -306,6 +307,41 @@ pub fn lab_target_dir() -> Result<PathBuf> {
         .exec()
         .context(|| "reading the lab's workspace")?;
     Ok(metadata.target_directory.into_std_path_buf())
+}
+
+/// The package's features (`enabled_features`), and why its tests cannot run if its development
+/// dependencies had to be dropped for cargo to resolve it at all: a published crate whose
+/// dev-dependency names a version the registry no longer has (hyper 1.13.0's
+/// `pretty_env_logger = "^0.6"`) still has a library to lower, and its acceptance is measured
+/// without its tests rather than not at all.
+fn resolve_features(package: &Package) -> Result<(Vec<String>, Option<String>)> {
+    let error = match enabled_features(package) {
+        Ok(features) => return Ok((features, None)),
+        Err(error) => error,
+    };
+    let text =
+        std::fs::read_to_string(&package.manifest).context(|| format!("reading {}", package.manifest.display()))?;
+    let Some(without) = manifest::without_dev_dependencies(&text) else { return Err(error) };
+    std::fs::write(&package.manifest, without).context(|| format!("writing {}", package.manifest.display()))?;
+    match enabled_features(package) {
+        Ok(features) => {
+            let why = cargo_error_line(&error.to_string());
+            eprintln!("crate: its dev-dependencies do not resolve ({why}): built without them, tests not run");
+            Ok((features, Some(format!("its dev-dependencies do not resolve: {why}"))))
+        }
+        // Not the development dependencies: the first error is the one to say.
+        Err(_) => {
+            std::fs::write(&package.manifest, text).context(|| format!("restoring {}", package.manifest.display()))?;
+            Err(error)
+        }
+    }
+}
+
+/// The line of a failed `cargo metadata`'s output that says what failed (`error: ...`), without
+/// cargo's progress lines and hints.
+fn cargo_error_line(output: &str) -> String {
+    let line = output.lines().map(str::trim).find_map(|line| line.strip_prefix("error: "));
+    line.unwrap_or_else(|| output.lines().next().unwrap_or_default()).trim().to_owned()
 }
 
 /// The package's features under the feature options (cargo resolves them; this also fetches

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use cargo_metadata::{Metadata, MetadataCommand, Package, TargetKind};
 
+use super::manifest;
 use crate::error::{Context, Error, Result};
 
 /// The `lowering` package the copy depends on: `given` (`--lowering DIR`), else this
@@ -142,8 +143,8 @@ pub fn copy(original: &Original, work: &Path, runtime: &Path) -> Result<Copy> {
     let manifest = root.join(relative);
     let package_dir = manifest.parent().context(|| "the copy's package directory")?.to_owned();
     let text = std::fs::read_to_string(&manifest).context(|| format!("reading {}", manifest.display()))?;
-    let mut text = with_dependency(&text, runtime);
-    if relative == Path::new("Cargo.toml") && !has_table(&text, "workspace") {
+    let mut text = manifest::with_dependency(&text, runtime);
+    if relative == Path::new("Cargo.toml") && !manifest::has_table(&text, "workspace") {
         text.push_str("\n# Added by `inspect crate`: the copy is its own workspace.\n[workspace]\n");
     }
     std::fs::write(&manifest, text).context(|| format!("writing {}", manifest.display()))?;
@@ -200,49 +201,4 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
         }
     }
     Ok(())
-}
-
-fn has_table(text: &str, table: &str) -> bool {
-    text.lines().map(str::trim).any(|line| line == format!("[{table}]") || line.starts_with(&format!("[{table}.")))
-}
-
-/// The manifest with `lowering = { path = RUNTIME }` in its `[dependencies]`.
-fn with_dependency(text: &str, runtime: &Path) -> String {
-    let line = format!("lowering = {{ path = {:?} }}\n", runtime.display().to_string());
-    let mut out = String::with_capacity(text.len() + line.len() + 20);
-    let mut added = false;
-    for piece in text.split_inclusive('\n') {
-        out.push_str(piece);
-        if !added && piece.trim() == "[dependencies]" {
-            if !piece.ends_with('\n') {
-                out.push('\n');
-            }
-            out.push_str(&line);
-            added = true;
-        }
-    }
-    if !added {
-        out.push_str("\n[dependencies]\n");
-        out.push_str(&line);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_dependency_joins_the_existing_table_or_a_new_one() {
-        let runtime = Path::new("/lab/runtime");
-        let with = with_dependency("[package]\nname = \"a\"\n\n[dependencies]\nfutures = \"0.3\"\n", runtime);
-        assert_eq!(
-            with,
-            "[package]\nname = \"a\"\n\n[dependencies]\nlowering = { path = \"/lab/runtime\" }\nfutures = \"0.3\"\n"
-        );
-        let without = with_dependency("[package]\nname = \"a\"\n", runtime);
-        assert!(without.ends_with("\n[dependencies]\nlowering = { path = \"/lab/runtime\" }\n"), "{without}");
-        assert!(has_table("[workspace.dependencies]\n", "workspace"));
-        assert!(!has_table("[dependencies]\nworkspace = 1\n", "workspace"));
-    }
 }
