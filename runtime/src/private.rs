@@ -90,6 +90,16 @@ pub fn twin<T, B: std::future::Future<Output = T>>(witness: &mut BodyWitness<B>,
     let _ = (witness, body);
 }
 
+/// A discarded call of a function named like a standard one that never returns
+/// (`resume_unwind(p);`), which the classic lowering reads as leaving the function (nothing
+/// after it runs): written `match called_function_must_never_return(resume_unwind(p)) {}`, so
+/// that rustc checks the call's type is `!` (a function of that name that returns is a type
+/// error at the call, naming this function, never a path the lowering thought ended going on).
+#[inline(always)]
+pub fn called_function_must_never_return(never: std::convert::Infallible) -> std::convert::Infallible {
+    never
+}
+
 /// `!` where stable Rust takes no `!`, as a type argument (`Task<!>` for an `async fn` that
 /// returns `!`): the result type of a function type that returns `!`, which is `!` itself.
 pub trait Returns {

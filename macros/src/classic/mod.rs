@@ -131,6 +131,7 @@ fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream
         syn::ReturnType::Default => true,
         syn::ReturnType::Type(_, ty) => matches!(&**ty, syn::Type::Tuple(tuple) if tuple.elems.is_empty()),
     };
+    parse::diverging_calls::rewrite(&mut block, &args.krate);
     parse::awaiting_expansions::rewrite(&mut block, returns_unit, &args.krate);
     parse::guarded_matches::rewrite(&mut block);
     let mut errors = parse::awaiting_macros::rewrite(&mut block, &args.krate);
@@ -481,6 +482,7 @@ fn walk(config: &Config<'_>, body: &ir::Block, function: &Function, params: &[cr
                     syn::Type::Reference(reference) => Some(reference.mutability.is_some()),
                     _ => None,
                 },
+                called_by_value: self::syntax::callables::called_by_value(&param.ty, &function.sig.generics),
             },
             Some(pattern) => emit::Param::Pattern { pat: Box::new(pattern.clone()), hidden: param.stub_name.clone() },
         });

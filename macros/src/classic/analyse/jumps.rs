@@ -15,8 +15,8 @@ pub(crate) fn stmt_may_jump(stmt: &Stmt) -> bool {
 }
 
 /// A statement that is a call of one of the standard macros that panic (`panic!`,
-/// `unreachable!`, `todo!`, `unimplemented!`), maybe after what it awaits: nothing after it
-/// runs.
+/// `unreachable!`, `todo!`, `unimplemented!`), or an empty `match` (of a call that returns `!`,
+/// `parse::diverging_calls`), maybe after what it awaits: nothing after it runs.
 pub(crate) fn panics(stmt: &Stmt) -> bool {
     matches!(always_leaves(stmt), Some(Leave::Panic))
 }
@@ -28,6 +28,9 @@ pub(crate) fn always_leaves(stmt: &Stmt) -> Option<Leave> {
     fn expr_jump(expr: &syn::Expr) -> Option<Leave> {
         match expr {
             syn::Expr::Macro(node) if panicking(&node.mac) => Some(Leave::Panic),
+            // `match never {}`: its scrutinee has an uninhabited type, rustc checks, so it does
+            // not complete (`parse::diverging_calls` writes `resume_unwind(p)` so).
+            syn::Expr::Match(node) if node.arms.is_empty() => Some(Leave::Panic),
             syn::Expr::Paren(node) => expr_jump(&node.expr),
             syn::Expr::Group(node) => expr_jump(&node.expr),
             _ => None,
@@ -35,6 +38,8 @@ pub(crate) fn always_leaves(stmt: &Stmt) -> Option<Leave> {
     }
     match stmt {
         Stmt::Expr(Expr::Plain(syn::Expr::Return(_)), _) => Some(Leave::Return),
+        // (An empty `match`, as `expr_jump` reads one, in the lowering's own form.)
+        Stmt::Expr(Expr::Match(node), _) if node.arms.is_empty() => Some(Leave::Panic),
         Stmt::Expr(Expr::Plain(syn::Expr::Break(node)), _) => Some(Leave::Break(node.label.clone())),
         Stmt::Expr(Expr::Plain(syn::Expr::Continue(node)), _) => Some(Leave::Continue(node.label.clone())),
         Stmt::Expr(Expr::Plain(expr), _) | Stmt::Verbatim(syn::Stmt::Expr(expr, _)) => expr_jump(expr),

@@ -10,6 +10,7 @@ pub(crate) mod awaiting_expansions;
 pub(crate) mod awaiting_macros;
 pub(crate) mod awaits;
 pub(crate) mod destructuring;
+pub(crate) mod diverging_calls;
 pub(crate) mod guarded_matches;
 pub(crate) mod guards;
 pub(crate) mod ir;

@@ -53,8 +53,43 @@ pub(crate) enum Leave {
     Return,
     Break(Option<syn::Lifetime>),
     Continue(Option<syn::Lifetime>),
-    /// A call of one of the standard macros that panic: unwinding leaves the function.
+    /// A call of one of the standard macros that panic, or an empty `match` (on a value of an
+    /// uninhabited type: `match resume_unwind(p) {}`): nothing after it runs, and unwinding or
+    /// exiting leaves the function.
     Panic,
+}
+
+/// Does `block` always leave the function, by a statement of its own that returns, panics
+/// (`panic!`) or does not complete (`match resume_unwind(p) {}`), with no `break` or
+/// `continue` before it that could leave the block first (with a value, say)? Nothing such a
+/// block computes outlives it but what it returns, which cannot borrow the function's locals.
+pub(crate) fn leaves_the_function(block: &syn::Block) -> bool {
+    for stmt in &block.stmts {
+        let leaves = match stmt {
+            syn::Stmt::Expr(expr, _) => match super::strip_parens(expr) {
+                syn::Expr::Return(_) => true,
+                syn::Expr::Macro(node) => panicking(&node.mac),
+                syn::Expr::Match(node) => node.arms.is_empty(),
+                _ => false,
+            },
+            syn::Stmt::Macro(node) => panicking(&node.mac),
+            _ => false,
+        };
+        if leaves {
+            return true;
+        }
+        let jumps = match stmt {
+            syn::Stmt::Expr(expr, _) => jumps_out_of(expr),
+            syn::Stmt::Local(local) => local.init.as_ref().is_some_and(|init| {
+                jumps_out_of(&init.expr) || init.diverge.as_ref().is_some_and(|(_, diverge)| jumps_out_of(diverge))
+            }),
+            syn::Stmt::Macro(_) | syn::Stmt::Item(_) => false,
+        };
+        if jumps {
+            return false;
+        }
+    }
+    false
 }
 
 /// Is this a call of one of the standard macros that panic (`panic!`, `unreachable!`,

@@ -7,6 +7,7 @@
 
 pub(crate) mod assignments;
 pub(crate) mod bindings;
+pub(crate) mod callables;
 pub(crate) mod jumps;
 pub(crate) mod mentions;
 pub(crate) mod receivers;

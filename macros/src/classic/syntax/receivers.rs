@@ -105,6 +105,20 @@ pub(crate) fn consumes_receiver(method: &str) -> bool {
                 | "try_concat"
                 | "try_filter"
                 | "try_filter_map"
+                // `FutureExt`'s and `TryFutureExt`'s others (`AssertUnwindSafe(fut).catch_unwind()`).
+                | "catch_unwind"
+                | "remote_handle"
+                | "left_future"
+                | "right_future"
+                | "unit_error"
+                | "never_error"
+                | "err_into"
+                | "ok_into"
+                | "inspect_ok"
+                | "inspect_err"
+                | "try_flatten"
+                | "flatten_stream"
+                | "try_flatten_stream"
         )
 }
 

@@ -2,6 +2,7 @@
 //! search for held borrows asks of each statement.
 
 use super::*;
+use crate::classic::syntax::jumps::leaves_the_function;
 
 pub(super) fn lets_of(cond: &syn::Expr) -> Vec<(&syn::Pat, &syn::Expr)> {
     crate::classic::syntax::let_chain(cond).into_iter().map(|node| (&*node.pat, &*node.expr)).collect()
@@ -40,6 +41,13 @@ pub(super) fn holding_roots(expr: &syn::Expr, out: &mut HashSet<String>) {
             match expr {
                 syn::Expr::Closure(_) | syn::Expr::Async(_) => {}
                 _ => visit::visit_expr(self, expr),
+            }
+        }
+        // A block that leaves the function (an arm that re-raises a panic: `Err(p) => {
+        // guard.finish(); resume_unwind(p); }`) gives the value nothing it borrows.
+        fn visit_block(&mut self, block: &'ast syn::Block) {
+            if !leaves_the_function(block) {
+                visit::visit_block(self, block);
             }
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}

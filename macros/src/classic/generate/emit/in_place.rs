@@ -149,6 +149,7 @@ impl Emitter<'_> {
                             reason: var.in_place,
                             reference: var.declared_reference(),
                             holds_reference: var.declared_reference_type().is_some(),
+                            called_by_value: var.calls == super::Calls::TakeIt,
                         },
                     );
                 } else if !(var.param() && var.no_drop() && !var.exclusive_ref()) {

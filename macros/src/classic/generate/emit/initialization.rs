@@ -4,7 +4,7 @@
 use proc_macro2::{Ident, Span};
 use quote::{ToTokens, quote};
 
-use super::{Emitter, Var, VarId};
+use super::{Calls, Emitter, Var, VarId};
 use crate::classic::syntax::mentions::{self, Kind, Mention};
 
 /// Whether a local holds a value at a point of the walk.
@@ -68,7 +68,7 @@ impl Emitter<'_> {
                     }
                     self.init[id] = Init::Yes;
                 }
-                Kind::Move if mention.called && self.vars[id].called_in_place => {}
+                Kind::Move if mention.called && self.vars[id].calls == Calls::LeaveIt => {}
                 // Used again by the same statement after it (`{ m!(&v); weigh(&v); }`): the
                 // value did not move (a macro the lowering cannot see into only borrowed it),
                 // or rustc would refuse the statement.

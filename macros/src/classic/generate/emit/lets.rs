@@ -252,7 +252,7 @@ impl<'a> Emitter<'a> {
             }
             if !mentions::closure_moves_captures(closure) {
                 for id in ids {
-                    self.vars[id].called_in_place = true;
+                    self.vars[id].calls = Calls::LeaveIt;
                 }
             }
         }

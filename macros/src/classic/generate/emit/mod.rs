@@ -55,7 +55,7 @@ mod states;
 mod values;
 mod var;
 use var::HiddenNames;
-pub(crate) use var::{Holds, Loan, Role, Var, WalkState};
+pub(crate) use var::{Calls, Holds, Loan, Role, Var, WalkState};
 mod var_key;
 pub(crate) use var_key::VarKey;
 
@@ -87,7 +87,7 @@ struct TargetInfo {
 
 pub(crate) enum Param {
     /// `x: T`; `reference` is `Some(is_mut)` for a reference type.
-    Plain { name: Ident, mutable: bool, reference: Option<bool> },
+    Plain { name: Ident, mutable: bool, reference: Option<bool>, called_by_value: bool },
     /// A pattern, bound from the hidden parameter `hidden`.
     Pattern { pat: Box<syn::Pat>, hidden: Ident },
 }
@@ -304,7 +304,7 @@ impl<'a> Emitter<'a> {
             seq: self.naming.next_seq,
             holds: Holds::Owned,
             role: Role::Local,
-            called_in_place: false,
+            calls: Calls::Unknown,
             loan: Loan::default(),
             names: HiddenNames { maybe, guard },
             walk: WalkState::default(),
@@ -439,10 +439,13 @@ impl<'a> Emitter<'a> {
         }
         for param in params {
             match param {
-                Param::Plain { name, mutable, reference } => {
+                Param::Plain { name, mutable, reference, called_by_value } => {
                     let id = self.declare(name, mutable, Init::Yes);
                     if let Some(exclusive) = reference {
                         self.vars[id].holds = if exclusive { Holds::Exclusive } else { Holds::Borrowed };
+                    }
+                    if called_by_value {
+                        self.vars[id].calls = Calls::TakeIt;
                     }
                     self.restore_param(id);
                 }

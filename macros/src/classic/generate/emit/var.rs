@@ -21,9 +21,8 @@ pub(crate) struct Var {
     pub holds: Holds,
     /// Where it comes from.
     pub role: Role,
-    /// A closure that moves nothing it captures (`mentions::closure_moves_captures`): a
-    /// call leaves it in place, to drop where its scope ends.
-    pub called_in_place: bool,
+    /// What a call of it does to it, where that is known.
+    pub calls: Calls,
     /// What it borrows.
     pub loan: Loan,
     /// The hidden names its code uses.
@@ -34,6 +33,19 @@ pub(crate) struct Var {
     pub in_place: Option<Reason>,
     /// What the walk learned of it so far.
     pub walk: WalkState,
+}
+
+/// What a call of a local (`f(x)`) does to it, where the code or the signature says.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Calls {
+    /// Nothing known: taken at its last use (maybe an `FnOnce`), left where code after names it.
+    Unknown,
+    /// A closure that moves nothing it captures (`mentions::closure_moves_captures`): a call
+    /// leaves it in place, to drop where its scope ends.
+    LeaveIt,
+    /// A parameter the signature declares `FnOnce` only (`syntax::callables`): its call takes
+    /// it, as Rust's does, inside a closure too.
+    TakeIt,
 }
 
 /// What a local holds, as far as saving and dropping it go.

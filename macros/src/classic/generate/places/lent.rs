@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::classic::syntax::ident_for;
+use crate::classic::syntax::jumps::leaves_the_function;
 
 impl Places<'_> {
     /// A macro call, its mentions of visible locals rewritten. A standard one's arguments are
@@ -509,8 +510,24 @@ impl Places<'_> {
         // may be lent by value what those before it named (`{ let r = &v; } m!(v);`), where
         // a borrow still alive is the twin's error at the macro.
         let counted = self.lending.mentions_here.clone();
-        let mut stmts = Vec::with_capacity(block.stmts.len());
-        for mut stmt in std::mem::take(&mut block.stmts) {
+        let leaving = leaves_the_function(block);
+        let leaving_before = self.lending.leaving_last_uses.clone();
+        let taken = std::mem::take(&mut block.stmts);
+        // For a block that leaves the function: what each statement's successors in it name.
+        let mut named_after: Vec<HashSet<String>> = vec![HashSet::new(); taken.len()];
+        if leaving {
+            for index in (1..taken.len()).rev() {
+                let mut named = named_after[index].clone();
+                named.extend(mentions::of_stmt(&taken[index]).into_iter().map(mention_name));
+                named_after[index - 1] = named;
+            }
+        }
+        let mut stmts = Vec::with_capacity(taken.len());
+        for (mut stmt, named_after) in taken.into_iter().zip(named_after) {
+            if leaving {
+                let unnamed = self.visible.keys().filter(|name| !named_after.contains(*name)).cloned();
+                self.lending.leaving_last_uses = leaving_before.iter().cloned().chain(unnamed).collect();
+            }
             let ran = mentions::of_stmt(&stmt);
             // (The mentions the statement's rewriting counted as evaluated are counted again
             // below, all of them, once the statement has run.)
@@ -538,6 +555,7 @@ impl Places<'_> {
         block.stmts = stmts;
         self.bound.truncate(mark);
         self.lending.mentions_here = counted;
+        self.lending.leaving_last_uses = leaving_before;
     }
 }
 

@@ -135,6 +135,8 @@ pub(crate) struct InPlace {
     /// expected), never moved out of it (`self.client` of a `&mut self` whose `client` is a
     /// `&'a mut Client`).
     pub holds_reference: bool,
+    /// A parameter the signature declares `FnOnce` only: its call takes it (`Calls::TakeIt`).
+    pub called_by_value: bool,
 }
 
 pub(crate) struct Places<'a> {
@@ -185,6 +187,11 @@ struct Lending {
     /// the lowering cannot see into, which names one of them and nothing else in the
     /// statement does, gets its value (`lent_values`).
     last_uses: HashSet<String>,
+    /// In a block that leaves the function (`syntax::jumps::leaves_the_function`: an arm that
+    /// re-raises a panic), the visible locals that no later statement of the block names:
+    /// nothing after the block runs, so a method call a `moves` hint names takes them there
+    /// too (`guard.finish(); resume_unwind(p);` before `guard.finish()` on the other paths).
+    leaving_last_uses: HashSet<String>,
     /// How many times each name is mentioned in the statement being rewritten (as
     /// `mentions` counts): a local all of whose mentions are in one macro is lent by value.
     mentions_here: HashMap<String, usize>,
@@ -405,13 +412,14 @@ impl<'a> Places<'a> {
                 // no later code names that field: it is used by value (`FieldByValue`).
                 let hinted = match crate::classic::syntax::receivers::hinted_field_receiver(&node.receiver) {
                     Some((root, member)) => Some(root).filter(|root| {
-                        self.lending.last_uses.contains(&format!("{root}.{member}"))
+                        (self.lending.last_uses.contains(&format!("{root}.{member}"))
+                            || self.lending.leaving_last_uses.contains(root))
                             && self.lending.deferred == 0
                             && self.lookup(root).is_some()
                     }),
                     None => Self::path_name(&node.receiver).filter(|name| {
                         crate::classic::hints::moves(name)
-                            && self.lending.last_uses.contains(name)
+                            && (self.lending.last_uses.contains(name) || self.lending.leaving_last_uses.contains(name))
                             && self.lending.deferred == 0
                             && self.lookup(name).is_some()
                     }),
@@ -479,11 +487,12 @@ impl<'a> Places<'a> {
                 }
             }
             syn::Expr::Call(node) => {
-                // A local called (a closure, an `impl AsyncFn`) is borrowed by the call; one a
-                // `moves` hint names (an `FnOnce`, `moves(f)`) is taken by it, as Rust takes it
-                // (inside a closure, which then takes it when it is made).
-                let usage = match Self::path_name(&node.func) {
-                    Some(name) if crate::classic::hints::moves(&name) && self.lookup(&name).is_some() => {
+                // A local called (a closure, an `impl AsyncFn`) is borrowed by the call; an
+                // `FnOnce`, one a `moves` hint names (`moves(f)`) or a parameter the signature
+                // declares so, is taken by it, as Rust takes it (inside a closure, which then
+                // takes it when it is made).
+                let usage = match Self::path_name(&node.func).and_then(|name| Some((self.lookup(&name)?, name))) {
+                    Some((local, name)) if local.called_by_value || crate::classic::hints::moves(&name) => {
                         PlaceUse::Value
                     }
                     _ => PlaceUse::Place,
