@@ -594,7 +594,8 @@ fn default_run_draws_every_real_code_shape() {
 /// programs: a struct literal's shorthand naming a local kept in place, a struct update moving
 /// a field out of a local, an owned temporary at the end of a method chain borrowed by an
 /// awaited call, of a local and of a temporary, and an array of trait objects an awaited call
-/// borrows (a database client's `&[&oid]`), with a local's and with a temporary's element.
+/// borrows (a database client's `&[&oid]`), with a local's and with a temporary's element, and
+/// `std::panic::resume_unwind(..)` (a cache's arms that re-raise a panic), as a statement.
 #[test]
 fn default_run_draws_every_crate_shape() {
     use fuzz::ast::Node;
@@ -605,11 +606,12 @@ fn default_run_draws_every_crate_shape() {
         "`len_later(.., &Loud::new(..).name().to_uppercase()).await` (of a temporary)",
         "`weigh_all_later(.., &[&v, .., &1u32]).await` (of a local)",
         "`weigh_all_later(.., &[&Loud::new(..), .., &1u32]).await` (of a temporary)",
+        "`std::panic::resume_unwind(..);` (a call that returns `!`, its value discarded)",
     ];
-    let mut counts = [0usize; 6];
+    let mut counts = [0usize; 7];
     for index in 0..DEFAULT_PROGRAMS {
         let program = fuzz::generate::program(DEFAULT_SEED, index);
-        let mut found = [false; 6];
+        let mut found = [false; 7];
         fuzz::ast::visit_block(&program.body, &mut |node| match node {
             Node::Expr(Expr::WeighAll(_, sources)) => {
                 found[4] |= sources.iter().any(Option::is_some);
@@ -619,6 +621,7 @@ fn default_run_draws_every_crate_shape() {
             Node::Expr(Expr::PairUpdate(..)) => found[1] = true,
             Node::Expr(Expr::UpperLater(_, Some(_))) => found[2] = true,
             Node::Expr(Expr::UpperLater(_, None)) => found[3] = true,
+            Node::Stmt(Stmt::Expr(Expr::Panic(_, _, true))) => found[6] = true,
             _ => {}
         });
         for (count, found) in counts.iter_mut().zip(found) {

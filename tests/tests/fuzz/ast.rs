@@ -274,8 +274,10 @@ pub enum Expr {
     Continue(Option<String>),
     /// `return e` (e is a `Result`).
     Return(Box<Expr>),
-    /// `panic!("label {}", e)`
-    Panic(String, Box<Expr>),
+    /// `panic!("label {}", e)`, or with `true` the same message raised by
+    /// `std::panic::resume_unwind(Box::new(format!("label {}", e)))`, a call of a function that
+    /// returns `!` (which the classic lowering reads as leaving where its value is discarded).
+    Panic(String, Box<Expr>, bool),
     /// `&name`: a shared borrow of a `u32` or `Loud` local, kept by a `let` (its referent
     /// can neither move nor be assigned while the reference is in scope).
     Borrow(String),
@@ -603,7 +605,7 @@ pub fn children(expr: &Expr) -> Vec<&Expr> {
         | Expr::SelfBump(value)
         | Expr::Plain(value)
         | Expr::Put(_, value)
-        | Expr::Panic(_, value)
+        | Expr::Panic(_, value, _)
         | Expr::PairShorthand(value)
         | Expr::PairUpdate(value, _) => vec![&**value],
         Expr::Event(event) => event.values().collect(),
@@ -646,7 +648,7 @@ pub fn children_mut(expr: &mut Expr) -> Vec<&mut Expr> {
         | Expr::SelfBump(value)
         | Expr::Plain(value)
         | Expr::Put(_, value)
-        | Expr::Panic(_, value)
+        | Expr::Panic(_, value, _)
         | Expr::PairShorthand(value)
         | Expr::PairUpdate(value, _) => vec![&mut **value],
         Expr::Event(event) => event.values_mut().collect(),

@@ -941,7 +941,7 @@ impl Checker {
                     other => Err(format!("an async block of {other:?}")),
                 }
             }
-            Expr::Panic(_, value) => {
+            Expr::Panic(_, value, _) => {
                 self.operand(value, &Ty::U32)?;
                 Ok(Ty::Never)
             }

@@ -1601,7 +1601,8 @@ impl<'r> Generator<'r> {
             return Expr::Return(Box::new(value));
         }
         let label = self.fresh("p");
-        Expr::Panic(label, Box::new(self.expr(&Ty::U32, 1)))
+        let resumed = self.chance(30);
+        Expr::Panic(label, Box::new(self.expr(&Ty::U32, 1)), resumed)
     }
 
     fn match_expr(&mut self, ty: &Ty) -> Expr {

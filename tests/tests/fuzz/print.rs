@@ -620,10 +620,15 @@ impl Printer {
                 self.out.push_str("return ");
                 self.expr(value, Context::Free);
             }
-            Expr::Panic(label, value) => {
+            Expr::Panic(label, value, false) => {
                 write!(self.out, "panic!(\"{label} {{}}\", ").unwrap();
                 self.expr(value, Context::Free);
                 self.out.push(')');
+            }
+            Expr::Panic(label, value, true) => {
+                write!(self.out, "std::panic::resume_unwind(Box::new(format!(\"{label} {{}}\", ").unwrap();
+                self.expr(value, Context::Free);
+                self.out.push_str(")))");
             }
             Expr::Borrow(name) => write!(self.out, "&{name}").unwrap(),
             Expr::Deref(name) => write!(self.out, "*{name}").unwrap(),
