@@ -41,9 +41,7 @@ pub fn number_text(value: f64) -> String {
         // A rare event averaged over many operations (one allocation in a million calls):
         // shown as it is, not rounded to a 0 beside a huge ratio.
         format!("{value:.1e}")
-    } else if value.fract().abs() < 1e-9 {
-        format!("{value:.0}")
-    } else if value >= 100.0 {
+    } else if value.fract().abs() < 1e-9 || value >= 100.0 {
         format!("{value:.0}")
     } else {
         format!("{value:.1}")

@@ -471,7 +471,7 @@ fn assembly(path: &Path, function: &FunctionFacts) -> Result<String> {
                 inside = false;
                 out.push('\n');
             } else if !line.trim().is_empty()
-                && !(line.starts_with(char::is_whitespace) && line.trim_start().starts_with('.'))
+                && (!line.starts_with(char::is_whitespace) || !line.trim_start().starts_with('.'))
                 && !line.starts_with(".Ltmp")
                 && !line.starts_with(".Lfunc_begin")
             {

@@ -58,7 +58,7 @@ impl Dumps {
             if line.starts_with(".Lfunc_end") {
                 current = None;
             } else if !line.trim().is_empty()
-                && !(line.starts_with(char::is_whitespace) && line.trim_start().starts_with('.'))
+                && (!line.starts_with(char::is_whitespace) || !line.trim_start().starts_with('.'))
                 && !line.starts_with(".Ltmp")
                 && !line.starts_with(".Lfunc_begin")
             {

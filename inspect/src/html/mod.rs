@@ -253,6 +253,6 @@ pub fn render(
         code::view(&mut view, &dumps, source_root, name, functions);
         code.push((format!("code-{index}"), view));
     }
-    let _ = write!(out, "</main><script>{SCRIPT}</script></body></html>\n");
+    let _ = writeln!(out, "</main><script>{SCRIPT}</script></body></html>");
     Ok(Page { html: out, code })
 }

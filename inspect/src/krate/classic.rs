@@ -93,10 +93,10 @@ impl Run<'_> {
                         let mut named = self.named(&failed, &together);
                         if named.is_empty() {
                             // Nothing to blame: the last one added goes, until the rest builds.
-                            let last =
-                                *together.iter().filter(|i| set_aside.contains(i)).next_back().context(
-                                    || "the accepted set does not build, and no set-aside function is in it",
-                                )?;
+                            let last = *together
+                                .iter()
+                                .rfind(|i| set_aside.contains(i))
+                                .context(|| "the accepted set does not build, and no set-aside function is in it")?;
                             named.insert(last, vec![first_error(&failed, self.timeout())]);
                         }
                         for (i, errors) in named {
@@ -134,10 +134,10 @@ impl Run<'_> {
             return false;
         }
         let given = self.hints.entry(i).or_default();
-        if given.is_empty() {
-            if let Some(first) = errors.first() {
-                self.unhinted_errors.entry(i).or_insert_with(|| first.clone());
-            }
+        if given.is_empty()
+            && let Some(first) = errors.first()
+        {
+            self.unhinted_errors.entry(i).or_insert_with(|| first.clone());
         }
         let called_for: Vec<&Hint> = errors.iter().filter_map(|error| error.hint.as_ref()).collect();
         let learned = given.learn(called_for);

@@ -78,7 +78,7 @@ impl TryFrom<String> for Hint {
                 Kind::Moves => field_path(local).or_else(|| is_call(local).then(|| local.to_owned()))?,
                 Kind::Keeps | Kind::Awaits | Kind::Returns => is_local_name(local).then(|| local.to_owned())?,
             };
-            (place == local).then(|| Hint { kind, local: place })
+            (place == local).then_some(Hint { kind, local: place })
         };
         parsed("moves(", Kind::Moves)
             .or_else(|| parsed("keeps(", Kind::Keeps))
