@@ -14,7 +14,7 @@ pub use crate::select::*;
 pub use crate::slot::{
     ByValue, Capture, CaptureByValue, CaptureCopy, CaptureReborrow, Captured, CopiedBinding, CopyBinding, CopyFieldOut,
     CopyOut, FieldByValue, MoveBinding, MoveFieldOut, MoveOut, MovedFields, Place, ReborrowFieldOut, ReborrowOut, Slot,
-    SlotGuard, lend,
+    SlotGuard, bindings_of_an_arm_that_moves_part_of_a_local_read_again_must_be_copy, lend, matched_type_of,
 };
 pub use crate::task::cache::{CachePolicy, Cacheable, NoTable, Table};
 pub use crate::task::{BodyWitness, Ctx, MoveNext, MoveNextFn};

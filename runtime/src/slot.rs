@@ -14,6 +14,7 @@
 //! where it is generated (`lowering-macros`, `classic::generate::places`).
 
 use std::cell::UnsafeCell;
+use std::marker::PhantomData;
 use std::mem::MaybeUninit;
 
 /// One local of a pinned state machine, with its drop flag.
@@ -357,34 +358,84 @@ impl<T, M: MovedFields> MoveOut<T> for &ByValue<T, M> {
 }
 
 /// A binding of a `match` arm on a local that lives in place, which the `match` took whole
-/// (`match v { Err(code) => .., Ok(s) => .. }`), read through a reference into that value:
-/// `Some(copy)` when the binding's type is `Copy`, `None` otherwise. Where every binding of the
-/// arm is a copy, the arm moved nothing in Rust, and the value goes back into its place; else
-/// the bindings move out of it. Picked by autoref-specialization (`(&CopiedBinding(r)).copied()`), as
-/// [`ByValue`] is: a type parameter without a `Copy` bound is not `Copy`.
-pub struct CopiedBinding<'a, T>(pub &'a T);
+/// (`match v { Err(code) => .., Ok(s) => .. }`), read through a reference into that value
+/// (`probe`), with the type `B` the arm binds it by when it matches the value itself (a
+/// never-run match of the value fixes it, `bound`): `Some(copy)` when `B` is `Copy`, `None`
+/// otherwise. Where every binding of the arm is a copy, the arm moved nothing in Rust, and the
+/// value goes back into its place; else the bindings move out of it. Picked by
+/// autoref-specialization (`(&CopiedBinding::new(r, bound)).copied()`), as [`ByValue`] is: a
+/// type parameter without a `Copy` bound is not `Copy`.
+///
+/// `B` is the referent's type (`Ok(n)` on a `Result<u32, _>`: the probe's `&u32` gives a
+/// `u32`), or the probe's reference itself where the pattern reaches the binding through a
+/// reference inside the value, which a match of the value binds by reference too
+/// (`Some(Host::Tcp(name))` on an `Option<&Host>`: `name` is a `&String` either way).
+pub struct CopiedBinding<'a, T, B>(&'a T, PhantomData<B>);
 
-pub trait CopyBinding<T> {
-    fn copied(&self) -> Option<T>;
-}
-
-impl<T: Copy> CopyBinding<T> for CopiedBinding<'_, T> {
+impl<'a, T, B> CopiedBinding<'a, T, B> {
     #[inline(always)]
-    fn copied(&self) -> Option<T> {
-        Some(*self.0)
+    pub fn new(probe: &'a T, _bound: Option<&B>) -> Self {
+        CopiedBinding(probe, PhantomData)
     }
 }
 
-pub trait MoveBinding<T> {
-    fn copied(&self) -> Option<T>;
+pub trait CopyBinding<B> {
+    fn copied(&self) -> Option<B>;
 }
 
-impl<T> MoveBinding<T> for &CopiedBinding<'_, T> {
+impl<'a, T, B: Copy + BindingFromProbe<'a, T>> CopyBinding<B> for CopiedBinding<'a, T, B> {
     #[inline(always)]
-    fn copied(&self) -> Option<T> {
+    fn copied(&self) -> Option<B> {
+        Some(B::from_probe(self.0))
+    }
+}
+
+pub trait MoveBinding<B> {
+    fn copied(&self) -> Option<B>;
+}
+
+impl<T, B> MoveBinding<B> for &CopiedBinding<'_, T, B> {
+    #[inline(always)]
+    fn copied(&self) -> Option<B> {
         None
     }
 }
+
+/// A binding's value from the reference the probe of [`CopiedBinding`] bound: a copy of the
+/// referent, or the reference.
+pub trait BindingFromProbe<'a, T> {
+    fn from_probe(probe: &'a T) -> Self;
+}
+
+impl<'a, T: Copy> BindingFromProbe<'a, T> for T {
+    #[inline(always)]
+    fn from_probe(probe: &'a T) -> T {
+        *probe
+    }
+}
+
+impl<'a, T> BindingFromProbe<'a, T> for &'a T {
+    #[inline(always)]
+    fn from_probe(probe: &'a T) -> &'a T {
+        probe
+    }
+}
+
+/// The value of `value` never computed: the type a never-run `match` of it binds its arms'
+/// bindings by (`CopiedBinding`'s `bound`).
+#[inline(always)]
+pub fn matched_type_of<T>(_value: &T) -> T {
+    unreachable!("lowering: a match only type-checked ran (a bug in the classic lowering)")
+}
+
+/// A `match` on a local kept in place whose arm moves a part of it out (a binding that is not
+/// `Copy`), where code after the arm's bindings reads the local again (a field the arm left,
+/// `pair.1` after `(Some(s), _) => ..`): the lowering takes the value whole for such an arm and
+/// cannot give back what the arm leaves, so it asks that every binding be `Copy`, which rustc
+/// checks at the arm (E0277). Bind the moved part by reference (`ref s`, or `match &pair`) and
+/// clone what the arm keeps, or move the part out in a `let` of its own before the `match`.
+#[inline(always)]
+pub fn bindings_of_an_arm_that_moves_part_of_a_local_read_again_must_be_copy<B: Copy>(_bound: &Option<B>) {}
 
 /// A use by value of a field of a local that lives in place (`consume(pair.a)`, `node.v` with
 /// `node: &Node`): a copy when the field's type is `Copy`, a reborrow when it is a `&mut`, a

@@ -153,10 +153,22 @@ fn frames(res: Option<String>, more: u32) -> ::lowering::Task<usize, impl ::lowe
                                             __matched @ (Some(_)) => {
                                                 #[allow(unused_mut)]
                                                 let (s,) = {
+                                                    let __bound = if true {
+                                                        ::core::option::Option::None
+                                                    } else {
+                                                        ::core::option::Option::Some(
+                                                            match ::lowering::__private::matched_type_of(&__matched) {
+                                                                Some(s) => (s,),
+                                                                _ => ::core::unreachable!(),
+                                                            },
+                                                        )
+                                                    };
                                                     let __copies = match &__matched {
-                                                        Some(s) => {
-                                                            ((&::lowering::__private::CopiedBinding(s)).copied(),)
-                                                        }
+                                                        Some(s) => ((&::lowering::__private::CopiedBinding::new(
+                                                            s,
+                                                            __bound.as_ref().map(|bound| &bound.0),
+                                                        ))
+                                                            .copied(),),
                                                         _ => ::core::unreachable!(),
                                                     };
                                                     match __copies {

@@ -43,15 +43,23 @@ pub(crate) enum Path<'a> {
 pub(crate) struct Target<'a> {
     pub name: &'a str,
     pub only_field: Option<&'a str>,
+    /// Only mentions through a field count (`pair.1`, `self.tag.len()`), not of it whole.
+    pub through_a_field: bool,
 }
 
 impl<'a> Target<'a> {
     pub(crate) fn local(name: &'a str) -> Self {
-        Target { name, only_field: None }
+        Target { name, only_field: None, through_a_field: false }
+    }
+
+    /// The local's mentions through a field, any field.
+    pub(crate) fn fields_of(name: &'a str) -> Self {
+        Target { name, only_field: None, through_a_field: true }
     }
 
     fn is(&self, mention: &Mention) -> bool {
         mention.name == self.name
+            && (!self.through_a_field || mention.through.is_some())
             && match (self.only_field, &mention.through) {
                 (Some(field), Some(through)) => field == through,
                 _ => true,

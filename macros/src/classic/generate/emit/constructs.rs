@@ -161,11 +161,31 @@ impl<'a> Emitter<'a> {
                 self.pop_rest();
             }
             let attrs = &arm.attrs;
+            // What a moving arm leaves of a local taken whole cannot go back: code after its
+            // bindings that reads a field of the local (the arm's, or the code after the
+            // `match`) asks rustc that they be `Copy` (`matched_whole::by_value`). (Read whole,
+            // the local is the twin's E0382 on the paths through such an arm.)
+            let read_again = whole.is_some()
+                && matched_whole::local_matched(&node.scrutinee).is_some_and(|name| {
+                    let name = if name == "self" { mentions::SELF_LOCAL.to_owned() } else { name };
+                    // (A binding of the arm's own of that name hides the local in its body.)
+                    let body_sees_it = !matched_whole::binds(&arm.pat, &name);
+                    if body_sees_it {
+                        self.push_rest(Rest::Paths(vec![Path::Block(&arm.body)]));
+                    }
+                    let read = self.fields_named_later(&name);
+                    if body_sees_it {
+                        self.pop_rest();
+                    }
+                    read
+                });
             let (arm_pat, rebound) = self.rebinding(&arm.pat);
             let pat = self.places_in_guard(&arm_pat);
             let pat = self.rewriter().pat(&pat);
             let (pat, prologue) = match &whole {
-                Some((place, takes)) => matched_whole::arm_taking(takes[index], &pat, place, self.config.krate),
+                Some((place, takes)) => {
+                    matched_whole::arm_taking(takes[index], &pat, place, read_again, self.config.krate)
+                }
                 None => (pat, TokenStream::new()),
             };
             self.push_scope(quote!(#(#attrs)* #pat =>), false);

@@ -197,6 +197,16 @@ impl Emitter<'_> {
         last_uses
     }
 
+    /// The locals living in place (of `visible`) a field of which code after the current
+    /// statement names (`Places`' `fields_named_after`).
+    fn fields_named_after(&self, visible: &HashMap<String, InPlace>) -> HashSet<String> {
+        visible
+            .keys()
+            .filter(|name| self.fields_named_later(if *name == "self" { mentions::SELF_LOCAL } else { name }))
+            .cloned()
+            .collect()
+    }
+
     /// Does code after the statement name a local that holds a borrow of `id` (`let held =
     /// &v;`, a reference its initializer borrows from, a closure that captures it), directly
     /// or through another such local? Then the borrow is alive past the statement, and what
@@ -273,7 +283,9 @@ impl Emitter<'_> {
         let (visible, others) = self.visible_places();
         let fields = receivers::hinted_fields_in_expr(expr);
         let last_uses = self.last_uses(&visible, fields);
-        let mut places = Places::new(&visible, &others, &self.found.parts, self.config.krate).with_last_uses(last_uses);
+        let fields_named_after = self.fields_named_after(&visible);
+        let mut places = Places::new(&visible, &others, &self.found.parts, self.config.krate)
+            .with_last_uses(last_uses, fields_named_after);
         let rewritten = rewrite(&mut places, expr);
         let found = std::mem::take(&mut places.found_parts);
         self.found.lent_by_value.extend(std::mem::take(&mut places.lent_by_value));
@@ -287,7 +299,9 @@ impl Emitter<'_> {
         let (visible, others) = self.visible_places();
         let fields = receivers::hinted_fields_in_stmt(stmt);
         let last_uses = self.last_uses(&visible, fields);
-        let mut places = Places::new(&visible, &others, &self.found.parts, self.config.krate).with_last_uses(last_uses);
+        let fields_named_after = self.fields_named_after(&visible);
+        let mut places = Places::new(&visible, &others, &self.found.parts, self.config.krate)
+            .with_last_uses(last_uses, fields_named_after);
         let stmt = places.stmt(stmt);
         let found = std::mem::take(&mut places.found_parts);
         let preludes = std::mem::take(&mut places.preludes);

@@ -102,6 +102,18 @@ impl<'a> Emitter<'a> {
             return false;
         }
         let (rest, rebound) = self.rest_seen_by(id, &name);
-        liveness::named_after_statement(rest, liveness::Target { name: &name, only_field }, &rebound)
+        liveness::named_after_statement(
+            rest,
+            liveness::Target { name: &name, only_field, through_a_field: false },
+            &rebound,
+        )
+    }
+
+    /// Does code that may run after the current statement name a field of `name`'s local
+    /// (`pair.1`)? (What a `match` that moved a part of it out leaves, Rust lets it read.)
+    pub(super) fn fields_named_later(&self, name: &str) -> bool {
+        let Some(id) = self.lookup(name) else { return false };
+        let (rest, rebound) = self.rest_seen_by(id, name);
+        liveness::named_after_statement(rest, liveness::Target::fields_of(name), &rebound)
     }
 }

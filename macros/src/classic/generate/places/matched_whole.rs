@@ -27,13 +27,15 @@
 //! reference, a reference pattern, a macro in a pattern) is written as before.
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
 use super::{PlaceUse, Places, binding_names, matched_use};
 use crate::classic::syntax;
 use crate::classic::syntax::bindings::{Binding, blank_bindings, may_bind, pattern_bindings};
 use crate::classic::syntax::each_ident;
+use crate::classic::syntax::mentions;
 
 /// How one arm takes the matched value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -117,6 +119,7 @@ impl Places<'_> {
         let patterns: Vec<&syn::Pat> = node.arms.iter().map(|arm| &arm.pat).collect();
         let whole = self.matched_whole(&node.expr, &patterns);
         let usage = if whole.is_some() { PlaceUse::Value } else { matched_use(&patterns) };
+        let local = local_matched(&node.expr);
         self.rewrite(&mut node.expr, usage);
         for (index, arm) in node.arms.iter_mut().enumerate() {
             self.with_bound(binding_names(&arm.pat), |this| {
@@ -127,7 +130,16 @@ impl Places<'_> {
             });
             // The arm's own code is rewritten; what it begins with is the lowering's.
             if let Some((place, takes)) = &whole {
-                let (pat, prologue) = arm_taking(takes[index], &arm.pat, place, self.krate);
+                // (A field of the local read after the arm's bindings: `by_value`.)
+                let read_again = local.as_ref().is_some_and(|name| {
+                    self.lending.fields_named_after.contains(name)
+                        || (!binds(&arm.pat, name)
+                            && mentions::of_expr(&arm.body).iter().any(|mention| {
+                                (mention.name == *name || (name == "self" && mention.name == mentions::SELF_LOCAL))
+                                    && mention.through.is_some()
+                            }))
+                });
+                let (pat, prologue) = arm_taking(takes[index], &arm.pat, place, read_again, self.krate);
                 arm.pat = pat;
                 let body = &arm.body;
                 *arm.body = syn::parse_quote!({ #prologue #body });
@@ -136,14 +148,31 @@ impl Places<'_> {
     }
 }
 
+/// The local a `match` takes whole names (`match v`), as the code names it (`self` too).
+pub(crate) fn local_matched(scrutinee: &syn::Expr) -> Option<String> {
+    Places::path_name(syntax::strip_parens(scrutinee))
+}
+
+/// Does the arm's pattern bind `name` (hiding a local of that name in its body)?
+pub(crate) fn binds(pat: &syn::Pat, name: &str) -> bool {
+    binding_names(pat).iter().any(|bound| bound == name)
+}
+
 /// The hidden name an arm binds the whole value under.
 fn matched() -> Ident {
     Ident::new("__matched", Span::mixed_site())
 }
 
 /// The arm's pattern (`__matched @ <pattern without bindings>`, its guard kept) and the code its
-/// body begins with, for the local whose place is `place`.
-pub(crate) fn arm_taking(take: ArmTake, pat: &syn::Pat, place: &Ident, krate: &syn::Path) -> (syn::Pat, TokenStream) {
+/// body begins with, for the local whose place is `place`. `read_again`: code after the arm's
+/// bindings may read the local (`by_value`).
+pub(crate) fn arm_taking(
+    take: ArmTake,
+    pat: &syn::Pat,
+    place: &Ident,
+    read_again: bool,
+    krate: &syn::Path,
+) -> (syn::Pat, TokenStream) {
     let (inner, guard) = match pat {
         syn::Pat::Guard(guarded) => (&*guarded.pat, Some(guarded)),
         _ => (pat, None),
@@ -172,17 +201,23 @@ pub(crate) fn arm_taking(take: ArmTake, pat: &syn::Pat, place: &Ident, krate: &s
                 };
             }
         }
-        ArmTake::ByValue => by_value(inner, &bindings, place, krate),
+        ArmTake::ByValue => by_value(inner, &bindings, place, read_again, krate),
     };
     (whole, prologue)
 }
 
 /// The bindings of an arm that binds by value: copies through references into the matched
-/// value where all of them are `Copy` (the value then goes back into its place), else moved
-/// out of it.
-fn by_value(pat: &syn::Pat, bindings: &[Binding], place: &Ident, krate: &syn::Path) -> TokenStream {
+/// value where all of them are `Copy` as the arm binds them (the value then goes back into its
+/// place), else moved out of it. Whether each is `Copy` is asked of the type a match of the
+/// value itself gives it (`__bound`, never run: `Some(Host::Tcp(name))` on an `Option<&Host>`
+/// binds a `&String`, which the probe through a reference also reads as `&String`). Where the
+/// bindings move and code after them may read the local again (`read_again`), what the arm
+/// leaves of it cannot go back: rustc is asked that they be `Copy`, at the arm
+/// (`bindings_of_an_arm_that_moves_part_of_a_local_read_again_must_be_copy`).
+fn by_value(pat: &syn::Pat, bindings: &[Binding], place: &Ident, read_again: bool, krate: &syn::Path) -> TokenStream {
     let matched = matched();
     let copies = Ident::new("__copies", Span::mixed_site());
+    let bound = Ident::new("__bound", Span::mixed_site());
     let mut plain = pat.clone();
     Immutable.visit_pat_mut(&mut plain);
     let names: Vec<&Ident> = bindings.iter().map(|binding| &binding.ident).collect();
@@ -195,11 +230,36 @@ fn by_value(pat: &syn::Pat, bindings: &[Binding], place: &Ident, krate: &syn::Pa
         let ident = &binding.ident;
         if binding.mutable { quote!(mut #ident) } else { quote!(#ident) }
     });
+    let indices = (0..names.len()).map(syn::Index::from);
+    // The check's path and argument located at the arm's pattern (resolved as before), so
+    // that rustc's error, raised where the function's generic is instantiated, is there.
+    let must_be_copy = read_again.then(|| {
+        let here = |span: Span| span.located_at(pat.span());
+        let mut path = krate.clone();
+        for segment in &mut path.segments {
+            segment.ident.set_span(here(segment.ident.span()));
+        }
+        let private = Ident::new("__private", here(Span::call_site()));
+        let check = Ident::new(
+            "bindings_of_an_arm_that_moves_part_of_a_local_read_again_must_be_copy",
+            here(Span::call_site()),
+        );
+        let bound = Ident::new("__bound", here(Span::mixed_site()));
+        quote_spanned!(pat.span()=> #path::#private::#check(&#bound);)
+    });
     quote! {
         #[allow(unused_mut)]
         let (#(#declared,)*) = {
+            let #bound = if true {
+                ::core::option::Option::None
+            } else {
+                ::core::option::Option::Some(match #krate::__private::matched_type_of(&#matched) {
+                    #plain => (#(#names,)*),
+                    _ => ::core::unreachable!(),
+                })
+            };
             let #copies = match &#matched {
-                #plain => (#((&#krate::__private::CopiedBinding(#names)).copied(),)*),
+                #plain => (#((&#krate::__private::CopiedBinding::new(#names, #bound.as_ref().map(|bound| &bound.#indices))).copied(),)*),
                 _ => ::core::unreachable!(),
             };
             match #copies {
@@ -210,10 +270,13 @@ fn by_value(pat: &syn::Pat, bindings: &[Binding], place: &Ident, krate: &syn::Pa
                 // (Moved whole into the `match`, what the pattern leaves drops here, in every
                 // arm alike, rather than where a state the arm's awaits end drops the arm's
                 // binding.)
-                _ => match { #matched } {
-                    #plain => (#(#names,)*),
-                    _ => ::core::unreachable!(),
-                },
+                _ => {
+                    #must_be_copy
+                    match { #matched } {
+                        #plain => (#(#names,)*),
+                        _ => ::core::unreachable!(),
+                    }
+                }
             }
         };
     }

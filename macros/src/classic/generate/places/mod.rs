@@ -192,6 +192,10 @@ struct Lending {
     /// nothing after the block runs, so a method call a `moves` hint names takes them there
     /// too (`guard.finish(); resume_unwind(p);` before `guard.finish()` on the other paths).
     leaving_last_uses: HashSet<String>,
+    /// The visible locals a field of which code after the statement names (`pair.1`): a
+    /// `match` that moves a part of one out must leave the rest readable
+    /// (`matched_whole::by_value`).
+    fields_named_after: HashSet<String>,
     /// How many times each name is mentioned in the statement being rewritten (as
     /// `mentions` counts): a local all of whose mentions are in one macro is lent by value.
     mentions_here: HashMap<String, usize>,
@@ -253,7 +257,8 @@ impl<'a> Places<'a> {
     }
 
     /// The visible locals that code after the statement to rewrite does not name.
-    pub(crate) fn with_last_uses(mut self, last_uses: HashSet<String>) -> Self {
+    pub(crate) fn with_last_uses(mut self, last_uses: HashSet<String>, fields_named_after: HashSet<String>) -> Self {
+        self.lending.fields_named_after = fields_named_after;
         self.lending.last_uses = last_uses;
         self
     }
