@@ -89,9 +89,10 @@ fn expand_function(args: &args::Args, function: func::Function) -> syn::Result<T
         args::Mode::Classic => match cfg_variants::variants(&function)? {
             None => classic::expand(args, function),
             Some(copies) => {
+                classic::check_hints(args, &function)?;
                 let mut tokens = TokenStream2::new();
                 for copy in copies {
-                    tokens.extend(classic::expand(args, copy)?);
+                    tokens.extend(classic::expand_variant(args, copy)?);
                 }
                 Ok(tokens)
             }

@@ -680,3 +680,35 @@ fn a_view_of_a_reference_parameter_is_the_functions_value() {
         }
     }
 }
+
+/// A hinted macro invoked only in code under one `#[cfg]` (a Redis client's `fail!` in an arm
+/// under `#[cfg(not(any(feature = "tls-native-tls", ..)))]`): the function is lowered once per
+/// combination, and the copy without that code does not invoke the macro, yet the hint is the
+/// function's, checked against the function as written (before, that copy refused it: "`or_return!`
+/// is no macro `connect` invokes").
+hinted! {
+    [returns(or_return)]
+    pub async fn connect(text: String, tls: bool) -> Result<u32, String> {
+        let sent = later("sent", text.len() as u32).await;
+        if tls {
+            #[cfg(test)]
+            let id = or_return!(command(&text).await, "tls");
+            #[cfg(not(test))]
+            let id = 0;
+            return Ok(id + sent);
+        }
+        Ok(sent)
+    }
+}
+
+#[test]
+fn a_hint_naming_a_macro_only_one_cfg_copy_invokes() {
+    for text in ["short", "long enough to pass"] {
+        for tls in [false, true] {
+            same_at_every_suspension(
+                || connect::classic(text.to_owned(), tls),
+                || connect::runtime(text.to_owned(), tls),
+            );
+        }
+    }
+}

@@ -98,12 +98,25 @@ pub(crate) fn in_place_of_last() -> String {
 }
 
 pub(crate) fn expand(args: &Args, function: Function) -> syn::Result<TokenStream> {
+    hints::check(args, &function)?;
+    expand_variant(args, function)
+}
+
+/// `expand` for one of the copies of a function with code under `#[cfg]` (`cfg_variants`),
+/// whose hints were checked against the function as written: a hint may name a macro that
+/// only some copies invoke (`returns(fail)` where `fail!` stands in an arm under
+/// `#[cfg(not(feature = "tls"))]`).
+pub(crate) fn expand_variant(args: &Args, function: Function) -> syn::Result<TokenStream> {
     hints::with(&args.hints, || expand_with_hints(args, function))
+}
+
+/// The hints of `function` as written, before it is copied per `#[cfg]` variant.
+pub(crate) fn check_hints(args: &Args, function: &Function) -> syn::Result<()> {
+    hints::check(args, function)
 }
 
 fn expand_with_hints(args: &Args, function: Function) -> syn::Result<TokenStream> {
     check_signature(&function)?;
-    hints::check(args, &function)?;
     let function = function.receiver_named_self();
     let param_bindings: Vec<String> = function
         .params()
