@@ -712,3 +712,67 @@ fn a_hint_naming_a_macro_only_one_cfg_copy_invokes() {
         }
     }
 }
+
+/// Returns the error it is given (a Redis client's `fail!`).
+macro_rules! fail {
+    ($error:expr) => {
+        return Err(String::from($error))
+    };
+}
+
+pub enum Addr {
+    Tcp(String, u16),
+    Tls(String),
+    Unix(Loud),
+}
+
+async fn resolve(host: &str, port: u16) -> Result<u16, String> {
+    later("resolve", if host.is_empty() { Err(String::from("no host")) } else { Ok(port + host.len() as u16) }).await
+}
+
+/// A hinted macro statement that ends a block whose value the function uses (the client's
+/// `connect_simple`: `Ok(match addr { .. TcpTls { .. } => { fail!(..); } .. })`): the block is
+/// `!` in Rust, as the expansion always returns, and the arm's value slot has the other arms'
+/// type (before: `()` was given for it, E0308 "expected `u16`, found `()`"). With the same
+/// statement ending a block whose value is `()` (an `if` without `else`).
+hinted! {
+    [returns(fail)]
+    pub async fn connect_simple(addr: Addr, strict: bool) -> Result<u16, String> {
+        if strict {
+            fail!("strict");
+        }
+        Ok(match addr {
+            Addr::Tcp(ref host, port) => {
+                let resolved = resolve(host, port).await?;
+                resolved + 1
+            }
+            Addr::Tls(host) => {
+                log(format!("tls {host}"));
+                fail!("no tls");
+            }
+            Addr::Unix(loud) => later("unix", loud.name().len() as u16).await,
+        })
+    }
+}
+
+#[test]
+fn a_hinted_statement_ends_a_block_whose_value_is_used() {
+    let addrs = || {
+        vec![
+            Addr::Tcp(String::from("h"), 5),
+            Addr::Tcp(String::new(), 5),
+            Addr::Tls(String::from("t")),
+            Addr::Unix(Loud::new("u")),
+        ]
+    };
+    for strict in [false, true] {
+        for (classic_addr, runtime_addr) in addrs().into_iter().zip(addrs()) {
+            let (classic_addr, runtime_addr) =
+                (std::cell::Cell::new(Some(classic_addr)), std::cell::Cell::new(Some(runtime_addr)));
+            same(
+                || connect_simple::classic(classic_addr.take().unwrap(), strict),
+                || connect_simple::runtime(runtime_addr.take().unwrap(), strict),
+            );
+        }
+    }
+}

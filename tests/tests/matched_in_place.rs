@@ -260,3 +260,41 @@ mod generic {
         }
     }
 }
+
+/// An arm binding by reference beside a `Copy` binding by value.
+mod mixed_arms {
+    use super::*;
+
+    pub enum Endpoint {
+        Tcp(String, u16),
+        Named(String),
+    }
+
+    differential! {
+        // An arm that binds by reference beside a `Copy` binding by value (`Tcp(ref host, port)`),
+        // awaiting with the reference, and an arm that moves a part out (a Redis client's
+        // `match addr { Tcp(ref host, port) => .., .. }`; before, the whole `match` matched a
+        // temporary, which the reference outlived: E0716).
+        pub async fn endpoint_len(endpoint: Endpoint, extra: u16) -> usize {
+            let total = match endpoint {
+                Endpoint::Tcp(ref host, port) => {
+                    let shown = shown_later(host).await;
+                    shown + port as usize + host.len()
+                }
+                Endpoint::Named(name) => step(name.len()).await,
+            };
+            step(total + extra as usize).await
+        }
+    }
+
+    #[test]
+    fn an_arm_binding_by_reference_beside_a_copy() {
+        for endpoint in [("h", Some(7)), ("named", None)] {
+            let make = || match endpoint {
+                (host, Some(port)) => Endpoint::Tcp(host.to_owned(), port),
+                (name, None) => Endpoint::Named(name.to_owned()),
+            };
+            same_at_every_suspension(|| classic::endpoint_len(make(), 2), || runtime::endpoint_len(make(), 2));
+        }
+    }
+}

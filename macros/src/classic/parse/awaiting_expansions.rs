@@ -14,6 +14,10 @@
 //! - elsewhere, the block's output is the function's result too, and the macro's value, where
 //!   the expansion goes on, is put in a cell of the function's, after which the block waits
 //!   forever; `lowering::__private::Expansion` tells the two apart (`runtime/src/expansion.rs`).
+//!   A statement that ends a block without a tail (`Err(_) => { fail!(..); }`) is that
+//!   block's value as the statement is in Rust: `{ fail!(..); }`, `()`, or `!` where the
+//!   expansion always returns, so that a block the function's other paths give a value keeps
+//!   that type.
 //!
 //! A `break` or `continue` of the expansion to a loop of the function is rustc's error in the
 //! block (E0267), never other code; a local the expansion declares ends with the block. A
@@ -98,7 +102,8 @@ impl Rewriter<'_> {
 
     /// The invocation `code` (an expression, or a statement when `statement`) where its value
     /// is not the function's: the block returns what the function returns, or puts the
-    /// macro's value in a cell and waits.
+    /// macro's value in a cell and waits. (A statement ending a block is an expression of
+    /// the block's value, `{ m!(..); }`: `visit_block_mut`.)
     fn awaited_apart(&self, code: TokenStream, statement: bool, span: Span) -> syn::Expr {
         let krate = self.krate;
         let hygienic = |name: &str| syn::Ident::new(name, Span::mixed_site().located_at(span));
@@ -150,6 +155,20 @@ impl VisitMut for Rewriter<'_> {
             }
             _ => visit_mut::visit_expr_mut(self, expr),
         }
+    }
+
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        let ends_in_hinted_statement = matches!(block.stmts.last(), Some(syn::Stmt::Macro(node))
+            if node.semi_token.is_some() && is_hinted(&node.mac));
+        if !ends_in_hinted_statement {
+            return visit_mut::visit_block_mut(self, block);
+        }
+        let Some(syn::Stmt::Macro(mut last)) = block.stmts.pop() else { unreachable!("a macro statement") };
+        visit_mut::visit_block_mut(self, block);
+        let span = last.mac.path.span();
+        let attrs = std::mem::take(&mut last.attrs);
+        let value = self.awaited_apart(quote_spanned!(span=> { #last }), false, span);
+        block.stmts.push(syn::parse_quote_spanned!(span=> #(#attrs)* #value));
     }
 
     fn visit_stmt_mut(&mut self, stmt: &mut syn::Stmt) {

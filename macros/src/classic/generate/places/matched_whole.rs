@@ -23,8 +23,9 @@
 //! The hidden name binds the value by move, which an `@` allows only over a pattern that binds
 //! nothing: the arm's own pattern stands there with its bindings as `_`. A guard runs before
 //! the arm gives the value back, so only an arm without bindings may have one, and only one that
-//! does not name the local; a `match` with any other arm (bindings both by value and by
-//! reference, a reference pattern, a macro in a pattern) is written as before.
+//! does not name the local; a `match` with any other arm (a reference pattern, a macro in a
+//! pattern) is written as before. An arm with bindings both by reference and by value
+//! (`Tcp(ref host, port)`) binds as one by reference: from the place, `port` copied.
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -66,9 +67,12 @@ fn take(local: &str, pat: &syn::Pat) -> Option<ArmTake> {
     let by_reference = bindings.iter().filter(|binding| binding.by_ref).count();
     let taken = match (bindings.len(), by_reference) {
         (0, _) => ArmTake::Nothing,
-        (all, by_ref) if by_ref == all => ArmTake::ByReference,
         (_, 0) => ArmTake::ByValue,
-        _ => return None,
+        // Bindings by reference, maybe beside ones by value (`Tcp(ref host, port)`): the
+        // value goes back and the arm matches its place, where a `Copy` binding by value is a
+        // copy (one that is not is rustc's E0507 at the binding, as moving it beside a borrow
+        // out of the place cannot be written).
+        _ => ArmTake::ByReference,
     };
     match guard {
         None => Some(taken),
