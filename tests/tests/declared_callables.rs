@@ -120,38 +120,32 @@ pub async fn peek(guard: &Guard<'_>) -> usize {
     later("peek", guard.log.len()).await
 }
 
+/// The function once per lowering: the classic one with the hint (`hints.rs` writes its pairs
+/// out; one body here, as both must be the same).
+macro_rules! kept_guard {
+    ($name:ident, $($lowering:tt)*) => {
+        #[lowering::lowering($($lowering)*)]
+        pub async fn $name(base: &u32, f: impl FnOnce() -> u32) -> Vec<u32> {
+            let guard = Guard::new(base);
+            let seen = peek(&guard).await as u32;
+            let n = match std::panic::catch_unwind(AssertUnwindSafe(f)) {
+                Ok(n) => n,
+                Err(payload) => {
+                    guard.finish(0);
+                    std::panic::resume_unwind(payload);
+                }
+            };
+            later("after", ()).await;
+            guard.finish(n + seen)
+        }
+    };
+}
+
 mod kept_guard {
     use super::*;
 
-    #[lowering::lowering(classic, moves(guard))]
-    pub async fn classic(base: &u32, f: impl FnOnce() -> u32) -> Vec<u32> {
-        let guard = Guard::new(base);
-        let seen = peek(&guard).await as u32;
-        let n = match std::panic::catch_unwind(AssertUnwindSafe(f)) {
-            Ok(n) => n,
-            Err(payload) => {
-                guard.finish(0);
-                std::panic::resume_unwind(payload);
-            }
-        };
-        later("after", ()).await;
-        guard.finish(n + seen)
-    }
-
-    #[lowering::lowering(runtime)]
-    pub async fn runtime(base: &u32, f: impl FnOnce() -> u32) -> Vec<u32> {
-        let guard = Guard::new(base);
-        let seen = peek(&guard).await as u32;
-        let n = match std::panic::catch_unwind(AssertUnwindSafe(f)) {
-            Ok(n) => n,
-            Err(payload) => {
-                guard.finish(0);
-                std::panic::resume_unwind(payload);
-            }
-        };
-        later("after", ()).await;
-        guard.finish(n + seen)
-    }
+    kept_guard!(classic, classic, moves(guard));
+    kept_guard!(runtime, runtime);
 }
 
 fn values(fail_at: Option<u32>) -> impl FnOnce(Option<u32>) -> std::pin::Pin<Box<dyn Future<Output = u32>>> {
