@@ -3725,3 +3725,39 @@ mod seed14930352 {
         same_at_every_suspension(|| classic::seed14930352_program2012(), || runtime::seed14930352_program2012());
     }
 }
+
+/// Seed 433494437's programs 2714 and 4402 (`LOWERING_FUZZ_SEED=433494437 LOWERING_FUZZ_ONLY=2714,4402`),
+/// reduced by hand to their common shape: a `let .. else` whose `else` awaits inside a
+/// `resume_unwind(..)`, in a block inside `panic!`'s arguments. The call is written as one that
+/// never returns (`parse::diverging_calls`) everywhere but inside a standard macro's arguments,
+/// which the lowering takes apart as code too: there the `else` arm's value slot was given
+/// `()` after it (E0308 "expected `(u32,)`, found `()`").
+mod seed433494437 {
+    use super::*;
+
+    differential! {
+        pub async fn resumed_in_a_panics_argument(r: Result<u32, String>, c: bool) -> u32 {
+            if c {
+                panic!("x {}", {
+                    let Ok(v) = r else {
+                        std::panic::resume_unwind(Box::new(format!("p {}", later("a1", 1u32).await)));
+                    };
+                    v + later("a2", 1u32).await
+                });
+            }
+            later("a3", 3u32).await
+        }
+    }
+
+    #[test]
+    fn resumed_in_a_panics_argument() {
+        for r in [Ok(2), Err(String::from("e"))] {
+            for c in [false, true] {
+                same_at_every_suspension(
+                    || classic::resumed_in_a_panics_argument(r.clone(), c),
+                    || runtime::resumed_in_a_panics_argument(r.clone(), c),
+                );
+            }
+        }
+    }
+}

@@ -13,7 +13,8 @@
 
 use syn::visit_mut::{self, VisitMut};
 
-/// Rewrites the calls of `block` (not inside closures, async blocks or items).
+/// Rewrites the calls of `block` (not inside closures, async blocks or items; inside a standard
+/// macro's arguments too).
 pub(crate) fn rewrite(block: &mut syn::Block, krate: &syn::Path) {
     Rewriter { krate }.visit_block_mut(block);
 }
@@ -61,6 +62,12 @@ impl VisitMut for Rewriter<'_> {
     fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
         self.wrap(&mut arm.body);
         visit_mut::visit_arm_mut(self, arm);
+    }
+
+    // A standard macro's arguments are code the lowering takes apart too (`panic!("{}", {
+    // let Ok(v) = r else { resume_unwind(p) }; .. })`).
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        crate::classic::syntax::std_macros::visit_arguments(mac, |argument| self.visit_expr_mut(argument));
     }
 
     fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
