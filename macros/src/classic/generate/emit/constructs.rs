@@ -169,7 +169,7 @@ impl<'a> Emitter<'a> {
                 && matched_whole::local_matched(&node.scrutinee).is_some_and(|name| {
                     let name = if name == "self" { mentions::SELF_LOCAL.to_owned() } else { name };
                     // (A binding of the arm's own of that name hides the local in its body.)
-                    let body_sees_it = !matched_whole::binds(&arm.pat, &name);
+                    let body_sees_it = !crate::classic::analyse::liveness::pattern_binds(&arm.pat, &name);
                     if body_sees_it {
                         self.push_rest(Rest::Paths(vec![Path::Block(&arm.body)]));
                     }

@@ -33,6 +33,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
 use super::{PlaceUse, Places, binding_names, matched_use};
+use crate::classic::analyse::liveness::pattern_binds;
 use crate::classic::syntax;
 use crate::classic::syntax::bindings::{Binding, blank_bindings, may_bind, pattern_bindings};
 use crate::classic::syntax::each_ident;
@@ -137,7 +138,7 @@ impl Places<'_> {
                 // (A field of the local read after the arm's bindings: `by_value`.)
                 let read_again = local.as_ref().is_some_and(|name| {
                     self.lending.fields_named_after.contains(name)
-                        || (!binds(&arm.pat, name)
+                        || (!pattern_binds(&arm.pat, name)
                             && mentions::of_expr(&arm.body).iter().any(|mention| {
                                 (mention.name == *name || (name == "self" && mention.name == mentions::SELF_LOCAL))
                                     && mention.through.is_some()
@@ -155,11 +156,6 @@ impl Places<'_> {
 /// The local a `match` takes whole names (`match v`), as the code names it (`self` too).
 pub(crate) fn local_matched(scrutinee: &syn::Expr) -> Option<String> {
     Places::path_name(syntax::strip_parens(scrutinee))
-}
-
-/// Does the arm's pattern bind `name` (hiding a local of that name in its body)?
-pub(crate) fn binds(pat: &syn::Pat, name: &str) -> bool {
-    binding_names(pat).iter().any(|bound| bound == name)
 }
 
 /// The hidden name an arm binds the whole value under.
