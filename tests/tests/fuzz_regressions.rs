@@ -3761,3 +3761,307 @@ mod seed433494437 {
         }
     }
 }
+
+/// Seed 701408733.
+mod seed701408733 {
+    use super::*;
+
+    macro_rules! keep { ($($t:tt)*) => { Box::new(move || { $($t)* }) }; }
+
+    differential! {
+        // A `move` closure a macro makes at a kept parameter's last use, in one branch of an
+        // `if` whose other branch borrows the parameter: the two branches never both run, but
+        // the macro was lent the parameter's place rather than its value (the statement named
+        // it twice), and the closure kept past the call was E0716. Program 1358, as shrunk.
+        pub async fn program1358(out: &mut Vec<Box<dyn Fn() -> u32>>, pending: &mut Vec<std::pin::Pin<Box<dyn std::future::Future<Output = u32>>>>, (mut p1, _): (u32, Loud)) -> Result<u32, String> {
+            let Ok(v24) = check("c2", now("a3", {
+                let mut p1 = p1;
+                0u32
+            }).await) else {
+                {
+                    std::panic::resume_unwind(Box::new(format!("p10 {}", if false {
+                        let v12 = &p1;
+                        weigh(&Loud::new("t13"))
+                    } else {
+                        {
+                            out.push(keep! {
+                                p1
+                            });
+                            4u32
+                        }
+                    })));
+                };
+            };
+            check("c58", 0u32)
+        }
+
+        // The same with `panic!`, and an `else` that runs.
+        pub async fn panicking_in_one_branch(out: &mut Vec<Box<dyn Fn() -> u32>>, p: (u32, Loud), c: u32, d: bool) -> Result<u32, String> {
+            let (mut p1, _) = p;
+            let Ok(v24) = check("c2", now("a3", c).await) else {
+                {
+                    panic!("p10 {}", if d {
+                        let v12 = &p1;
+                        weigh(&Loud::new("t13")) + *v12
+                    } else {
+                        out.push(keep! { p1 + 1000 });
+                        4u32
+                    });
+                };
+            };
+            check("c58", v24 + p1)
+        }
+
+        // In a plain statement, where both branches go on.
+        pub async fn kept_in_one_branch(out: &mut Vec<Box<dyn Fn() -> u32>>, p1: u32, d: bool) -> u32 {
+            let r = &p1;
+            later("a", 1).await;
+            note("r", *r);
+            let n = if d {
+                let v = &p1;
+                *v + 1
+            } else {
+                out.push(keep! { p1 + 1000 });
+                2
+            };
+            later("b", n).await
+        }
+
+        // In one arm of a `match` whose other arm borrows it.
+        pub async fn kept_in_one_arm(out: &mut Vec<Box<dyn Fn() -> u32>>, p1: u32, c: u32) -> u32 {
+            let r = &p1;
+            later("a", 1).await;
+            note("r", *r);
+            let n = match c {
+                0 => {
+                    let v = &p1;
+                    *v + 1
+                }
+                1 => weigh(&Loud::new("w")) + p1,
+                _ => {
+                    out.push(keep! { p1 + 1000 });
+                    2
+                }
+            };
+            later("b", n).await
+        }
+
+        // In a standard macro's argument, where the `if` is one expression of the statement.
+        pub async fn kept_in_one_branch_of_an_argument(out: &mut Vec<Box<dyn Fn() -> u32>>, p1: u32, d: bool) -> u32 {
+            let r = &p1;
+            later("a", 1).await;
+            note("r", *r);
+            let s = format!("{}", if d {
+                let v = &p1;
+                *v + 1
+            } else {
+                out.push(keep! { p1 + 1000 });
+                2
+            });
+            later("b", s.len() as u32).await
+        }
+
+        // In one arm of a `match` in a standard macro's argument, whose other arms borrow it.
+        pub async fn kept_in_one_arm_of_an_argument(out: &mut Vec<Box<dyn Fn() -> u32>>, p1: u32, c: u32) -> u32 {
+            let r = &p1;
+            later("a", 1).await;
+            note("r", *r);
+            let s = format!("{}", match c {
+                0 => {
+                    let v = &p1;
+                    *v + 1
+                }
+                1 => weigh(&Loud::new("w")) + p1,
+                _ => {
+                    out.push(keep! { p1 + 1000 });
+                    2
+                }
+            });
+            later("b", s.len() as u32).await
+        }
+
+        // A block of the user's that leaves, ending an arm whose value goes on, naming a
+        // local kept in place: nothing after it runs, and it gives the arm no `()` (E0308
+        // before, the arm's slot given one).
+        pub async fn arm_ending_in_a_block_that_panics(c: u32) -> u32 {
+            let v = Loud::new("v");
+            let r = &v;
+            later("a0", 0u32).await;
+            let n = match check("c", c + weigh(r)) {
+                Ok(n) => n,
+                Err(e) => {
+                    {
+                        panic!("{} {} {}", e, weigh(&v), later("a", 1u32).await);
+                    };
+                }
+            };
+            later("b", n).await
+        }
+
+        pub async fn arm_ending_in_a_block_that_resumes(c: u32) -> u32 {
+            let v = Loud::new("v");
+            let r = &v;
+            later("a0", 0u32).await;
+            let n = match check("c", c + weigh(r)) {
+                Ok(n) => n,
+                Err(e) => {
+                    {
+                        note("e", later("a", weigh(&v)).await);
+                        std::panic::resume_unwind(Box::new(e));
+                    };
+                }
+            };
+            later("b", n).await
+        }
+
+        pub async fn arm_ending_in_a_block_that_returns(c: u32) -> u32 {
+            let v = Loud::new("v");
+            let r = &v;
+            later("a0", 0u32).await;
+            let n = match check("c", c + weigh(r)) {
+                Ok(n) => n,
+                Err(e) => {
+                    {
+                        let w = Loud::new("w");
+                        return later("a", weigh(&v) + weigh(&w)).await;
+                    };
+                }
+            };
+            later("b", n).await
+        }
+
+        // The same where the block that leaves awaits nothing, after an await of the arm's.
+        pub async fn arm_ending_in_a_plain_block_that_panics(c: u32) -> u32 {
+            let v = Loud::new("v");
+            let r = &v;
+            later("a0", 0u32).await;
+            let n = match check("c", c + weigh(r)) {
+                Ok(n) => n,
+                Err(e) => {
+                    note("e", later("a", 1u32).await);
+                    {
+                        panic!("{} {}", e, weigh(&v));
+                    };
+                }
+            };
+            later("b", n).await
+        }
+
+        pub async fn arm_ending_in_a_plain_block_that_resumes(c: u32) -> u32 {
+            let v = Loud::new("v");
+            let r = &v;
+            later("a0", 0u32).await;
+            let n = match check("c", c + weigh(r)) {
+                Ok(n) => n,
+                Err(e) => {
+                    note("e", later("a", 1u32).await);
+                    {
+                        note("v", weigh(&v));
+                        std::panic::resume_unwind(Box::new(e));
+                    };
+                }
+            };
+            later("b", n).await
+        }
+
+        pub async fn arm_ending_in_a_plain_block_that_returns(c: u32) -> u32 {
+            let v = Loud::new("v");
+            let r = &v;
+            later("a0", 0u32).await;
+            let n = match check("c", c + weigh(r)) {
+                Ok(n) => n,
+                Err(e) => {
+                    note("e", later("a", 1u32).await);
+                    {
+                        return weigh(&v) + 100;
+                    };
+                }
+            };
+            later("b", n).await
+        }
+
+        pub async fn else_ending_in_a_plain_block_that_panics(c: u32) -> u32 {
+            let v = Loud::new("v");
+            let r = &v;
+            later("a0", 0u32).await;
+            let Ok(n) = check("c", later("a", c + weigh(r)).await) else {
+                {
+                    panic!("bad {}", weigh(&v));
+                };
+            };
+            later("b", n).await
+        }
+    }
+
+    #[test]
+    fn blocks_that_leave() {
+        for c in 1..3 {
+            same_at_every_suspension(
+                || classic::arm_ending_in_a_block_that_panics(c),
+                || runtime::arm_ending_in_a_block_that_panics(c),
+            );
+            same_at_every_suspension(
+                || classic::arm_ending_in_a_block_that_resumes(c),
+                || runtime::arm_ending_in_a_block_that_resumes(c),
+            );
+            same_at_every_suspension(
+                || classic::arm_ending_in_a_block_that_returns(c),
+                || runtime::arm_ending_in_a_block_that_returns(c),
+            );
+            same_at_every_suspension(
+                || classic::arm_ending_in_a_plain_block_that_panics(c),
+                || runtime::arm_ending_in_a_plain_block_that_panics(c),
+            );
+            same_at_every_suspension(
+                || classic::arm_ending_in_a_plain_block_that_resumes(c),
+                || runtime::arm_ending_in_a_plain_block_that_resumes(c),
+            );
+            same_at_every_suspension(
+                || classic::arm_ending_in_a_plain_block_that_returns(c),
+                || runtime::arm_ending_in_a_plain_block_that_returns(c),
+            );
+            same_at_every_suspension(
+                || classic::else_ending_in_a_plain_block_that_panics(c),
+                || runtime::else_ending_in_a_plain_block_that_panics(c),
+            );
+        }
+    }
+
+    #[test]
+    fn program1358() {
+        same_with_sinks_at_every_suspension(
+            |sinks| Box::pin(classic::program1358(&mut sinks.kept, &mut sinks.pending, (5, Loud::new("p")))),
+            |sinks| Box::pin(runtime::program1358(&mut sinks.kept, &mut sinks.pending, (5, Loud::new("p")))),
+        );
+        for c in [2, 3] {
+            for d in [false, true] {
+                same_with_sinks_at_every_suspension(
+                    |sinks| Box::pin(classic::panicking_in_one_branch(&mut sinks.kept, (5, Loud::new("p")), c, d)),
+                    |sinks| Box::pin(runtime::panicking_in_one_branch(&mut sinks.kept, (5, Loud::new("p")), c, d)),
+                );
+            }
+        }
+        for d in [false, true] {
+            same_with_sinks_at_every_suspension(
+                |sinks| Box::pin(classic::kept_in_one_branch(&mut sinks.kept, 5, d)),
+                |sinks| Box::pin(runtime::kept_in_one_branch(&mut sinks.kept, 5, d)),
+            );
+        }
+        for d in [false, true] {
+            same_with_sinks_at_every_suspension(
+                |sinks| Box::pin(classic::kept_in_one_branch_of_an_argument(&mut sinks.kept, 5, d)),
+                |sinks| Box::pin(runtime::kept_in_one_branch_of_an_argument(&mut sinks.kept, 5, d)),
+            );
+        }
+        for c in 0..3 {
+            same_with_sinks_at_every_suspension(
+                |sinks| Box::pin(classic::kept_in_one_arm(&mut sinks.kept, 5, c)),
+                |sinks| Box::pin(runtime::kept_in_one_arm(&mut sinks.kept, 5, c)),
+            );
+            same_with_sinks_at_every_suspension(
+                |sinks| Box::pin(classic::kept_in_one_arm_of_an_argument(&mut sinks.kept, 5, c)),
+                |sinks| Box::pin(runtime::kept_in_one_arm_of_an_argument(&mut sinks.kept, 5, c)),
+            );
+        }
+    }
+}

@@ -203,12 +203,7 @@ fn classify(n: u32) -> ::lowering::Task<&'static str, impl ::lowering::Witness> 
                                                     continue '__dispatch;
                                                 };
                                             };
-                                            __sm.v1 = ::core::option::Option::Some({
-                                                let __lowering_typed: usize = {
-                                                    (::core::unreachable!("lowering: no arm of a match took its value"))
-                                                };
-                                                __lowering_typed
-                                            });
+                                            ::core::unreachable!("lowering: no arm of a match took its value");
                                         }
                                     }
                                 }

@@ -143,22 +143,11 @@ fn first(a: Gate, b: Gate) -> ::lowering::Task<u32, impl ::lowering::Witness> {
                                                 });
                                             }
                                             ::lowering::__private::Selected2::Disabled => {
-                                                return ::core::task::Poll::Ready({
-                                                    let __lowering_typed: u32 = {
-                                                        (::core::panic!(
-                                                            "all branches are disabled and there is no else branch"
-                                                        ))
-                                                    };
-                                                    __lowering_typed
-                                                });
+                                                ::core::panic!("all branches are disabled and there is no else branch");
                                             }
                                             #[allow(unreachable_patterns)]
                                             _ => {
-                                                return ::core::task::Poll::Ready({
-                                                    let __lowering_typed: u32 =
-                                                        { (::core::unreachable!("failed to match bind")) };
-                                                    __lowering_typed
-                                                });
+                                                ::core::unreachable!("failed to match bind");
                                             }
                                         }
                                     }

@@ -6,7 +6,7 @@ use syn::visit::Visit;
 
 use crate::classic::parse::ir::{Block, Expr, Let, Stmt};
 pub(crate) use crate::classic::syntax::jumps::{Leave, Targets};
-use crate::classic::syntax::jumps::{jumps_out_of, panicking};
+use crate::classic::syntax::jumps::{expr_leaves, jumps_out_of, panicking};
 
 /// May this statement leave its block by `break` or `continue`? Jumps to a loop or a
 /// labelled block inside the statement stay in it.
@@ -25,24 +25,13 @@ pub(crate) fn panics(stmt: &Stmt) -> bool {
 /// or a panic, maybe after the values it awaits (`return f().await;` is taken apart into a
 /// block of the lowering's own that computes its operands and then jumps).
 pub(crate) fn always_leaves(stmt: &Stmt) -> Option<Leave> {
-    fn expr_jump(expr: &syn::Expr) -> Option<Leave> {
-        match expr {
-            syn::Expr::Macro(node) if panicking(&node.mac) => Some(Leave::Panic),
-            // `match never {}`: its scrutinee has an uninhabited type, rustc checks, so it does
-            // not complete (`parse::diverging_calls` writes `resume_unwind(p)` so).
-            syn::Expr::Match(node) if node.arms.is_empty() => Some(Leave::Panic),
-            syn::Expr::Paren(node) => expr_jump(&node.expr),
-            syn::Expr::Group(node) => expr_jump(&node.expr),
-            _ => None,
-        }
-    }
     match stmt {
         Stmt::Expr(Expr::Plain(syn::Expr::Return(_)), _) => Some(Leave::Return),
         // (An empty `match`, as `expr_jump` reads one, in the lowering's own form.)
         Stmt::Expr(Expr::Match(node), _) if node.arms.is_empty() => Some(Leave::Panic),
         Stmt::Expr(Expr::Plain(syn::Expr::Break(node)), _) => Some(Leave::Break(node.label.clone())),
         Stmt::Expr(Expr::Plain(syn::Expr::Continue(node)), _) => Some(Leave::Continue(node.label.clone())),
-        Stmt::Expr(Expr::Plain(expr), _) | Stmt::Verbatim(syn::Stmt::Expr(expr, _)) => expr_jump(expr),
+        Stmt::Expr(Expr::Plain(expr), _) | Stmt::Verbatim(syn::Stmt::Expr(expr, _)) => expr_leaves(expr),
         Stmt::Verbatim(syn::Stmt::Macro(node)) if panicking(&node.mac) => Some(Leave::Panic),
         // A statement taken apart for its awaits (`lower` gives such a block no span):
         // the values it awaits first, then itself. A block of the user's may leave early
@@ -78,6 +67,19 @@ pub(crate) fn always_leaves(stmt: &Stmt) -> Option<Leave> {
                 [only] => Some(only.clone()),
                 _ => None,
             }
+        }
+        // A block of the user's that awaits (`{ panic!("{}", f().await); }`): its first
+        // statement that always leaves, where none before it may leave by another jump.
+        Stmt::Expr(Expr::Block(block), _) if block.label.is_none() => {
+            for stmt in &block.stmts {
+                if let Some(leave) = always_leaves(stmt) {
+                    return Some(leave);
+                }
+                if stmt_may_jump(stmt) {
+                    return None;
+                }
+            }
+            None
         }
         _ => None,
     }

@@ -64,19 +64,22 @@ pub(crate) enum Leave {
 /// `continue` before it that could leave the block first (with a value, say)? Nothing such a
 /// block computes outlives it but what it returns, which cannot borrow the function's locals.
 pub(crate) fn leaves_the_function(block: &syn::Block) -> bool {
+    matches!(block_leaves(block), Some(Leave::Return | Leave::Panic))
+}
+
+/// Does `block` always leave, and how: by its first statement that always leaves (a
+/// `return`, a `break` or `continue`, a panic, a block of its own that leaves), with no
+/// statement before it that may leave by another jump first. (A statement before it may
+/// `return` or `?`: either way nothing after the block runs, which is what callers ask.)
+pub(crate) fn block_leaves(block: &syn::Block) -> Option<Leave> {
     for stmt in &block.stmts {
         let leaves = match stmt {
-            syn::Stmt::Expr(expr, _) => match super::strip_parens(expr) {
-                syn::Expr::Return(_) => true,
-                syn::Expr::Macro(node) => panicking(&node.mac),
-                syn::Expr::Match(node) => node.arms.is_empty(),
-                _ => false,
-            },
-            syn::Stmt::Macro(node) => panicking(&node.mac),
-            _ => false,
+            syn::Stmt::Expr(expr, _) => expr_leaves(expr),
+            syn::Stmt::Macro(node) => panicking(&node.mac).then_some(Leave::Panic),
+            _ => None,
         };
-        if leaves {
-            return true;
+        if leaves.is_some() {
+            return leaves;
         }
         let jumps = match stmt {
             syn::Stmt::Expr(expr, _) => jumps_out_of(expr),
@@ -86,10 +89,27 @@ pub(crate) fn leaves_the_function(block: &syn::Block) -> bool {
             syn::Stmt::Macro(_) | syn::Stmt::Item(_) => false,
         };
         if jumps {
-            return false;
+            return None;
         }
     }
-    false
+    None
+}
+
+/// Does `expr`, as a statement, always leave its block, and how (`block_leaves`)?
+pub(crate) fn expr_leaves(expr: &syn::Expr) -> Option<Leave> {
+    match super::strip_parens(expr) {
+        syn::Expr::Return(_) => Some(Leave::Return),
+        syn::Expr::Break(node) => Some(Leave::Break(node.label.clone())),
+        syn::Expr::Continue(node) => Some(Leave::Continue(node.label.clone())),
+        syn::Expr::Macro(node) => panicking(&node.mac).then_some(Leave::Panic),
+        // `match never {}`: its scrutinee has an uninhabited type, rustc checks, so it does
+        // not complete (`parse::diverging_calls` writes `resume_unwind(p)` so).
+        syn::Expr::Match(node) => node.arms.is_empty().then_some(Leave::Panic),
+        // A block of the user's (`{ panic!(..); }`); a labelled one may be left by its own
+        // `break`, which the walk would take for a jump out of it: not read.
+        syn::Expr::Block(node) if node.label.is_none() => block_leaves(&node.block),
+        _ => None,
+    }
 }
 
 /// Is this a call of one of the standard macros that panic (`panic!`, `unreachable!`,

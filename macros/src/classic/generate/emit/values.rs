@@ -163,7 +163,8 @@ impl<'a> Emitter<'a> {
         let mut rewritten = self.rewrite_expr(source);
         let mut replaced = self.apply(&mentions::of_expr(source));
         self.drop_on_assignment(&mut rewritten, &mut replaced);
-        let diverges = matches!(source, syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_));
+        // (`return`, `break`, `continue`, a panic, or a block of the user's that ends in one.)
+        let diverges = crate::classic::syntax::jumps::expr_leaves(source).is_some();
         match block_tail {
             _ if diverges => {
                 self.emit(quote!(#rewritten;));

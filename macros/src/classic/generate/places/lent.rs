@@ -504,6 +504,27 @@ impl Places<'_> {
         }
     }
 
+    /// Where code forks into paths that never both run (the branches of an `if`, the arms of
+    /// a `match`, each path's mentions given): the count as it stands before them.
+    pub(super) fn fork(&self, paths: Vec<Vec<mentions::Mention>>) -> Fork {
+        let paths = paths.into_iter().map(|mentions| mentions.into_iter().map(mention_name).collect()).collect();
+        Fork { at_fork: self.lending.mentions_here.clone(), paths }
+    }
+
+    /// Before the code of path `index` of `fork` is rewritten: what the other paths name is
+    /// not still to come on it, so a macro there may be lent by value a local the others
+    /// name too (`lent_by_value`).
+    pub(super) fn enter_path(&mut self, fork: &Fork, index: usize) {
+        let others = fork.paths.iter().enumerate().filter(|(other, _)| *other != index).map(|(_, names)| names);
+        self.lending.mentions_here = fork.counted_without(others);
+    }
+
+    /// Once every path of `fork` is rewritten: what they name has run, or never will, before
+    /// the code after them.
+    pub(super) fn join(&mut self, fork: Fork) {
+        self.lending.mentions_here = fork.counted_without(fork.paths.iter());
+    }
+
     pub(super) fn block(&mut self, block: &mut syn::Block) {
         let mark = self.bound.len();
         // A statement of the block has run to its end before the next one begins: a macro
@@ -556,6 +577,25 @@ impl Places<'_> {
         self.bound.truncate(mark);
         self.lending.mentions_here = counted;
         self.lending.leaving_last_uses = leaving_before;
+    }
+}
+
+/// The count of mentions still to come where code forks (`Places::fork`), and the names each
+/// path mentions.
+pub(super) struct Fork {
+    at_fork: HashMap<String, usize>,
+    paths: Vec<Vec<String>>,
+}
+
+impl Fork {
+    fn counted_without<'n>(&self, paths: impl Iterator<Item = &'n Vec<String>>) -> HashMap<String, usize> {
+        let mut counted = self.at_fork.clone();
+        for name in paths.flatten() {
+            if let Some(count) = counted.get_mut(name) {
+                *count = count.saturating_sub(1);
+            }
+        }
+        counted
     }
 }
 

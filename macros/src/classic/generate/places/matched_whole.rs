@@ -126,7 +126,11 @@ impl Places<'_> {
         let usage = if whole.is_some() { PlaceUse::Value } else { matched_use(&patterns) };
         let local = local_matched(&node.expr);
         self.rewrite(&mut node.expr, usage);
+        // Each arm's body runs on a path no other arm's body runs on (its guard, and those of
+        // the arms before it, may have run: guards stay counted).
+        let fork = self.fork(node.arms.iter().map(|arm| mentions::of_expr(&arm.body)).collect());
         for (index, arm) in node.arms.iter_mut().enumerate() {
+            self.enter_path(&fork, index);
             self.with_bound(binding_names(&arm.pat), |this| {
                 if let syn::Pat::Guard(guard) = &mut arm.pat {
                     this.value(&mut guard.guard);
@@ -150,6 +154,7 @@ impl Places<'_> {
                 *arm.body = syn::parse_quote!({ #prologue #body });
             }
         }
+        self.join(fork);
     }
 }
 

@@ -517,10 +517,17 @@ impl<'a> Places<'a> {
             syn::Expr::If(node) => {
                 let names = let_names(&node.cond);
                 self.value(&mut node.cond);
+                // The branches never both run: a macro in one may be lent by value what the
+                // other names too (`lent_by_value`).
+                let otherwise = node.else_branch.as_ref().map(|(_, other)| mentions::of_expr(other));
+                let fork = self.fork(vec![mentions::of_block(&node.then_branch), otherwise.unwrap_or_default()]);
+                self.enter_path(&fork, 0);
                 self.with_bound(names, |this| this.block(&mut node.then_branch));
                 if let Some((_, other)) = &mut node.else_branch {
+                    self.enter_path(&fork, 1);
                     self.value(other);
                 }
+                self.join(fork);
             }
             syn::Expr::While(node) => {
                 let names = let_names(&node.cond);
