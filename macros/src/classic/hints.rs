@@ -112,7 +112,7 @@ pub(crate) fn place_text(root: &str, members: &[syn::Member]) -> String {
 /// The receiver as the user names it in a hint: `self`, where the lowering calls it by the
 /// hidden local that holds it.
 fn as_written(name: &str) -> &str {
-    if name == crate::classic::syntax::mentions::SELF_LOCAL { "self" } else { name }
+    crate::classic::syntax::mentions::written_name(name)
 }
 
 /// Each hinted name is a parameter or a local of the body, each hinted call one the body calls a

@@ -16,6 +16,17 @@ use crate::classic::syntax::tracing_macros;
 /// The name of the local that holds `self` in `move_next`.
 pub(crate) const SELF_LOCAL: &str = "__self";
 
+/// The name a local is counted under, from the name the user's code writes: the receiver is
+/// counted as the local that holds it (`SELF_LOCAL`).
+pub(crate) fn counted_name(written: &str) -> &str {
+    if written == "self" { SELF_LOCAL } else { written }
+}
+
+/// The name the user's code writes for a local counted under `counted` (`counted_name`).
+pub(crate) fn written_name(counted: &str) -> &str {
+    if counted == SELF_LOCAL { "self" } else { counted }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Kind {
     /// Borrowed or copied: the variable stays initialized.
@@ -115,7 +126,7 @@ fn of_macro_tokens(tokens: &TokenStream, out: &mut Vec<Mention>, conditional: bo
                 let before_path_or_bang = matches!(tokens.get(index + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!' || p.as_char() == ':');
                 let key = fields && tracing_macros::is_field_key(&tokens, index);
                 if !after_dot && !before_path_or_bang && !key {
-                    let name = if ident == "self" { SELF_LOCAL.to_owned() } else { ident.to_string() };
+                    let name = counted_name(&ident.to_string()).to_owned();
                     out.push(Mention::new(name, kind, conditional));
                 }
             }
@@ -161,7 +172,7 @@ impl Collector {
             return;
         }
         // `emit` calls the receiver `__self` (a closure cannot bind `self`).
-        let name = if name == "self" { SELF_LOCAL.to_owned() } else { name };
+        let name = counted_name(&name).to_owned();
         self.found.push(Mention::new(name, kind, self.conditional > 0));
     }
 
@@ -237,13 +248,13 @@ impl Collector {
     fn moved_into(&mut self, code: &syn::Expr, found: Vec<Mention>) {
         let mut names: Vec<String> = Vec::new();
         for mention in &found {
-            let name = if mention.name == SELF_LOCAL { "self".to_owned() } else { mention.name.clone() };
+            let name = written_name(&mention.name).to_owned();
             if !names.contains(&name) {
                 names.push(name);
             }
         }
         for (name, path) in crate::classic::syntax::moved_paths(code, &names) {
-            let local = if name == "self" { SELF_LOCAL.to_owned() } else { name.clone() };
+            let local = counted_name(&name).to_owned();
             let (kind, field) = match path {
                 None => (Kind::Move, None),
                 Some(members) => {

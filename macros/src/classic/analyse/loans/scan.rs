@@ -219,10 +219,7 @@ pub(super) fn named_in(stmt: &syn::Stmt) -> Vec<String> {
         }
         _ => mentions::of_stmt(stmt),
     };
-    mentioned
-        .into_iter()
-        .map(|mention| if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name })
-        .collect()
+    mentioned.into_iter().map(|mention| mentions::written_name(&mention.name).to_owned()).collect()
 }
 
 /// How often each identifier appears in some tokens.
@@ -246,7 +243,7 @@ pub(super) fn arm_named(arm: &syn::Arm) -> HashMap<String, usize> {
     }
     let mut named = HashMap::new();
     for mention in found {
-        let name = if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name };
+        let name = mentions::written_name(&mention.name).to_owned();
         if !bound.contains(&name) {
             *named.entry(name).or_insert(0) += 1;
         }

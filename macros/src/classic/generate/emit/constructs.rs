@@ -167,7 +167,7 @@ impl<'a> Emitter<'a> {
             // the local is the twin's E0382 on the paths through such an arm.)
             let read_again = whole.is_some()
                 && matched_whole::local_matched(&node.scrutinee).is_some_and(|name| {
-                    let name = if name == "self" { mentions::SELF_LOCAL.to_owned() } else { name };
+                    let name = mentions::counted_name(&name).to_owned();
                     // (A binding of the arm's own of that name hides the local in its body.)
                     let body_sees_it = !crate::classic::analyse::liveness::pattern_binds(&arm.pat, &name);
                     if body_sees_it {

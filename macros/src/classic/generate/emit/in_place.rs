@@ -136,7 +136,7 @@ impl Emitter<'_> {
                     continue;
                 }
                 let name = var.name.to_string();
-                let key = if name == mentions::SELF_LOCAL { "self".to_owned() } else { name.clone() };
+                let key = mentions::written_name(&name).to_owned();
                 if visible.contains_key(&key) || others.contains(&key) {
                     continue;
                 }

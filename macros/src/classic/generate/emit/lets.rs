@@ -221,7 +221,7 @@ impl<'a> Emitter<'a> {
         let borrows = self.borrowed_local(init);
         let borrow_root = borrow_root(init).and_then(|(root, _)| {
             let root = root.to_string();
-            self.lookup(if root == "self" { mentions::SELF_LOCAL } else { &root })
+            self.lookup(mentions::counted_name(&root))
         });
         let ids = self.declare_pattern(pat, Init::Yes, borrows);
         for &id in &ids {
@@ -244,7 +244,7 @@ impl<'a> Emitter<'a> {
                 let params: Vec<&syn::Pat> = closure.inputs.iter().collect();
                 let captures: Vec<VarId> = crate::classic::analyse::free_names::of_block(&body, &params)
                     .iter()
-                    .filter_map(|name| self.lookup(if name == "self" { mentions::SELF_LOCAL } else { name }))
+                    .filter_map(|name| self.lookup(mentions::counted_name(name)))
                     .collect();
                 for &id in &ids {
                     self.vars[id].loan.captures = captures.clone();

@@ -55,7 +55,7 @@ impl Places<'_> {
         let mut places = Vec::new();
         let mut others = false;
         for mention in mentions::of_expr(expr) {
-            let name = if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name };
+            let name = mentions::written_name(&mention.name).to_owned();
             if self.bound.contains(&name) {
                 // A local of the code around it (one an enclosing async block took by value,
                 // a `let` of an enclosing block): captured as rustc captures it, so the code

@@ -219,7 +219,7 @@ impl Places<'_> {
         mentions::of_tokens(&mac.tokens, &mut found, false);
         let mut here: HashMap<String, usize> = HashMap::new();
         for mention in found {
-            let name = if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name };
+            let name = mentions::written_name(&mention.name).to_owned();
             *here.entry(name).or_default() += 1;
         }
         here.into_iter()
@@ -601,7 +601,7 @@ impl Fork {
 
 /// The name a mention counts under (`self` for the receiver `emit` calls `__self`).
 fn mention_name(mention: mentions::Mention) -> String {
-    if mention.name == mentions::SELF_LOCAL { "self".to_owned() } else { mention.name }
+    mentions::written_name(&mention.name).to_owned()
 }
 
 /// The reference through which a macro is lent `place` (hygienic: no name of the user's can

@@ -144,8 +144,7 @@ impl Places<'_> {
                     self.lending.fields_named_after.contains(name)
                         || (!pattern_binds(&arm.pat, name)
                             && mentions::of_expr(&arm.body).iter().any(|mention| {
-                                (mention.name == *name || (name == "self" && mention.name == mentions::SELF_LOCAL))
-                                    && mention.through.is_some()
+                                mentions::written_name(&mention.name) == name && mention.through.is_some()
                             }))
                 });
                 let (pat, prologue) = arm_taking(takes[index], &arm.pat, place, read_again, self.krate);
