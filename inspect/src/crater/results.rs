@@ -55,6 +55,53 @@ pub struct Refused {
     pub message: String,
 }
 
+/// What `--memcheck` found in a crate's test binaries (the classic build's).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemcheckSummary {
+    /// `run`, or why not (`not run: valgrind missing`).
+    pub status: String,
+    pub binaries: usize,
+    /// valgrind's errors over every binary (`None`: not run).
+    pub errors: Option<u64>,
+    /// Run, and every binary finished with no error.
+    pub clean: bool,
+    /// Each binary that was not clean: `name: verdict (first error or why)`.
+    pub not_clean: Vec<String>,
+}
+
+impl MemcheckSummary {
+    fn of(memcheck: &crate::krate::memcheck::Memcheck) -> MemcheckSummary {
+        use crate::krate::memcheck::Verdict;
+        let not_clean = memcheck
+            .binaries
+            .iter()
+            .filter(|binary| binary.verdict != Verdict::Clean)
+            .map(|binary| {
+                let why = binary.first_error.as_deref().or(binary.detail.as_deref()).unwrap_or("");
+                format!("{}: {} ({why})", binary.name, binary.verdict.as_str())
+            })
+            .collect();
+        MemcheckSummary {
+            status: memcheck.status.clone(),
+            binaries: memcheck.binaries.len(),
+            errors: memcheck.errors,
+            clean: memcheck.clean,
+            not_clean,
+        }
+    }
+
+    /// `memcheck clean (4 binaries)`, `memcheck: 3 errors`, `memcheck not run: ...`.
+    pub fn said(&self) -> String {
+        match self.errors {
+            _ if self.clean => format!("memcheck clean ({} binaries)", self.binaries),
+            Some(errors) if self.status == "run" => {
+                format!("memcheck: {errors} errors, {} of {} binaries not clean", self.not_clean.len(), self.binaries)
+            }
+            _ => format!("memcheck {}", self.status),
+        }
+    }
+}
+
 /// Passed and total.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Count {
@@ -95,6 +142,9 @@ pub struct Row {
     /// Tests that pass with every fn runtime and not with the accepted fns classic:
     /// `binary: test (why)`.
     pub classic_only_failures: Vec<String>,
+    /// `--memcheck`: what valgrind found in the classic build's tests.
+    #[serde(default)]
+    pub memcheck: Option<MemcheckSummary>,
 }
 
 impl Row {
@@ -120,6 +170,7 @@ impl Row {
             tests_not_run: None,
             refusals: BTreeMap::new(),
             classic_only_failures: Vec::new(),
+            memcheck: None,
         }
     }
 
@@ -163,6 +214,7 @@ impl Row {
             tests_not_run,
             refusals,
             classic_only_failures: classic_only_failures(results),
+            memcheck: results.memcheck.as_ref().map(MemcheckSummary::of),
         }
     }
 
@@ -240,6 +292,13 @@ pub struct Totals {
     pub classic_only_failures: usize,
     /// Refusals by code, over every crate.
     pub refusals: BTreeMap<String, usize>,
+    /// `--memcheck`: the crates whose tests ran under it, those clean, and valgrind's errors.
+    #[serde(default)]
+    pub memcheck_crates: usize,
+    #[serde(default)]
+    pub memcheck_clean: usize,
+    #[serde(default)]
+    pub memcheck_errors: u64,
 }
 
 impl Totals {
@@ -268,6 +327,11 @@ impl Totals {
             for (code, refused) in &row.refusals {
                 *totals.refusals.entry(code.clone()).or_default() += refused.len();
             }
+            if let Some(memcheck) = &row.memcheck {
+                totals.memcheck_crates += 1;
+                totals.memcheck_clean += usize::from(memcheck.clean);
+                totals.memcheck_errors += memcheck.errors.unwrap_or(0);
+            }
         }
         totals
     }
@@ -278,9 +342,18 @@ impl Totals {
         let share = |part: usize, whole: usize| {
             if whole == 0 { "-".to_owned() } else { format!("{:.1} %", 100.0 * part as f64 / whole as f64) }
         };
+        // (`--memcheck`: how many crates' tests ran clean under it.)
+        let memcheck = if self.memcheck_crates == 0 {
+            String::new()
+        } else {
+            format!(
+                "; memcheck: {} of {} crates clean, {} errors",
+                self.memcheck_clean, self.memcheck_crates, self.memcheck_errors
+            )
+        };
         format!(
             "{}/{} async fns lowered classic ({}), {} with hints; tests {}/{} pass classic ({}) in {} crates \
-             (runtime baseline {}/{}); {} of {} crates measured",
+             (runtime baseline {}/{}); {} of {} crates measured{memcheck}",
             self.accepted,
             self.functions,
             share(self.accepted, self.functions),
@@ -329,4 +402,39 @@ pub fn load(path: &Path) -> std::result::Result<Crater, String> {
         return Err(format!("{}: schema {}, this inspect reads {SCHEMA}", path.display(), crater.schema));
     }
     Ok(crater)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measured(key: &str, memcheck: Option<MemcheckSummary>) -> Row {
+        let mut row = Row::failed(key, key, Status::Done, String::new(), 1.0, PathBuf::from("log"));
+        row.detail = None;
+        row.functions = 2;
+        row.accepted = 2;
+        row.memcheck = memcheck;
+        row
+    }
+
+    #[test]
+    fn memcheck_is_counted_per_crate_and_said_in_the_line() {
+        let clean =
+            MemcheckSummary { status: "run".into(), binaries: 3, errors: Some(0), clean: true, not_clean: Vec::new() };
+        let dirty = MemcheckSummary {
+            status: "run".into(),
+            binaries: 2,
+            errors: Some(4),
+            clean: false,
+            not_clean: vec!["test t: errors (InvalidRead)".into()],
+        };
+        let rows = [measured("a", Some(clean.clone())), measured("b", Some(dirty.clone())), measured("c", None)];
+        let totals = Totals::over(&rows);
+        assert_eq!((totals.memcheck_crates, totals.memcheck_clean, totals.memcheck_errors), (2, 1, 4));
+        assert!(totals.line().ends_with("; memcheck: 1 of 2 crates clean, 4 errors"), "{}", totals.line());
+        assert_eq!(clean.said(), "memcheck clean (3 binaries)");
+        assert_eq!(dirty.said(), "memcheck: 4 errors, 1 of 2 binaries not clean");
+        // Without `--memcheck`, the line says nothing of it.
+        assert!(!Totals::over(&rows[2..]).line().contains("memcheck"));
+    }
 }

@@ -39,6 +39,9 @@ pub fn terminal(crater: &Crater) -> String {
                 if let Some(why) = &row.tests_not_run {
                     said = format!("{said}{}tests not run: {why}", if said.is_empty() { "" } else { "; " });
                 }
+                if let Some(memcheck) = &row.memcheck {
+                    said = format!("{said}{}{}", if said.is_empty() { "" } else { "; " }, memcheck.said());
+                }
                 said
             }
             status => format!("{}: {}", status.as_str(), row.detail.as_deref().unwrap_or_default()),
@@ -67,6 +70,19 @@ pub fn terminal(crater: &Crater) -> String {
                 let _ = writeln!(out, "  {}: {test}", row.label());
             }
         }
+    }
+    let unclean: Vec<String> = crater
+        .rows
+        .iter()
+        .flat_map(|row| {
+            row.memcheck
+                .iter()
+                .flat_map(|memcheck| &memcheck.not_clean)
+                .map(|binary| format!("  {}: {binary}", row.label()))
+        })
+        .collect();
+    if !unclean.is_empty() {
+        let _ = writeln!(out, "\ntest binaries not clean under memcheck:\n{}", unclean.join("\n"));
     }
     let refusing: Vec<_> = crater.rows.iter().filter(|row| !row.refusals.is_empty()).collect();
     if !refusing.is_empty() {
@@ -113,6 +129,7 @@ pub fn markdown(crater: &Crater) -> String {
             let mut parts: Vec<String> =
                 row.refusals.iter().map(|(code, refused)| format!("{code} {}", refused.len())).collect();
             parts.extend(row.tests_not_run.as_ref().map(|why| format!("tests not run: {why}")));
+            parts.extend(row.memcheck.as_ref().map(|memcheck| memcheck.said()));
             parts.join("; ")
         } else {
             format!("{}: {}", row.status.as_str(), row.detail.as_deref().unwrap_or_default())
