@@ -26,11 +26,9 @@ pub(crate) fn panics(stmt: &Stmt) -> bool {
 /// block of the lowering's own that computes its operands and then jumps).
 pub(crate) fn always_leaves(stmt: &Stmt) -> Option<Leave> {
     match stmt {
-        Stmt::Expr(Expr::Plain(syn::Expr::Return(_)), _) => Some(Leave::Return),
-        // (An empty `match`, as `expr_jump` reads one, in the lowering's own form.)
+        // (An empty `match`, as `expr_leaves` reads one, in the lowering's own form.)
         Stmt::Expr(Expr::Match(node), _) if node.arms.is_empty() => Some(Leave::Panic),
-        Stmt::Expr(Expr::Plain(syn::Expr::Break(node)), _) => Some(Leave::Break(node.label.clone())),
-        Stmt::Expr(Expr::Plain(syn::Expr::Continue(node)), _) => Some(Leave::Continue(node.label.clone())),
+        // `return`, `break`, `continue`, a panic, a block of the user's that ends in one.
         Stmt::Expr(Expr::Plain(expr), _) | Stmt::Verbatim(syn::Stmt::Expr(expr, _)) => expr_leaves(expr),
         Stmt::Verbatim(syn::Stmt::Macro(node)) if panicking(&node.mac) => Some(Leave::Panic),
         // A statement taken apart for its awaits (`lower` gives such a block no span):

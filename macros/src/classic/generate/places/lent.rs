@@ -219,8 +219,7 @@ impl Places<'_> {
         mentions::of_tokens(&mac.tokens, &mut found, false);
         let mut here: HashMap<String, usize> = HashMap::new();
         for mention in found {
-            let name = mentions::written_name(&mention.name).to_owned();
-            *here.entry(name).or_default() += 1;
+            *here.entry(mention_name(mention)).or_default() += 1;
         }
         here.into_iter()
             .filter(|(name, count)| {
