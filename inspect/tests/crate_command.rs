@@ -258,8 +258,11 @@ fn a_crate_whose_tests_fail_unchanged_gets_its_acceptance_result() {
 }
 
 /// The hints: `run` builds classic only with `moves(cmd)` (E0507 without), `forward` only with
-/// `keeps(tx)` (E0597 without); the command finds both in rustc's errors, and the tests pass
-/// with them classic. `--no-hints` leaves both refused with those errors.
+/// `keeps(tx)` (E0597 without), `connect` only with `returns(fail)` (E0308 in `fail!`'s body,
+/// which rustc reports at the macro's definition, outside every function: the command follows
+/// the expansion to the invocation in `connect`); the command finds all three in rustc's
+/// errors, and the tests pass with them classic. `--no-hints` leaves them refused with those
+/// errors, each at its line in the function.
 #[test]
 fn hints_are_given_where_rustc_errors_call_for_them() {
     let (output, lines) = untested_run("hints", &[]);
@@ -267,13 +270,14 @@ fn hints_are_given_where_rustc_errors_call_for_them() {
     assert_eq!(
         lines.last().map(String::as_str),
         Some(
-            "crate hints: 6/6 async fns lowered classic (2 with hints); tests 2/2 pass with them (runtime baseline 2/2)"
+            "crate hints: 7/7 async fns lowered classic (3 with hints); tests 3/3 pass with them (runtime baseline 3/3)"
         ),
         "{stderr}"
     );
     assert!(lines.contains(&"  accepted  run src/lib.rs:24 (with moves(cmd))".to_owned()), "{lines:?}");
     assert!(lines.contains(&"  accepted  forward src/lib.rs:31 (with keeps(tx))".to_owned()), "{lines:?}");
-    assert!(lines.contains(&"  accepted  plain src/lib.rs:37".to_owned()), "{lines:?}");
+    assert!(lines.contains(&"  accepted  connect src/lib.rs:45 (with returns(fail))".to_owned()), "{lines:?}");
+    assert!(lines.contains(&"  accepted  plain src/lib.rs:55".to_owned()), "{lines:?}");
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("crate-command/hints");
     let results: serde_json::Value =
@@ -286,7 +290,14 @@ fn hints_are_given_where_rustc_errors_call_for_them() {
         .map(|f| (f["path"].as_str().unwrap(), &f["hints"]))
         .filter(|(_, hints)| !hints.as_array().unwrap().is_empty())
         .collect();
-    assert_eq!(hints, [("run", &serde_json::json!(["moves(cmd)"])), ("forward", &serde_json::json!(["keeps(tx)"]))]);
+    assert_eq!(
+        hints,
+        [
+            ("run", &serde_json::json!(["moves(cmd)"])),
+            ("forward", &serde_json::json!(["keeps(tx)"])),
+            ("connect", &serde_json::json!(["returns(fail)"])),
+        ]
+    );
 
     let (output, lines) = untested_run("hints", &["--no-hints"]);
     let section = |title: &str| -> Vec<String> {
@@ -294,16 +305,20 @@ fn hints_are_given_where_rustc_errors_call_for_them() {
         lines[start + 1..].iter().take_while(|line| !line.is_empty()).cloned().collect()
     };
     assert_eq!(
-        section("async fns (6):")[3..5],
+        section("async fns (7):")[3..6],
         [
             "  refused   run src/lib.rs:24: E0507 at src/lib.rs:27: cannot move out of a raw pointer",
             "  refused   forward src/lib.rs:31: E0597 at src/lib.rs:33: `tx` does not live long enough",
+            "  refused   connect src/lib.rs:45: E0308 at src/lib.rs:49: mismatched types",
         ]
     );
-    assert_eq!(section("refusals by error code:"), ["  E0507: 1 (run)", "  E0597: 1 (forward)"]);
+    assert_eq!(
+        section("refusals by error code:"),
+        ["  E0308: 1 (connect)", "  E0507: 1 (run)", "  E0597: 1 (forward)"]
+    );
     assert_eq!(
         lines.last().map(String::as_str),
-        Some("crate hints: 4/6 async fns lowered classic (hints off); tests 2/2 pass with them (runtime baseline 2/2)")
+        Some("crate hints: 4/7 async fns lowered classic (hints off); tests 3/3 pass with them (runtime baseline 3/3)")
     );
-    assert_eq!(output.status.code(), Some(1), "two refusals");
+    assert_eq!(output.status.code(), Some(1), "three refusals");
 }

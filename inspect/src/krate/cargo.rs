@@ -241,6 +241,12 @@ fn read_messages(stdout: impl Read, dir: &Path, root: &Path) -> (Vec<(String, Pa
 }
 
 /// The error at its primary span, followed out of macro expansions into the package's files.
+///
+/// An error in the body of a `macro_rules!` macro is placed at the macro's invocation (the
+/// outermost one in the package's files), not at the definition: the function that invokes
+/// the macro is the one the error is about, and the one a hint goes to, though the macro may
+/// be defined outside every function. An attribute's or a derive's expansion (the lowering's
+/// own among them) is the item itself, and is not followed out of.
 fn located(diagnostic: &Diagnostic, dir: &Path, root: &Path) -> Option<CompileError> {
     let code = diagnostic.code.as_ref().map_or_else(|| "error".to_owned(), |code| code.code.clone());
     // "aborting due to 2 previous errors" and the like say nothing of their own.
@@ -249,14 +255,20 @@ fn located(diagnostic: &Diagnostic, dir: &Path, root: &Path) -> Option<CompileEr
     }
     let mut span: Option<&DiagnosticSpan> = diagnostic.spans.iter().find(|span| span.is_primary);
     let mut place = None;
+    let mut in_package = false;
     while let Some(at) = span {
         let file = root.join(&at.file_name);
         if let Ok(relative) = file.strip_prefix(dir) {
             place = Some((relative.to_string_lossy().replace('\\', "/"), at.line_start));
-            break;
+            in_package = true;
+        } else if !in_package {
+            place = place.or_else(|| Some((at.file_name.clone(), at.line_start)));
         }
-        place = place.or_else(|| Some((at.file_name.clone(), at.line_start)));
-        span = at.expansion.as_ref().map(|expansion| &expansion.span);
+        span = at
+            .expansion
+            .as_ref()
+            .filter(|expansion| !in_package || expansion.macro_decl_name.ends_with('!'))
+            .map(|expansion| &expansion.span);
     }
     let (file, line) = place.unwrap_or_default();
     // (The source of the primary span, for a hint naming a call written over several lines.)
