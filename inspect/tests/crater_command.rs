@@ -81,13 +81,13 @@ fn a_killed_run_resumes_where_it_stopped_and_writes_one_table() {
     let hints = row("hints");
     assert_eq!(
         hints["last_line"],
-        "crate hints: 6/6 async fns lowered classic (2 with hints); tests 2/2 pass with them (runtime baseline 2/2)"
+        "crate hints: 7/7 async fns lowered classic (3 with hints); tests 3/3 pass with them (runtime baseline 3/3)"
     );
     assert_eq!(
         (hints["functions"].as_u64(), hints["accepted"].as_u64(), hints["hinted"].as_u64()),
-        (Some(6), Some(6), Some(2))
+        (Some(7), Some(7), Some(3))
     );
-    assert_eq!(hints["classic"], serde_json::json!({"passed": 2, "total": 2}));
+    assert_eq!(hints["classic"], serde_json::json!({"passed": 3, "total": 3}));
     let missing = row("no-such-crate-at-all-lowering-0.0.1");
     assert_eq!(missing["status"], "error");
     assert!(missing["detail"].as_str().unwrap().contains("could not be fetched"), "{missing}");
@@ -98,7 +98,7 @@ fn a_killed_run_resumes_where_it_stopped_and_writes_one_table() {
     let totals = &table["totals"];
     assert_eq!(
         (totals["functions"].as_u64(), totals["accepted"].as_u64(), totals["hinted"].as_u64()),
-        (Some(8), Some(8), Some(2))
+        (Some(9), Some(9), Some(3))
     );
     assert_eq!(
         (totals["measured"].as_u64(), totals["not_measured"].as_u64(), totals["tested_crates"].as_u64()),
@@ -112,22 +112,22 @@ fn a_killed_run_resumes_where_it_stopped_and_writes_one_table() {
         "{stdout}"
     );
     assert!(
-        lines.iter().any(|line| line.starts_with("hints@0.1.0") && line.contains(" 6/6 ") && line.contains(" 2/2 ")),
+        lines.iter().any(|line| line.starts_with("hints@0.1.0") && line.contains(" 7/7 ") && line.contains(" 3/3 ")),
         "{stdout}"
     );
     assert_eq!(
         lines.last().copied(),
         Some(
-            "crater: 8/8 async fns lowered classic (100.0 %), 2 with hints; tests 2/2 pass classic (100.0 %) in 1 \
-             crates (runtime baseline 2/2); 2 of 3 crates measured"
+            "crater: 9/9 async fns lowered classic (100.0 %), 3 with hints; tests 3/3 pass classic (100.0 %) in 1 \
+             crates (runtime baseline 3/3); 2 of 3 crates measured"
         )
     );
 
     // The table alone, as Markdown, without running anything.
     let output = run(&list, &["--no-run", "--markdown"]);
     let markdown = String::from_utf8_lossy(&output.stdout);
-    assert!(markdown.contains("| hints@0.1.0 | 2021 | 6/6 | 2 | 2/2 | 2/2 |  |\n"), "{markdown}");
-    assert!(markdown.contains("\n    crater: 8/8 async fns lowered classic (100.0 %)"), "{markdown}");
+    assert!(markdown.contains("| hints@0.1.0 | 2021 | 7/7 | 3 | 3/3 | 3/3 |  |\n"), "{markdown}");
+    assert!(markdown.contains("\n    crater: 9/9 async fns lowered classic (100.0 %)"), "{markdown}");
     assert_eq!(output.status.code(), Some(0));
 
     // One run at a time in a directory.
