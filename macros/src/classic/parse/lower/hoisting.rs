@@ -161,11 +161,20 @@ impl Lower {
     /// `let __h0 = make(); let sig = &__h0;`, a local of the function that lives in place. A
     /// constant (`&[1, 2]`, `&5`) is left alone: Rust promotes it to a `'static`, which a
     /// local would not be.
+    ///
+    /// The `&`'s operand may be a place inside the temporary: a field, an index or a `*` of it
+    /// extends it too (`let items = &lock().await.items;` keeps the guard until the block
+    /// ends: `let __h0 = lock().await; let items = &__h0.items;`). A method call's value is
+    /// the temporary then, not its receiver's (`&lock().await.items.len()`), as in Rust.
     pub(super) fn extended_temporary(&mut self, local: &syn::Local) -> Option<(syn::Local, syn::Local)> {
         let init = local.init.as_ref().filter(|init| init.diverge.is_none())?;
         let syn::Expr::Reference(reference) = crate::classic::syntax::strip_parens(&init.expr) else { return None };
-        let extended = &*reference.expr;
-        if !(is_temporary(extended) || matches!(extended, syn::Expr::Await(_))) || !reference.attrs.is_empty() {
+        if !reference.attrs.is_empty() {
+            return None;
+        }
+        let mut place = (*reference.expr).clone();
+        let extended = extended_operand(&mut place)?;
+        if !(is_temporary(extended) || matches!(extended, syn::Expr::Await(_))) {
             return None;
         }
         let span = extended.span();
@@ -178,9 +187,33 @@ impl Lower {
         let syn::Stmt::Local(temporary) = parse_quote_spanned!(span=> let #mutability #name = #extended;) else {
             return None;
         };
+        *extended = parse_quote_spanned!(span=> #name);
         let and = reference.and_token;
         let mut binding = local.clone();
-        *binding.init.as_mut()?.expr = parse_quote_spanned!(span=> #and #mutability #name);
+        *binding.init.as_mut()?.expr = parse_quote_spanned!(span=> #and #mutability #place);
         Some((temporary, binding))
+    }
+}
+
+/// The operand whose temporary a `&` of `place` extends: `place` itself, or what a field, an
+/// index (its indexed operand, not the index) or a `*` is taken from, followed down to a value
+/// that is not such a place. `None` for an attribute on the way (`&(#[cfg(..)] x).f`), which
+/// is left as written.
+fn extended_operand(place: &mut syn::Expr) -> Option<&mut syn::Expr> {
+    let is_projection = match &*place {
+        syn::Expr::Field(node) => Some(node.attrs.is_empty()),
+        syn::Expr::Index(node) => Some(node.attrs.is_empty()),
+        syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => Some(node.attrs.is_empty()),
+        syn::Expr::Paren(node) => Some(node.attrs.is_empty()),
+        _ => None,
+    };
+    match (is_projection, place) {
+        (None, place) => Some(place),
+        (Some(false), _) => None,
+        (Some(true), syn::Expr::Field(node)) => extended_operand(&mut node.base),
+        (Some(true), syn::Expr::Index(node)) => extended_operand(&mut node.expr),
+        (Some(true), syn::Expr::Unary(node)) => extended_operand(&mut node.expr),
+        (Some(true), syn::Expr::Paren(node)) => extended_operand(&mut node.expr),
+        (Some(true), _) => None,
     }
 }
