@@ -5,6 +5,11 @@
 //! itself was given a local of its own, so a field of an awaited value was E0716 "temporary
 //! value dropped while borrowed" under classic.
 //!
+//! Rust also extends a temporary borrowed where a `let`'s value is put together: in a tuple,
+//! an array, a braced struct, a tuple struct or variant (`Some(&make())`), a cast, a block's
+//! tail, an `if`'s or a `match` arm's value. Those are given a local declared before the `let`
+//! and assigned where the temporary was made, so that what is evaluated, and when, stays.
+//!
 //! Each shape runs under both lowerings, to the end and dropped at every suspension: the guard
 //! drops where Rust drops it (after the block's other locals), before and across an await.
 
@@ -50,6 +55,17 @@ pub async fn read(name: &str, items: &[u32]) -> Guard {
 pub async fn try_read(name: &str, items: &[u32]) -> Result<Guard, String> {
     if name.is_empty() { Err("no name".to_owned()) } else { Ok(read(name, items).await) }
 }
+
+pub fn make(name: &str) -> Loud {
+    Loud::new(name)
+}
+
+pub struct Pair<'a> {
+    pub first: &'a Loud,
+    pub n: usize,
+}
+
+pub struct Named<'a>(pub &'a Loud);
 
 pub fn loud_text(name: &str) -> Box<Loud> {
     Box::new(Loud::new(name))
@@ -125,6 +141,36 @@ differential! {
         first + later("after", 1).await
     }
 
+    /// In a tuple, a struct, an array, a tuple struct and `Some`: each made in its place, in
+    /// order with the other operands (`ev`), and dropped at the end of the block.
+    pub async fn in_aggregates(name: String) -> usize {
+        let tuple = (ev("before", 1), &make(&name), &make("second").0);
+        let pair = Pair { first: &make("in struct"), n: ev("n", 2) };
+        let array = [&make("a0"), &read("a1", &[4]).await.inner.name];
+        let named = Named(&make("named"));
+        let some = Some(&make("some"));
+        let _local = Loud::new("local");
+        let total = tuple.0 + tuple.1.name().len() + tuple.2.len() + pair.first.name().len() + pair.n;
+        later("sum", total + array[1].name().len() + named.0.name().len() + some.map_or(0, |l| l.name().len())).await
+    }
+
+    /// In an `if`'s branches (one made, one not), a block's tail, a `match` arm, a cast.
+    pub async fn in_branches(name: String, c: bool) -> usize {
+        let other = Loud::new("other");
+        let chosen = if c { &make(&name) } else { &other };
+        let tail = {
+            let _inner = Loud::new("inner");
+            &make("tail")
+        };
+        let arm = match c {
+            true => &read("arm", &[1]).await.items,
+            false => &Vec::new(),
+        };
+        let shown = &make("cast") as &dyn std::fmt::Debug;
+        let seen = later("seen", chosen.name().len() + tail.name().len() + arm.len()).await;
+        seen + format!("{shown:?}").len()
+    }
+
     /// A method call's value is what is extended, not its receiver's: the guard drops at the
     /// end of the statement, the length lives on.
     pub async fn method_value(name: String) -> usize {
@@ -173,12 +219,29 @@ fn an_extended_temporary_drops_at_the_end_of_its_block_though_unused_after_an_aw
         || runtime::unused_after_the_await("two".to_owned()),
     );
     assert_eq!(outcome, Outcome::Value(4));
-    let at = |event: &str| log.iter().position(|e| e == event).unwrap_or_else(|| panic!("no {event}: {log:?}"));
-    assert!(at("resume after") < at("drop local") && at("drop local") < at("drop two"), "{log:?}");
+    let at = |event: &str| log.iter().position(|e| e == event).unwrap_or_else(|| panic!("no {}: {:?}", event, log));
+    assert!(at("resume after") < at("drop local") && at("drop local") < at("drop two"), "{:?}", log);
     same_at_every_suspension(
         || classic::unused_after_the_await("two".to_owned()),
         || runtime::unused_after_the_await("two".to_owned()),
     );
+}
+
+#[test]
+fn extended_where_a_value_is_put_together() {
+    same_at_every_suspension(|| classic::in_aggregates("ab".to_owned()), || runtime::in_aggregates("ab".to_owned()));
+    let (outcome, log) = same(|| classic::in_aggregates("ab".to_owned()), || runtime::in_aggregates("ab".to_owned()));
+    assert_eq!(outcome, Outcome::Value(31));
+    let at = |event: &str| log.iter().position(|e| e == event).unwrap_or_else(|| panic!("no {}: {:?}", event, log));
+    assert!(at("eval before") < at("new ab") && at("new in struct") < at("eval n"), "{:?}", log);
+    assert!(at("resume sum") < at("drop local") && at("drop local") < at("drop some"), "{:?}", log);
+    for c in [true, false] {
+        let outcome = same_at_every_suspension(
+            || classic::in_branches("abc".to_owned(), c),
+            || runtime::in_branches("abc".to_owned(), c),
+        );
+        assert!(matches!(outcome, Outcome::Value(_)), "{:?}", outcome);
+    }
 }
 
 #[test]

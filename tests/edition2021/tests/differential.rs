@@ -28,6 +28,9 @@ mod crate_reductions;
 #[path = "../../tests/escaping_captures.rs"]
 mod escaping_captures;
 #[rustfmt::skip]
+#[path = "../../tests/extended_temporaries.rs"]
+mod extended_temporaries;
+#[rustfmt::skip]
 #[path = "../../tests/everyday.rs"]
 mod everyday;
 #[rustfmt::skip]

@@ -195,6 +195,91 @@ impl Lower {
     }
 }
 
+impl Lower {
+    /// `let pair = (ev(1), &make());`, `let r = if c { &make() } else { &other };`: Rust extends
+    /// a temporary borrowed where the `let`'s value is put together (an operand of a tuple, an
+    /// array, a braced struct, a tuple struct or variant, a cast; a block's tail, an `if`'s or a
+    /// `match` arm's value; the operand of such a `&`). Such a temporary is made there, maybe
+    /// not at all, after the operands before it: it cannot be hoisted before the `let`. It is
+    /// given a local declared (not assigned) before the `let`, and assigned where it is made:
+    /// `let __h0; let r = if c { { __h0 = make(); &__h0 } } else { &other };`. Declared in
+    /// order, the locals drop in the reverse order of the temporaries, after the `let`'s own.
+    pub(super) fn extended_in_place(&mut self, local: &syn::Local) -> Option<(Vec<syn::Local>, syn::Local)> {
+        local.init.as_ref().filter(|init| init.diverge.is_none())?;
+        let mut binding = local.clone();
+        let mut declarations = Vec::new();
+        self.extend_in_place(&mut binding.init.as_mut()?.expr, &mut declarations);
+        (!declarations.is_empty()).then_some((declarations, binding))
+    }
+
+    /// Walks the extending operands of `expr`, giving each borrowed temporary a declared local.
+    fn extend_in_place(&mut self, expr: &mut syn::Expr, declarations: &mut Vec<syn::Local>) {
+        match expr {
+            syn::Expr::Reference(reference) if reference.attrs.is_empty() => {
+                let mut place = (*reference.expr).clone();
+                let Some(extended) = extended_operand(&mut place) else { return };
+                if !(is_temporary(extended) || matches!(extended, syn::Expr::Await(_))) {
+                    // The operand of an extending `&` extends what it borrows in turn.
+                    return self.extend_in_place(&mut reference.expr, declarations);
+                }
+                let span = extended.span();
+                let mut name = self.temp(HOISTED_PREFIX);
+                name.set_span(Span::mixed_site().located_at(span));
+                self.hoisted.insert(name.to_string());
+                let mutability = reference.mutability;
+                let made = std::mem::replace(extended, parse_quote_spanned!(span=> #name));
+                let syn::Stmt::Local(declaration) = parse_quote_spanned!(span=> let #mutability #name;) else {
+                    return;
+                };
+                declarations.push(declaration);
+                let and = reference.and_token;
+                *expr = parse_quote_spanned!(span=> { #name = #made; #and #mutability #place });
+            }
+            syn::Expr::Tuple(node) => node.elems.iter_mut().for_each(|elem| self.extend_in_place(elem, declarations)),
+            syn::Expr::Array(node) => node.elems.iter_mut().for_each(|elem| self.extend_in_place(elem, declarations)),
+            syn::Expr::Struct(node) => {
+                node.fields.iter_mut().for_each(|field| self.extend_in_place(&mut field.expr, declarations))
+            }
+            syn::Expr::Call(node) if is_tuple_constructor(&node.func) => {
+                node.args.iter_mut().for_each(|arg| self.extend_in_place(arg, declarations))
+            }
+            syn::Expr::Cast(node) => self.extend_in_place(&mut node.expr, declarations),
+            syn::Expr::Paren(node) => self.extend_in_place(&mut node.expr, declarations),
+            syn::Expr::Group(node) => self.extend_in_place(&mut node.expr, declarations),
+            syn::Expr::Block(node) => self.extend_in_tail(&mut node.block, declarations),
+            syn::Expr::Unsafe(node) => self.extend_in_tail(&mut node.block, declarations),
+            syn::Expr::If(node) => {
+                self.extend_in_tail(&mut node.then_branch, declarations);
+                if let Some((_, otherwise)) = &mut node.else_branch {
+                    self.extend_in_place(otherwise, declarations);
+                }
+            }
+            syn::Expr::Match(node) => {
+                node.arms.iter_mut().for_each(|arm| self.extend_in_place(&mut arm.body, declarations))
+            }
+            _ => {}
+        }
+    }
+
+    fn extend_in_tail(&mut self, block: &mut syn::Block, declarations: &mut Vec<syn::Local>) {
+        if let Some(syn::Stmt::Expr(tail, None)) = block.stmts.last_mut() {
+            self.extend_in_place(tail, declarations);
+        }
+    }
+}
+
+/// Is `func` a tuple struct's or variant's name (`Some`, `Wrapper`, `Enum::Variant`)? Rust
+/// extends what their arguments borrow and not a function's; the name alone tells them apart
+/// as Rust's naming convention does (upper camel case), which a `fn` named so would defeat.
+fn is_tuple_constructor(func: &syn::Expr) -> bool {
+    let syn::Expr::Path(path) = func else { return false };
+    path.qself.is_none()
+        && path.path.segments.last().is_some_and(|segment| {
+            segment.ident.to_string().chars().next().is_some_and(char::is_uppercase)
+                && segment.ident.to_string().chars().any(char::is_lowercase)
+        })
+}
+
 /// The operand whose temporary a `&` of `place` extends: `place` itself, or what a field, an
 /// index (its indexed operand, not the index) or a `*` is taken from, followed down to a value
 /// that is not such a place. `None` for an attribute on the way (`&(#[cfg(..)] x).f`), which

@@ -242,6 +242,12 @@ impl Lower {
             self.local(&temporary, out);
             return self.local(&local, out);
         }
+        if let Some((declarations, local)) = self.extended_in_place(local) {
+            for declaration in &declarations {
+                self.local(declaration, out);
+            }
+            return self.local(&local, out);
+        }
         let span = local.let_token.span;
         let Some(init) = &local.init else {
             out.push(Stmt::Let(Let {
