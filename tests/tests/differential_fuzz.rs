@@ -533,7 +533,8 @@ fn default_run_draws_every_everyday_shape() {
 /// Issue 26's shapes, the bodies real crates have, appear in the default run's programs:
 /// `let .. else`, tracing's macros (fields that are no expressions), consuming methods on
 /// locals and parameters (as methods where the lowering takes them, as functions where it
-/// refuses them), temporaries held across awaits (a tail's, or one a `let` extends), and
+/// refuses them), temporaries held across awaits (a tail's, or one a `let` extends: itself,
+/// through a field or `*`, in an `if`'s branch or a block's tail), and
 /// methods of one impl calling each other on `self`.
 #[test]
 fn default_run_draws_every_real_code_shape() {
@@ -547,12 +548,16 @@ fn default_run_draws_every_real_code_shape() {
         "a temporary a `let` extends (`let r = &Loud::new(..);`)",
         "a temporary held across an await in a block's tail",
         "another method awaited on `self` (`self.bump(..).await`)",
+        "a temporary a `let` extends through a field (`&(Loud::new(..), e).0`)",
+        "a temporary a `let` extends through `*` (`&*Box::new(Loud::new(..))`)",
+        "a temporary a `let` extends in an `if`'s branch",
+        "a temporary a `let` extends in a block's tail",
     ];
-    let mut counts = [0usize; 8];
+    let mut counts = [0usize; 12];
     for index in 0..DEFAULT_PROGRAMS {
         let program = fuzz::generate::program(DEFAULT_SEED, index);
         let params: Vec<&str> = program.params.iter().map(|param| param.name.as_str()).collect();
-        let mut found = [false; 8];
+        let mut found = [false; 12];
         // `mix(weigh(&Loud::new(..)), ...await)`, `(Loud::new(..), ...await,).1`,
         // `Pair { a: ...await, b: Loud::new(..) }.a`, or any of them in `Ok(..)`.
         let temporary = |value: &Expr| match value {
@@ -569,7 +574,16 @@ fn default_run_draws_every_real_code_shape() {
         found[6] |= tails(&program.body);
         fuzz::ast::visit_block(&program.body, &mut |node| match node {
             Node::Stmt(Stmt::LetElse(..)) => found[0] = true,
-            Node::Stmt(Stmt::Let(_, Expr::BorrowNew(_))) => found[5] = true,
+            Node::Stmt(Stmt::Let(_, Expr::BorrowNew(_, extension))) => {
+                use fuzz::ast::Extension;
+                found[match extension {
+                    Extension::Whole => 5,
+                    Extension::Field(_) => 8,
+                    Extension::Deref => 9,
+                    Extension::If(_) => 10,
+                    Extension::Block => 11,
+                }] = true
+            }
             Node::Expr(Expr::Event(_)) => found[1] = true,
             Node::Expr(Expr::IntoLen(name, form) | Expr::SpendLater(name, form, _)) => {
                 found[if *form == CallForm::Method { 2 } else { 3 }] = true;

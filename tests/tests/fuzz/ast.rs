@@ -144,6 +144,22 @@ pub enum Stmt {
     Declare(String, Expr),
 }
 
+/// How a `let`'s `&Loud::new("label")` is written; Rust extends the `Loud` (and what is made
+/// with it) to the end of the block each way.
+#[derive(Clone, Debug)]
+pub enum Extension {
+    /// `&Loud::new("label")`
+    Whole,
+    /// `&(Loud::new("label"), e).0`: a field of a temporary tuple; `e` is a `u32`.
+    Field(Box<Expr>),
+    /// `&*Box::new(Loud::new("label"))`
+    Deref,
+    /// `if c { &Loud::new("label.0") } else { &Loud::new("label.1") }`: one of two is made.
+    If(Box<Expr>),
+    /// `{ &Loud::new("label") }`
+    Block,
+}
+
 #[derive(Clone, Debug)]
 pub enum Pat {
     /// `x` or `mut x`.
@@ -320,9 +336,10 @@ pub enum Expr {
     /// `name.spend_later(e).await` (or `Loud::spend_later(name, e).await`): an async method
     /// that takes it by value.
     SpendLater(String, CallForm, Box<Expr>),
-    /// `&Loud::new("label")`, only as a `let`'s initializer: the temporary lives as long as
-    /// the reference (past the awaits after it).
-    BorrowNew(String),
+    /// `&Loud::new("label")`, only as a `let`'s initializer, written one of the ways Rust
+    /// extends the temporary ([`Extension`]): it lives as long as the reference (past the
+    /// awaits after it).
+    BorrowNew(String, Extension),
     /// `self.bump(e).await`: another async method of the same impl (or trait), on `&mut self`.
     SelfBump(Box<Expr>),
     /// `plain!(e)`: a macro of the user's that expands to its tokens, a `u32` in the capture
@@ -607,7 +624,8 @@ pub fn children(expr: &Expr) -> Vec<&Expr> {
         | Expr::Put(_, value)
         | Expr::Panic(_, value, _)
         | Expr::PairShorthand(value)
-        | Expr::PairUpdate(value, _) => vec![&**value],
+        | Expr::PairUpdate(value, _)
+        | Expr::BorrowNew(_, Extension::Field(value) | Extension::If(value)) => vec![&**value],
         Expr::Event(event) => event.values().collect(),
         Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
             vec![&**left, &**right]
@@ -650,7 +668,8 @@ pub fn children_mut(expr: &mut Expr) -> Vec<&mut Expr> {
         | Expr::Put(_, value)
         | Expr::Panic(_, value, _)
         | Expr::PairShorthand(value)
-        | Expr::PairUpdate(value, _) => vec![&mut **value],
+        | Expr::PairUpdate(value, _)
+        | Expr::BorrowNew(_, Extension::Field(value) | Extension::If(value)) => vec![&mut **value],
         Expr::Event(event) => event.values_mut().collect(),
         Expr::Binary(_, left, right) | Expr::Method(left, _, right) | Expr::PairField(left, right, _) => {
             vec![&mut **left, &mut **right]

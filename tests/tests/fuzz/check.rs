@@ -559,7 +559,12 @@ impl Checker {
                 Ok(Ty::Unit)
             }
             // `let r = &Loud::new(..);`: the temporary lives as long as `r`.
-            Stmt::Let(Pat::Bind(binding), Expr::BorrowNew(_)) => {
+            Stmt::Let(Pat::Bind(binding), Expr::BorrowNew(_, extension)) => {
+                match extension {
+                    Extension::Field(value) => self.operand(value, &Ty::U32)?,
+                    Extension::If(cond) => self.operand(cond, &Ty::Bool)?,
+                    Extension::Whole | Extension::Deref | Extension::Block => {}
+                }
                 self.declare(&binding.name, Ty::Ref(Box::new(Ty::Loud)), binding.mutable);
                 Ok(Ty::Unit)
             }
@@ -961,7 +966,7 @@ impl Checker {
                 self.operand(value, &Ty::U32)?;
                 Ok(Ty::U32)
             }
-            Expr::BorrowNew(_) => Err("`&Loud::new(..)` outside a `let`".to_owned()),
+            Expr::BorrowNew(..) => Err("`&Loud::new(..)` outside a `let`".to_owned()),
             Expr::Plain(value) => {
                 self.captured_by(Body::Plain, |uses| capture_expr(Body::Plain, value, &[], uses))?;
                 Ok(Ty::U32)

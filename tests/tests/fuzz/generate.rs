@@ -347,7 +347,11 @@ impl<'r> Generator<'r> {
                 0..=4 => return self.event(),
                 5..=9 => return self.let_else(),
                 // A temporary whose life the `let` extends, held across the awaits after it.
-                10..=12 => return Stmt::Let(Pat::Bind(self.binding(false)), Expr::BorrowNew(self.fresh("t"))),
+                10..=12 => {
+                    let label = self.fresh("t");
+                    let extension = self.extension();
+                    return Stmt::Let(Pat::Bind(self.binding(false)), Expr::BorrowNew(label, extension));
+                }
                 _ => {}
             }
         }
@@ -1127,6 +1131,23 @@ impl<'r> Generator<'r> {
                 Some(Expr::SelfBump(Box::new(self.simple_u32(true))))
             }
             _ => Some(self.tail_temporary()),
+        }
+    }
+
+    /// How a `let`'s `&Loud::new(..)` is written: the temporary itself, a field of a tuple made
+    /// with a value (awaited, or not), `*` of a box, one of an `if`'s two, a block's tail.
+    fn extension(&mut self) -> Extension {
+        match self.below(5) {
+            0 => Extension::Whole,
+            1 => {
+                let value = self.expr(&Ty::U32, 1);
+                let value =
+                    if self.chance(50) { Expr::Await(self.leaf(), self.fresh("a"), Box::new(value)) } else { value };
+                Extension::Field(Box::new(value))
+            }
+            2 => Extension::Deref,
+            3 => Extension::If(Box::new(self.expr(&Ty::Bool, 1))),
+            _ => Extension::Block,
         }
     }
 

@@ -675,7 +675,21 @@ impl Printer {
                 self.expr(value, Context::Free);
                 self.out.push_str(").await");
             }
-            Expr::BorrowNew(label) => write!(self.out, "&Loud::new(\"{label}\")").unwrap(),
+            Expr::BorrowNew(label, extension) => match extension {
+                Extension::Whole => write!(self.out, "&Loud::new(\"{label}\")").unwrap(),
+                Extension::Field(value) => {
+                    write!(self.out, "&(Loud::new(\"{label}\"), ").unwrap();
+                    self.expr(value, Context::Free);
+                    self.out.push_str(").0");
+                }
+                Extension::Deref => write!(self.out, "&*Box::new(Loud::new(\"{label}\"))").unwrap(),
+                Extension::If(cond) => {
+                    self.out.push_str("if ");
+                    self.expr(cond, Context::Condition);
+                    write!(self.out, " {{ &Loud::new(\"{label}.0\") }} else {{ &Loud::new(\"{label}.1\") }}").unwrap();
+                }
+                Extension::Block => write!(self.out, "{{ &Loud::new(\"{label}\") }}").unwrap(),
+            },
             Expr::SelfBump(value) => {
                 self.out.push_str("self.bump(");
                 self.expr(value, Context::Free);
