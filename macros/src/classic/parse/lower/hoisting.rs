@@ -178,11 +178,7 @@ impl Lower {
             return None;
         }
         let span = extended.span();
-        // A hoisted temporary: an await may hold `sig`, so it lives in place
-        // (`ir::Body::hoisted`).
-        let mut name = self.temp(HOISTED_PREFIX);
-        name.set_span(Span::mixed_site().located_at(span));
-        self.hoisted.insert(name.to_string());
+        let name = self.extended_local(span);
         let mutability = reference.mutability;
         let syn::Stmt::Local(temporary) = parse_quote_spanned!(span=> let #mutability #name = #extended;) else {
             return None;
@@ -193,9 +189,16 @@ impl Lower {
         *binding.init.as_mut()?.expr = parse_quote_spanned!(span=> #and #mutability #place);
         Some((temporary, binding))
     }
-}
 
-impl Lower {
+    /// A fresh local for a temporary Rust extends, located at it: an await may hold what
+    /// borrows it, so it lives in place (`ir::Body::hoisted`).
+    fn extended_local(&mut self, span: Span) -> syn::Ident {
+        let mut name = self.temp(HOISTED_PREFIX);
+        name.set_span(Span::mixed_site().located_at(span));
+        self.hoisted.insert(name.to_string());
+        name
+    }
+
     /// `let pair = (ev(1), &make());`, `let r = if c { &make() } else { &other };`: Rust extends
     /// a temporary borrowed where the `let`'s value is put together (an operand of a tuple, an
     /// array, a braced struct, a tuple struct or variant, a cast; a block's tail, an `if`'s or a
@@ -223,9 +226,7 @@ impl Lower {
                     return self.extend_in_place(&mut reference.expr, declarations);
                 }
                 let span = extended.span();
-                let mut name = self.temp(HOISTED_PREFIX);
-                name.set_span(Span::mixed_site().located_at(span));
-                self.hoisted.insert(name.to_string());
+                let name = self.extended_local(span);
                 let mutability = reference.mutability;
                 let made = std::mem::replace(extended, parse_quote_spanned!(span=> #name));
                 let syn::Stmt::Local(declaration) = parse_quote_spanned!(span=> let #mutability #name;) else {
@@ -285,20 +286,22 @@ fn is_tuple_constructor(func: &syn::Expr) -> bool {
 /// that is not such a place. `None` for an attribute on the way (`&(#[cfg(..)] x).f`), which
 /// is left as written.
 fn extended_operand(place: &mut syn::Expr) -> Option<&mut syn::Expr> {
-    let is_projection = match &*place {
-        syn::Expr::Field(node) => Some(node.attrs.is_empty()),
-        syn::Expr::Index(node) => Some(node.attrs.is_empty()),
-        syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => Some(node.attrs.is_empty()),
-        syn::Expr::Paren(node) => Some(node.attrs.is_empty()),
-        _ => None,
+    let attrs = match &*place {
+        syn::Expr::Field(node) => &node.attrs,
+        syn::Expr::Index(node) => &node.attrs,
+        syn::Expr::Unary(node) if matches!(node.op, syn::UnOp::Deref(_)) => &node.attrs,
+        syn::Expr::Paren(node) => &node.attrs,
+        _ => return Some(place),
     };
-    match (is_projection, place) {
-        (None, place) => Some(place),
-        (Some(false), _) => None,
-        (Some(true), syn::Expr::Field(node)) => extended_operand(&mut node.base),
-        (Some(true), syn::Expr::Index(node)) => extended_operand(&mut node.expr),
-        (Some(true), syn::Expr::Unary(node)) => extended_operand(&mut node.expr),
-        (Some(true), syn::Expr::Paren(node)) => extended_operand(&mut node.expr),
-        (Some(true), _) => None,
+    if !attrs.is_empty() {
+        return None;
     }
+    let operand = match place {
+        syn::Expr::Field(node) => &mut node.base,
+        syn::Expr::Index(node) => &mut node.expr,
+        syn::Expr::Unary(node) => &mut node.expr,
+        syn::Expr::Paren(node) => &mut node.expr,
+        _ => return None,
+    };
+    extended_operand(operand)
 }
