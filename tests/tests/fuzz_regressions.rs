@@ -4065,3 +4065,93 @@ mod seed701408733 {
         }
     }
 }
+
+mod seed1836311903 {
+    use super::*;
+
+    differential! {
+        // An `async` block (not `move`) that moves a field of a local on one path and names the
+        // local with `let _ = ..` on the other: Rust captures the moved field by value, and it
+        // drops with the block's future, before the function goes on; classic dropped it at
+        // the end of the function with the rest of the local. Program 2382, as shrunk.
+        pub async fn program2382() -> Result<u32, String> {
+
+            let v4 = Pair { a: Loud::new("l2"), b: Loud::new("l3") };
+            let v31 = 0u32;
+            (async {
+                {
+                    if true {
+                        let _ = v4;
+                        v31
+                    } else {
+                        let v40 = v4.b;
+                        0u32
+                    }
+                }
+            }.await);
+            Ok::<u32, String>(0u32)
+        }
+
+        // The same without `let _ = ..`, with the move on the path taken, and after an await.
+        pub async fn field_moved_on_one_path(c: bool) -> u32 {
+            let pair = Pair { a: Loud::new("a"), b: Loud::new("b") };
+            let n = async {
+                if c {
+                    let taken = pair.b;
+                    later("inside", weigh(&taken)).await
+                } else {
+                    0
+                }
+            }
+            .await;
+            log("after the block");
+            n + later("after", weigh(&pair.a)).await
+        }
+
+        pub async fn named_with_let_underscore_then_moved(c: bool) -> u32 {
+            let pair = Pair { a: Loud::new("a"), b: Loud::new("b") };
+            later("before", 1).await;
+            let n = async {
+                let _ = pair;
+                if c { weigh(&{ pair.b }) } else { 0 }
+            }
+            .await;
+            log("after the block");
+            n
+        }
+
+        // A closure, the same way: called once, it drops the field it took when the call ends.
+        pub async fn closure_named_with_let_underscore(c: bool) -> u32 {
+            let pair = Pair { a: Loud::new("a"), b: Loud::new("b") };
+            later("before", 1).await;
+            let f = || {
+                let _ = pair;
+                if c { weigh(&{ pair.b }) } else { 0 }
+            };
+            log("made");
+            let n = f();
+            log("called");
+            n + later("after", weigh(&pair.a)).await
+        }
+    }
+
+    #[test]
+    fn program2382() {
+        same_at_every_suspension(|| classic::program2382(), || runtime::program2382());
+    }
+
+    #[test]
+    fn a_field_an_async_block_moves_drops_with_the_block() {
+        for c in [true, false] {
+            same_at_every_suspension(|| classic::field_moved_on_one_path(c), || runtime::field_moved_on_one_path(c));
+            same_at_every_suspension(
+                || classic::named_with_let_underscore_then_moved(c),
+                || runtime::named_with_let_underscore_then_moved(c),
+            );
+            same_at_every_suspension(
+                || classic::closure_named_with_let_underscore(c),
+                || runtime::closure_named_with_let_underscore(c),
+            );
+        }
+    }
+}

@@ -202,5 +202,25 @@ impl<'ast> Visit<'ast> for OtherMentions<'_> {
         syn::visit::visit_expr(self, expr);
     }
 
+    /// `let _ = v;` reads no place: Rust captures nothing for it (a `_` pattern binds
+    /// nothing, and moves nothing out of a place), so `v` is not named whole by it.
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        let mut pat = &local.pat;
+        while let syn::Pat::Type(typed) = pat {
+            pat = &typed.pat;
+        }
+        let reads_no_place = matches!(pat, syn::Pat::Wild(_))
+            && local.init.as_ref().is_some_and(|init| {
+                init.diverge.is_none() && {
+                    let value = crate::classic::syntax::strip_parens(&init.expr);
+                    field_chain(value).is_some()
+                        || matches!(value, syn::Expr::Path(path) if path.path.get_ident().is_some())
+                }
+            });
+        if !reads_no_place {
+            syn::visit::visit_local(self, local);
+        }
+    }
+
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
