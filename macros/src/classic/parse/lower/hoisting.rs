@@ -174,7 +174,7 @@ impl Lower {
         }
         let mut place = (*reference.expr).clone();
         let extended = extended_operand(&mut place)?;
-        if !(is_temporary(extended) || matches!(extended, syn::Expr::Await(_))) {
+        if !is_extended_value(extended) {
             return None;
         }
         let span = extended.span();
@@ -221,7 +221,7 @@ impl Lower {
             syn::Expr::Reference(reference) if reference.attrs.is_empty() => {
                 let mut place = (*reference.expr).clone();
                 let Some(extended) = extended_operand(&mut place) else { return };
-                if !(is_temporary(extended) || matches!(extended, syn::Expr::Await(_))) {
+                if !is_extended_value(extended) {
                     // The operand of an extending `&` extends what it borrows in turn.
                     return self.extend_in_place(&mut reference.expr, declarations);
                 }
@@ -267,6 +267,12 @@ impl Lower {
             self.extend_in_place(tail, declarations);
         }
     }
+}
+
+/// Is `expr` a value Rust makes into a temporary that a `let` can extend: a temporary, or an
+/// await's value (`&lock().await.items`)?
+fn is_extended_value(expr: &syn::Expr) -> bool {
+    is_temporary(expr) || matches!(expr, syn::Expr::Await(_))
 }
 
 /// Is `func` a tuple struct's or variant's name (`Some`, `Wrapper`, `Enum::Variant`)? Rust
