@@ -4155,3 +4155,194 @@ mod seed1836311903 {
         }
     }
 }
+
+mod seed2971215073 {
+    use super::*;
+
+    differential! {
+        // An item a block declares (`fn f39`), named in the `break` value of a loop in that
+        // block, a value that moves a local: the loop becomes states of its own (its `break`
+        // moves `v38`), but the block, which neither awaits nor rebinds a name, kept its item,
+        // and the loop's states, outside the block, did not see it (E0425). Program 563, as
+        // shrunk.
+        pub async fn program563() -> Result<u32, String> {
+            match Ok::<u32, String>(0u32) {
+                Ok(v38) => {
+                    fn f39(x: u32) -> u32 { x % 5 + 1 }
+                    { let mut k41 = 0u32; 'l40: loop { if k41 == 0 { break 'l40 Pair { a: v38, b: f39(4u32) }.b; } k41 += 1;
+                    } }
+                },
+                Err(_) => {
+                    now("a51", 0u32).await
+                },
+            };
+            Ok::<u32, String>(0u32)
+        }
+
+        // The same after an await, with no `match`, the loop's `break` moving a value that drops
+        // loudly.
+        pub async fn item_named_in_a_moving_break(n: u32) -> u32 {
+            later("before", 1).await;
+            let v = Loud::new("v");
+            let r = {
+                fn f(x: u32) -> u32 { x + 1 }
+                {
+                    let mut k = 0u32;
+                    'l: loop {
+                        if k == n {
+                            break 'l Pair { a: v, b: f(k) }.b;
+                        }
+                        k += 1;
+                    }
+                }
+            };
+            r + later("after", 2).await
+        }
+
+        // An item used in a loop that moves a local in a `while` (one iteration), and a `const`
+        // and a `struct` beside it.
+        pub async fn items_named_in_a_moving_loop(n: u32) -> u32 {
+            let v = Loud::new("v");
+            later("before", 1).await;
+            let r = {
+                const STEP: u32 = 2;
+                struct Held(Loud);
+                fn f(x: u32) -> u32 { x * STEP }
+                let mut k = 0u32;
+                let mut out = 0u32;
+                let mut v = Some(v);
+                while k < n {
+                    if let Some(taken) = v.take() {
+                        let held = Held(taken);
+                        out += f(weigh(&held.0));
+                    }
+                    k += 1;
+                }
+                out
+            };
+            r + later("after", 2).await
+        }
+
+        // A parameter moved by a `break` out of a labelled block in a `let .. else`'s `else`,
+        // inside a `let` that binds the name again, then bound a third time after an await.
+        // Program 1408, as shrunk.
+        pub async fn program1408(p1: Result<u32, String>) -> Result<u32, String> {
+
+            {
+                let (v13, p1, ) = (0u32, 'b6: {
+                    let Ok(mut v10) = Ok::<u32, String>(0u32) else {
+                        break 'b6 p1;
+                    };
+                    check("c12", 6u32)
+                },);
+            };
+            let (p1, v31, v32, ) = now("a30", (4u32, 0u32, 0u32,)).await;
+            let v61 = (0u32, v32,);
+            Ok::<u32, String>(v61.0)
+        }
+
+        // The same shape, the `else` taken or not, the local dropping loudly after the await
+        // where the `else` did not move it.
+        pub async fn moved_in_a_let_else_break(r: Result<u32, String>) -> u32 {
+            let p = Loud::new("p");
+            let (n, q) = (1u32, 'found: {
+                let Ok(v) = r.clone() else {
+                    break 'found Some(p);
+                };
+                note("ok", v);
+                None
+            });
+            later("after", n).await + q.map_or(0, |q| weigh(&q))
+        }
+
+        // A `let .. else` in a loop whose `else` moves a local and leaves the loop.
+        pub async fn moved_in_a_let_else_of_a_loop(items: Vec<Result<u32, String>>) -> u32 {
+            let p = Loud::new("p");
+            let mut total = 0u32;
+            let mut items = items.into_iter();
+            loop {
+                let Some(Ok(v)) = items.next() else {
+                    consume(p);
+                    break;
+                };
+                total += v;
+            }
+            later("after", total).await
+        }
+
+        // Two arms that each declare their own `step` and count in a loop: neither block may
+        // declare its item for the whole function (two `step`s there are rustc's E0428), and
+        // neither loop is split (it assigns only its own counter), so each keeps its own.
+        pub async fn one_name_in_two_counting_blocks(c: bool) -> u32 {
+            later("before", 1).await;
+            let r = match c {
+                true => {
+                    fn step(x: u32) -> u32 { x + 1 }
+                    let mut k = 0u32;
+                    while k < 3 { k = step(k); }
+                    k
+                }
+                false => {
+                    fn step(x: u32) -> u32 { x + 2 }
+                    let mut k = 0u32;
+                    while k < 3 { k = step(k); }
+                    k
+                }
+            };
+            r + later("after", 2).await
+        }
+    }
+
+    #[test]
+    fn program1408() {
+        same_at_every_suspension(
+            || classic::program1408(Err::<u32, String>(String::from("p1"))),
+            || runtime::program1408(Err::<u32, String>(String::from("p1"))),
+        );
+    }
+
+    #[test]
+    fn a_let_else_that_moves_a_local_is_a_path_of_its_own() {
+        for r in [Ok(3), Err(String::from("no"))] {
+            same_at_every_suspension(
+                || classic::moved_in_a_let_else_break(r.clone()),
+                || runtime::moved_in_a_let_else_break(r.clone()),
+            );
+        }
+        for items in [vec![Ok(1), Ok(2)], vec![Ok(1), Err(String::from("no")), Ok(5)]] {
+            same_at_every_suspension(
+                || classic::moved_in_a_let_else_of_a_loop(items.clone()),
+                || runtime::moved_in_a_let_else_of_a_loop(items.clone()),
+            );
+        }
+    }
+
+    #[test]
+    fn two_blocks_keep_their_own_item_of_one_name() {
+        for c in [true, false] {
+            same_at_every_suspension(
+                || classic::one_name_in_two_counting_blocks(c),
+                || runtime::one_name_in_two_counting_blocks(c),
+            );
+        }
+    }
+
+    #[test]
+    fn program563() {
+        same_at_every_suspension(|| classic::program563(), || runtime::program563());
+    }
+
+    #[test]
+    fn an_item_a_cut_loop_names_is_declared_where_its_states_see_it() {
+        for n in [0, 2] {
+            same_at_every_suspension(
+                || classic::item_named_in_a_moving_break(n),
+                || runtime::item_named_in_a_moving_break(n),
+            );
+            same_at_every_suspension(
+                || classic::items_named_in_a_moving_loop(n),
+                || runtime::items_named_in_a_moving_loop(n),
+            );
+        }
+    }
+}

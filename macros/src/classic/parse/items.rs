@@ -1,16 +1,18 @@
 //! Items declared in the body (`use futures::StreamExt;`, a `fn`, a `struct`, a `const`).
 //!
 //! A block that awaits is cut into the segments of `move_next`, which are not the block the
-//! items were written in, and so is a block where a binding hides a local (a `let` that hides
-//! a live local begins a state of its own, with no await: `generate::emit::shadowing`): the
-//! stub declares such a block's items, so that they are visible wherever the block's code lands. Items are visible in their whole block in Rust, before and after their
-//! declaration, so this changes no name's meaning within the block; what it can change is a
-//! name outside it, if another block of the body declares or uses the same name (a block's
-//! `use` then hides an outer item of that name for the whole function, and two blocks' items
-//! of one name are rustc's duplicate at the user's items). A block that is not cut stays
-//! one piece of one segment, so it keeps its items, as the plain function's does: two arms of
-//! a `match` may each `use` their own `Status` (an IMAP client's `parse_mailbox`). Identical
-//! `use` items hoisted from several blocks are declared once.
+//! items were written in; so is a block where a binding hides a local (a `let` that hides a
+//! live local begins a state of its own, with no await: `generate::emit::shadowing`), and one
+//! holding a construct a path of which moves a local (a loop whose `break` value moves one
+//! runs as states of its own). The stub declares such a block's items, so that they are
+//! visible wherever the block's code lands. Items are visible in their whole block in Rust,
+//! before and after their declaration, so this changes no name's meaning within the block;
+//! what it can change is a name outside it, if another block of the body declares or uses the
+//! same name (a block's `use` then hides an outer item of that name for the whole function,
+//! and two blocks' items of one name are rustc's duplicate at the user's items). A block that
+//! is not cut stays one piece of one segment, so it keeps its items, as the plain function's
+//! does: two arms of a `match` may each `use` their own `Status` (an IMAP client's
+//! `parse_mailbox`). Identical `use` items hoisted from several blocks are declared once.
 
 use std::collections::{HashMap, HashSet};
 
@@ -28,9 +30,9 @@ pub(crate) fn hoist(block: &syn::Block, params: &[String]) -> syn::Result<(syn::
     let bound = binding_counts(block, params);
     let rebound: HashSet<String> =
         bound.iter().filter(|(_, times)| **times > 1).map(|(name, _)| name.clone()).collect();
-    let named_outside = check_names_outside(block, &rebound)?;
+    let stays = check_names_outside(block, &rebound)?;
     let mut block = block.clone();
-    let mut hoister = Hoister { items: Vec::new(), rebound: &rebound, named_outside: &named_outside };
+    let mut hoister = Hoister { items: Vec::new(), rebound: &rebound, stays: &stays };
     hoister.take_items(&mut block);
     visit_mut::visit_block_mut(&mut hoister, &mut block);
     check_macro_rules(&hoister.items, &bound)?;
@@ -97,9 +99,9 @@ struct Hoister<'r> {
     items: Vec<syn::Item>,
     /// The names the function binds more than once (`binding_counts`).
     rebound: &'r HashSet<String>,
-    /// The items of blocks cut by a hiding `let` alone whose names are named outside them too
-    /// (`check_names_outside`).
-    named_outside: &'r HashSet<String>,
+    /// The names of items that stay in their block where it does not await: named outside it
+    /// too, or declared by another cut block as well (`check_names_outside`).
+    stays: &'r HashSet<String>,
 }
 
 impl Hoister<'_> {
@@ -166,12 +168,12 @@ impl VisitMut for Hoister<'_> {
         if !is_cut(block, self.rebound) {
             return;
         }
-        // A block that does not await is cut only where a hiding `let` hides a live local,
-        // which the emitter decides: where declaring its items for the whole function could
-        // change a name's meaning outside it, they stay, as they did before the cut was known
-        // (read after such a `let`, they are rustc's E0425).
-        let stays =
-            !awaits(block) && block_names(block).iter().any(|name| self.named_outside.contains(&name.to_string()));
+        // A block that does not await is cut only where a hiding `let` hides a live local or
+        // a path through it moves one, which the emitter decides: where declaring its items
+        // for the whole function could change a name's meaning outside it, or declare one
+        // name twice, they stay, as they did before the cut was known (named after such a
+        // cut, they are rustc's E0425).
+        let stays = !awaits(block) && block_names(block).iter().any(|name| self.stays.contains(&name.to_string()));
         if !stays {
             self.take_items(block);
         }
@@ -189,11 +191,14 @@ impl VisitMut for Hoister<'_> {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
-/// Does the state machine cut the block: it awaits, or a binding in it may hide a local (one
-/// of a name the function binds more than once, `rebound`)? Which bindings hide a live local
-/// where the state machine walks them is the emitter's to find; any of them may.
+/// May the state machine cut the block: it awaits, a binding in it may hide a local (one of a
+/// name the function binds more than once, `rebound`), or a statement of it is one the
+/// lowering keeps as structure because a path through it moves or assigns a local
+/// (`lower::stmt_changes_on_a_path`, the lowering's own test: a loop whose `break` value moves
+/// a local becomes states of its own)? Which of these the emitter does split is its to find
+/// where it walks them (which locals are alive there); any of them may be.
 fn is_cut(block: &syn::Block, rebound: &HashSet<String>) -> bool {
-    awaits(block) || binds_any(block, rebound)
+    awaits(block) || binds_any(block, rebound) || block.stmts.iter().any(super::lower::stmt_changes_on_a_path)
 }
 
 /// Does a pattern of `block` (a `let`'s, an arm's, an `if let`'s, a `for`'s) bind one of
@@ -328,8 +333,8 @@ fn block_names(block: &syn::Block) -> Vec<syn::Ident> {
 /// would hide an item of the same name for the code outside the block (a `use b::helper;` in
 /// a block that awaits would turn the function's other `helper()` calls into `b::helper`'s).
 /// Refused where a name such an item of a block that awaits declares is named outside every
-/// block that declares it; returns the names of the other cut blocks' items named so, which
-/// stay in their blocks.
+/// block that declares it; returns the names of the other cut blocks' items named so, or
+/// declared by more than one cut block, which stay in their blocks.
 fn check_names_outside(body: &syn::Block, rebound: &HashSet<String>) -> syn::Result<HashSet<String>> {
     /// The items that hoisting may take from nested blocks, by the names they declare, and
     /// the names of those from blocks that await.
@@ -406,7 +411,21 @@ fn check_names_outside(body: &syn::Block, rebound: &HashSet<String>) -> syn::Res
     let mut outside = Outside { hoisted: &hoisted.0, scopes: Vec::new(), found: Vec::new() };
     outside.visit_block(body);
     match outside.found.iter().find(|(item, _)| hoisted.2.contains(&item.to_string())) {
-        None => Ok(outside.found.into_iter().map(|(item, _)| item.to_string()).collect()),
+        // Two blocks' items of one name, declared for the whole function, would be rustc's
+        // duplicate: a block that does not await keeps such an item too (two arms that each
+        // declare their own `step`).
+        None => Ok(outside
+            .found
+            .into_iter()
+            .map(|(item, _)| item.to_string())
+            .chain(
+                hoisted
+                    .0
+                    .iter()
+                    .filter(|name| hoisted.0.iter().filter(|other| other == name).count() > 1)
+                    .map(ToString::to_string),
+            )
+            .collect()),
         Some((item, mention)) => {
             let line = mention.start().line;
             let at = if line == 0 { String::new() } else { format!(" (line {line})") };

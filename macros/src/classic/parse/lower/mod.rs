@@ -19,7 +19,9 @@ mod hoisting;
 mod shapes;
 
 use shapes::*;
-pub(crate) use shapes::{HOISTED_PREFIX, compared_with_what_may_change_it, is_comparison, is_operand_temporary};
+pub(crate) use shapes::{
+    HOISTED_PREFIX, compared_with_what_may_change_it, is_comparison, is_operand_temporary, stmt_changes_on_a_path,
+};
 
 pub(crate) struct Lower {
     errors: Vec<syn::Error>,

@@ -168,9 +168,17 @@ pub(super) fn is_copied_bool(expr: &syn::Expr) -> bool {
     }
 }
 
-pub(super) fn stmt_changes_on_a_path(stmt: &syn::Stmt) -> bool {
+pub(crate) fn stmt_changes_on_a_path(stmt: &syn::Stmt) -> bool {
     match stmt {
-        syn::Stmt::Local(local) => local.init.as_ref().is_some_and(|init| changes_on_a_path(&init.expr)),
+        // A `let .. else`'s `else` is a path of its own: what it moves is moved on that path
+        // only (`let Ok(v) = r else { break 'found p };`).
+        syn::Stmt::Local(local) => local.init.as_ref().is_some_and(|init| {
+            changes_on_a_path(&init.expr)
+                || init
+                    .diverge
+                    .as_ref()
+                    .is_some_and(|(_, diverge)| changes_anything(diverge) || jumps::jumps_out_of(diverge))
+        }),
         syn::Stmt::Expr(expr, _) => changes_on_a_path(expr),
         _ => false,
     }
