@@ -4291,6 +4291,37 @@ mod seed2971215073 {
             };
             r + later("after", 2).await
         }
+
+        // Two arms that each `use` the same item and name it in a loop split into states (its
+        // `break` moves a local): the one `use` is declared once, for both.
+        pub async fn one_use_in_two_moving_blocks(c: bool, n: u32) -> u32 {
+            later("before", 1).await;
+            let v = Loud::new("v");
+            let w = Loud::new("w");
+            let r = match c {
+                true => {
+                    use std::cmp::max;
+                    let mut k = 0u32;
+                    'l: loop {
+                        if k == n {
+                            break 'l Pair { a: v, b: max(k, 1) }.b;
+                        }
+                        k += 1;
+                    }
+                }
+                false => {
+                    use std::cmp::max;
+                    let mut k = 0u32;
+                    'l: loop {
+                        if k == n {
+                            break 'l Pair { a: w, b: max(k, 2) }.b;
+                        }
+                        k += 1;
+                    }
+                }
+            };
+            r + later("after", 2).await
+        }
     }
 
     #[test]
@@ -4320,6 +4351,12 @@ mod seed2971215073 {
     #[test]
     fn two_blocks_keep_their_own_item_of_one_name() {
         for c in [true, false] {
+            for n in [0, 3] {
+                same_at_every_suspension(
+                    || classic::one_use_in_two_moving_blocks(c, n),
+                    || runtime::one_use_in_two_moving_blocks(c, n),
+                );
+            }
             same_at_every_suspension(
                 || classic::one_name_in_two_counting_blocks(c),
                 || runtime::one_name_in_two_counting_blocks(c),

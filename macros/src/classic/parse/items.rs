@@ -336,19 +336,37 @@ fn block_names(block: &syn::Block) -> Vec<syn::Ident> {
 /// block that declares it; returns the names of the other cut blocks' items named so, or
 /// declared by more than one cut block, which stay in their blocks.
 fn check_names_outside(body: &syn::Block, rebound: &HashSet<String>) -> syn::Result<HashSet<String>> {
-    /// The items that hoisting may take from nested blocks, by the names they declare, and
-    /// the names of those from blocks that await.
-    struct Hoisted<'r>(Vec<syn::Ident>, &'r HashSet<String>, HashSet<String>);
+    /// The items that hoisting may take from nested blocks.
+    struct Hoisted<'r> {
+        rebound: &'r HashSet<String>,
+        /// The names they declare, in order.
+        names: Vec<syn::Ident>,
+        /// The names declared by blocks that await.
+        awaiting: HashSet<String>,
+        /// By name, each declaration's item: a `use` (as text, to tell the same `use` written
+        /// in two blocks) or another item (`None`).
+        declarations: HashMap<String, Vec<Option<String>>>,
+    }
     impl<'ast> Visit<'ast> for Hoisted<'_> {
         fn visit_block(&mut self, block: &'ast syn::Block) {
-            if is_cut(block, self.1) {
-                let names = block_names(block);
-                if awaits(block) {
-                    self.2.extend(names.iter().map(ToString::to_string));
-                }
-                self.0.extend(names);
-                syn::visit::visit_block(self, block);
+            if !is_cut(block, self.rebound) {
+                return;
             }
+            let awaits = awaits(block);
+            for stmt in &block.stmts {
+                let syn::Stmt::Item(item) = stmt else { continue };
+                let mut declared = Vec::new();
+                declared_names(item, &mut declared);
+                let text = matches!(item, syn::Item::Use(_)).then(|| item.to_token_stream().to_string());
+                for name in declared {
+                    if awaits {
+                        self.awaiting.insert(name.to_string());
+                    }
+                    self.declarations.entry(name.to_string()).or_default().push(text.clone());
+                    self.names.push(name);
+                }
+            }
+            syn::visit::visit_block(self, block);
         }
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
         fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
@@ -401,31 +419,30 @@ fn check_names_outside(body: &syn::Block, rebound: &HashSet<String>) -> syn::Res
         // as the function's (it sees the function's block scopes, hoisted items included).
         fn visit_item_use(&mut self, _: &'ast syn::ItemUse) {}
     }
-    let mut hoisted = Hoisted(Vec::new(), rebound, HashSet::new());
+    let mut hoisted = Hoisted { rebound, names: Vec::new(), awaiting: HashSet::new(), declarations: HashMap::new() };
     for stmt in &body.stmts {
         hoisted.visit_stmt(stmt);
     }
-    if hoisted.0.is_empty() {
+    if hoisted.names.is_empty() {
         return Ok(HashSet::new());
     }
-    let mut outside = Outside { hoisted: &hoisted.0, scopes: Vec::new(), found: Vec::new() };
+    let mut outside = Outside { hoisted: &hoisted.names, scopes: Vec::new(), found: Vec::new() };
     outside.visit_block(body);
-    match outside.found.iter().find(|(item, _)| hoisted.2.contains(&item.to_string())) {
+    match outside.found.iter().find(|(item, _)| hoisted.awaiting.contains(&item.to_string())) {
         // Two blocks' items of one name, declared for the whole function, would be rustc's
         // duplicate: a block that does not await keeps such an item too (two arms that each
-        // declare their own `step`).
-        None => Ok(outside
-            .found
-            .into_iter()
-            .map(|(item, _)| item.to_string())
-            .chain(
-                hoisted
-                    .0
-                    .iter()
-                    .filter(|name| hoisted.0.iter().filter(|other| other == name).count() > 1)
-                    .map(ToString::to_string),
-            )
-            .collect()),
+        // declare their own `step`), unless every one is the same `use`, declared once.
+        None => {
+            let declared_twice = hoisted.declarations.into_iter().filter(|(_, items)| {
+                items.len() > 1 && !(items[0].is_some() && items.iter().all(|item| *item == items[0]))
+            });
+            Ok(outside
+                .found
+                .into_iter()
+                .map(|(item, _)| item.to_string())
+                .chain(declared_twice.map(|(name, _)| name))
+                .collect())
+        }
         Some((item, mention)) => {
             let line = mention.start().line;
             let at = if line == 0 { String::new() } else { format!(" (line {line})") };
