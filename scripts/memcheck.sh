@@ -24,7 +24,8 @@ if [ ${#targets[@]} -eq 0 ]; then
         select_and_pin match_guards real_code captures tasks send leaving_paths macros_and_closures
         consumed_receivers operands escaping_captures hints moved_then_named_again guarded_matches
         callees_in_awaited_arguments borrowed_where_made stored_borrows matched_in_place temporaries_held
-        declared_locals awaiting_expansions declared_callables matched_through_references extended_temporaries)
+        declared_locals awaiting_expansions declared_callables matched_through_references extended_temporaries
+        block_items)
 fi
 
 args=()

@@ -23,6 +23,9 @@ mod drops_and_patterns;
 #[path = "../../tests/cfg_in_bodies.rs"]
 mod cfg_in_bodies;
 #[rustfmt::skip]
+#[path = "../../tests/block_items.rs"]
+mod block_items;
+#[rustfmt::skip]
 #[path = "../../tests/crate_reductions.rs"]
 mod crate_reductions;
 #[rustfmt::skip]

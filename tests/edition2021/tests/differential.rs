@@ -7,6 +7,9 @@
 #[allow(unused)]
 mod borrows_across_awaits;
 #[rustfmt::skip]
+#[path = "../../tests/block_items.rs"]
+mod block_items;
+#[rustfmt::skip]
 #[path = "../../tests/captures.rs"]
 mod captures;
 #[rustfmt::skip]

@@ -30,11 +30,14 @@ pub(crate) fn hoist(block: &syn::Block, params: &[String]) -> syn::Result<(syn::
     let bound = binding_counts(block, params);
     let rebound: HashSet<String> =
         bound.iter().filter(|(_, times)| **times > 1).map(|(name, _)| name.clone()).collect();
-    let stays = check_names_outside(block, &rebound)?;
+    let conflicts = conflicting_names(block, &rebound);
     let mut block = block.clone();
-    let mut hoister = Hoister { items: Vec::new(), rebound: &rebound, stays: &stays };
+    let mut hoister = Hoister { items: Vec::new(), rebound: &rebound, conflicts: &conflicts, renamed: 0, error: None };
     hoister.take_items(&mut block);
     visit_mut::visit_block_mut(&mut hoister, &mut block);
+    if let Some(error) = hoister.error {
+        return Err(error);
+    }
     check_macro_rules(&hoister.items, &bound)?;
     Ok((block, hoister.items))
 }
@@ -99,9 +102,12 @@ struct Hoister<'r> {
     items: Vec<syn::Item>,
     /// The names the function binds more than once (`binding_counts`).
     rebound: &'r HashSet<String>,
-    /// The names of items that stay in their block where it does not await: named outside it
-    /// too, or declared by another cut block as well (`check_names_outside`).
-    stays: &'r HashSet<String>,
+    /// The names a cut block's item cannot be declared under for the whole function, with
+    /// where code outside the blocks that declare it names it (`conflicting_names`).
+    conflicts: &'r HashMap<String, Option<proc_macro2::Span>>,
+    /// How many items were given a name of their own (`item_renames`).
+    renamed: usize,
+    error: Option<syn::Error>,
 }
 
 impl Hoister<'_> {
@@ -168,13 +174,29 @@ impl VisitMut for Hoister<'_> {
         if !is_cut(block, self.rebound) {
             return;
         }
-        // A block that does not await is cut only where a hiding `let` hides a live local or
-        // a path through it moves one, which the emitter decides: where declaring its items
-        // for the whole function could change a name's meaning outside it, or declare one
-        // name twice, they stay, as they did before the cut was known (named after such a
-        // cut, they are rustc's E0425).
-        let stays = !awaits(block) && block_names(block).iter().any(|name| self.stays.contains(&name.to_string()));
-        if !stays {
+        // An item whose name would mean another item for the code outside its block, or
+        // would be declared twice, gets a name of its own. Where that cannot be done (a
+        // binding of the name in the block), a block that does not await keeps its items: it
+        // is cut only where a hiding `let` hides a live local or a path through it moves one,
+        // which the emitter decides (named after such a cut, they are rustc's E0425).
+        let mut conflicting: Vec<String> = Vec::new();
+        for name in block_names(block) {
+            let name = name.to_string();
+            if self.conflicts.contains_key(&name) && !conflicting.contains(&name) {
+                conflicting.push(name);
+            }
+        }
+        let keeps_items = match super::item_renames::rename(block, &conflicting, &mut self.renamed) {
+            Ok(()) => false,
+            Err((name, why)) if awaits(block) => {
+                let outside = self.conflicts.get(&name).copied().flatten();
+                let error = unrenamable(block, &name, &why, outside);
+                self.error.get_or_insert(error);
+                false
+            }
+            Err(_) => true,
+        };
+        if !keeps_items {
             self.take_items(block);
         }
         visit_mut::visit_block_mut(self, block);
@@ -287,7 +309,7 @@ fn awaits(block: &syn::Block) -> bool {
 
 /// The names an item declares in its block's scope (a glob `use` declares names no macro can
 /// list: none here).
-fn declared_names(item: &syn::Item, out: &mut Vec<syn::Ident>) {
+pub(super) fn declared_names(item: &syn::Item, out: &mut Vec<syn::Ident>) {
     fn use_tree(tree: &syn::UseTree, out: &mut Vec<syn::Ident>) {
         match tree {
             syn::UseTree::Path(path) => use_tree(&path.tree, out),
@@ -331,41 +353,40 @@ fn block_names(block: &syn::Block) -> Vec<syn::Ident> {
 
 /// Hoisting declares a nested block's items where the function's scope begins, where they
 /// would hide an item of the same name for the code outside the block (a `use b::helper;` in
-/// a block that awaits would turn the function's other `helper()` calls into `b::helper`'s).
-/// Refused where a name such an item of a block that awaits declares is named outside every
-/// block that declares it; returns the names of the other cut blocks' items named so, or
-/// declared by more than one cut block, which stay in their blocks.
-fn check_names_outside(body: &syn::Block, rebound: &HashSet<String>) -> syn::Result<HashSet<String>> {
+/// a block that awaits would turn the function's other `helper()` calls into `b::helper`'s),
+/// or declare a name the body or another block declares too (two arms' own `fn step`). The
+/// names of cut blocks' items for which one of these holds, with where code outside every
+/// block that declares it names it; the same `use` in several places declares one name once.
+fn conflicting_names(body: &syn::Block, rebound: &HashSet<String>) -> HashMap<String, Option<proc_macro2::Span>> {
     /// The items that hoisting may take from nested blocks.
     struct Hoisted<'r> {
         rebound: &'r HashSet<String>,
         /// The names they declare, in order.
         names: Vec<syn::Ident>,
-        /// The names declared by blocks that await.
-        awaiting: HashSet<String>,
         /// By name, each declaration's item: a `use` (as text, to tell the same `use` written
         /// in two blocks) or another item (`None`).
         declarations: HashMap<String, Vec<Option<String>>>,
+    }
+    impl Hoisted<'_> {
+        fn declare(&mut self, stmts: &[syn::Stmt]) {
+            for stmt in stmts {
+                let syn::Stmt::Item(item) = stmt else { continue };
+                let mut declared = Vec::new();
+                declared_names(item, &mut declared);
+                let text = matches!(item, syn::Item::Use(_)).then(|| item.to_token_stream().to_string());
+                for name in declared {
+                    self.declarations.entry(name.to_string()).or_default().push(text.clone());
+                }
+            }
+        }
     }
     impl<'ast> Visit<'ast> for Hoisted<'_> {
         fn visit_block(&mut self, block: &'ast syn::Block) {
             if !is_cut(block, self.rebound) {
                 return;
             }
-            let awaits = awaits(block);
-            for stmt in &block.stmts {
-                let syn::Stmt::Item(item) = stmt else { continue };
-                let mut declared = Vec::new();
-                declared_names(item, &mut declared);
-                let text = matches!(item, syn::Item::Use(_)).then(|| item.to_token_stream().to_string());
-                for name in declared {
-                    if awaits {
-                        self.awaiting.insert(name.to_string());
-                    }
-                    self.declarations.entry(name.to_string()).or_default().push(text.clone());
-                    self.names.push(name);
-                }
-            }
+            self.declare(&block.stmts);
+            self.names.extend(block_names(block));
             syn::visit::visit_block(self, block);
         }
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
@@ -419,44 +440,51 @@ fn check_names_outside(body: &syn::Block, rebound: &HashSet<String>) -> syn::Res
         // as the function's (it sees the function's block scopes, hoisted items included).
         fn visit_item_use(&mut self, _: &'ast syn::ItemUse) {}
     }
-    let mut hoisted = Hoisted { rebound, names: Vec::new(), awaiting: HashSet::new(), declarations: HashMap::new() };
+    let mut hoisted = Hoisted { rebound, names: Vec::new(), declarations: HashMap::new() };
+    // The body's own items are declared for the whole function as they are: a block's item
+    // of one of their names is declared twice.
+    hoisted.declare(&body.stmts);
     for stmt in &body.stmts {
         hoisted.visit_stmt(stmt);
     }
-    if hoisted.names.is_empty() {
-        return Ok(HashSet::new());
-    }
     let mut outside = Outside { hoisted: &hoisted.names, scopes: Vec::new(), found: Vec::new() };
     outside.visit_block(body);
-    match outside.found.iter().find(|(item, _)| hoisted.awaiting.contains(&item.to_string())) {
-        // Two blocks' items of one name, declared for the whole function, would be rustc's
-        // duplicate: a block that does not await keeps such an item too (two arms that each
-        // declare their own `step`), unless every one is the same `use`, declared once.
-        None => {
-            let declared_twice = hoisted.declarations.into_iter().filter(|(_, items)| {
-                items.len() > 1 && !(items[0].is_some() && items.iter().all(|item| *item == items[0]))
-            });
-            Ok(outside
-                .found
-                .into_iter()
-                .map(|(item, _)| item.to_string())
-                .chain(declared_twice.map(|(name, _)| name))
-                .collect())
-        }
-        Some((item, mention)) => {
-            let line = mention.start().line;
-            let at = if line == 0 { String::new() } else { format!(" (line {line})") };
-            Err(syn::Error::new(
-                item.span(),
-                format!(
-                    "classic lowering: `{item}` is declared in a block that awaits, which the state machine \
-                     cannot keep whole, so it is declared for the whole function; but `{item}` is also named \
-                     outside that block{at}, where it may mean another item. Give it a name of its own in \
-                     the block (`use path::{item} as block_{item};`), or declare it at the top of the \
-                     function's body if it means the same item there; `#[lowering(runtime)]` builds it as \
-                     written"
-                ),
-            ))
+    let mut conflicts: HashMap<String, Option<proc_macro2::Span>> = HashMap::new();
+    for (item, mention) in outside.found {
+        conflicts.entry(item.to_string()).or_insert(Some(mention));
+    }
+    for (name, items) in hoisted.declarations {
+        let same_use = items[0].is_some() && items.iter().all(|item| *item == items[0]);
+        if items.len() > 1 && !same_use {
+            conflicts.entry(name).or_insert(None);
         }
     }
+    conflicts
+}
+
+/// The error for an item of a block that awaits that needs a name of its own and cannot get
+/// one (`item_renames::rename`'s reason).
+fn unrenamable(block: &syn::Block, name: &str, why: &str, outside: Option<proc_macro2::Span>) -> syn::Error {
+    let mut declared = Vec::new();
+    for stmt in &block.stmts {
+        if let syn::Stmt::Item(item) = stmt {
+            declared_names(item, &mut declared);
+        }
+    }
+    let span = declared.iter().find(|ident| *ident == name).map_or_else(proc_macro2::Span::call_site, syn::Ident::span);
+    let clash = match outside.map(|mention| mention.start().line) {
+        Some(line) if line > 0 => format!("code outside that block (line {line}) names `{name}` too"),
+        Some(_) => format!("code outside that block names `{name}` too"),
+        None => format!("another item of the function is named `{name}` too"),
+    };
+    syn::Error::new(
+        span,
+        format!(
+            "classic lowering: `{name}` is declared in a block that awaits, which the state machine cannot \
+             keep whole, so it is declared for the whole function; {clash}, so it needs a name of its own \
+             there, but {why}. Give it a name of its own in the block (`use path::{name} as block_{name};`, \
+             `const BLOCK_{name}: ..`), or declare it at the top of the function's body if it means the same \
+             item there; `#[lowering(runtime)]` builds it as written"
+        ),
+    )
 }

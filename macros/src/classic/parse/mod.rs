@@ -14,6 +14,7 @@ pub(crate) mod diverging_calls;
 pub(crate) mod guarded_matches;
 pub(crate) mod guards;
 pub(crate) mod ir;
+pub(crate) mod item_renames;
 pub(crate) mod items;
 pub(crate) mod let_chains;
 pub(crate) mod lower;
