@@ -482,10 +482,10 @@ fn default_run_draws_every_signature() {
 
 /// Issue 14's everyday shapes appear in the default run's programs: unit functions that
 /// end in a loop that awaits, pattern parameters with `_` parts, `futures::join!`, items
-/// declared in the body, match guards that await.
+/// declared in the body (two blocks' items of one name among them), match guards that await.
 #[test]
 fn default_run_draws_every_everyday_shape() {
-    let mut counts = [0usize; 6];
+    let mut counts = [0usize; 7];
     for index in 0..DEFAULT_PROGRAMS {
         let program = fuzz::generate::program_with(DEFAULT_SEED, index, true);
         let ends_in_loop = program.body.tail.as_deref().or(match program.body.stmts.last() {
@@ -499,10 +499,16 @@ fn default_run_draws_every_everyday_shape() {
             false,
             false,
             false,
+            false,
         ];
+        let mut item_names: Vec<String> = Vec::new();
         visit_block(&program.body, &mut |stmt, expr| {
             found[2] |= matches!(expr, Some(Expr::Join(..)));
             found[3] |= matches!(stmt, Stmt::Item(..));
+            if let Stmt::Item(name, _) = stmt {
+                found[6] |= item_names.contains(name);
+                item_names.push(name.clone());
+            }
             found[4] |= matches!(expr, Some(Expr::Match(_, arms)) if arms.iter().any(|arm| arm.guard.is_some()));
             found[5] |= matches!(
                 stmt,
@@ -522,6 +528,7 @@ fn default_run_draws_every_everyday_shape() {
         "an item declared in the body",
         "a match guard that awaits",
         "a `let` with a type, its initializer an `if`, `match`, loop or block that awaits",
+        "an item whose name another block of the body declares too",
     ];
     for (name, count) in names.iter().zip(counts) {
         println!("{count:4} of {DEFAULT_PROGRAMS} programs: {name}");

@@ -289,6 +289,12 @@ impl Checker {
         }
     }
 
+    /// Is `name` declared in the innermost scope (where declaring an item of that name again
+    /// is rustc's E0428)?
+    pub(super) fn declared_in_this_scope(&self, name: &str) -> bool {
+        self.scopes.last().is_some_and(|scope| scope.iter().any(|var| var.name == name))
+    }
+
     /// Where the variable `name` is: its scope and position.
     fn locate(&self, name: &str) -> Option<(usize, usize)> {
         self.scopes

@@ -144,6 +144,8 @@ struct Generator<'r> {
     /// The names borrowed across an await so far (kept in place), and the parameters: the
     /// operands the macro and closure shapes prefer.
     kept: Vec<String>,
+    /// The items declared so far, whose names a later block may declare again.
+    items: Vec<(String, ItemKind)>,
 }
 
 impl<'r> Generator<'r> {
@@ -164,6 +166,7 @@ impl<'r> Generator<'r> {
             follow_ups: Vec::new(),
             operands: Vec::new(),
             kept: Vec::new(),
+            items: Vec::new(),
         }
     }
 
@@ -366,6 +369,24 @@ impl<'r> Generator<'r> {
                 2 => (self.fresh("S"), ItemKind::Struct),
                 _ => (self.fresh("m"), ItemKind::Use),
             };
+            // Now and then the name of an earlier item, declared again: in a block beside that
+            // item's (two blocks' own `f3`, of any kinds), or, of its kind, inside it, where it
+            // hides the earlier one for the whole block (a constant of another value then
+            // means this one, even before its declaration). The classic lowering declares cut
+            // blocks' items for the whole function, under names of their own where they clash.
+            let visible: Vec<String> = self.visible().into_iter().map(|var| var.name).collect();
+            let earlier: Vec<String> = self
+                .items
+                .iter()
+                .filter(|(earlier, earlier_kind)| {
+                    let same_kind = std::mem::discriminant(earlier_kind) == std::mem::discriminant(&kind);
+                    !self.env.declared_in_this_scope(earlier) && (same_kind || !visible.contains(earlier))
+                })
+                .map(|(earlier, _)| earlier.clone())
+                .collect();
+            let name =
+                if !earlier.is_empty() && self.chance(70) { earlier[self.below(earlier.len())].clone() } else { name };
+            self.items.push((name.clone(), kind));
             return Stmt::Item(name, kind);
         }
         let may_nest = self.block_depth < MAX_BLOCK_DEPTH;
