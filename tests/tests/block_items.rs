@@ -115,6 +115,27 @@ differential! {
         outside + inside + LIMIT
     }
 
+    // A braced struct and a function of one name (one in each namespace) in one block, which
+    // another block's `Meter` makes rename: both get the one new name.
+    #[allow(non_snake_case)]
+    pub async fn one_name_in_two_namespaces(n: u32) -> u32 {
+        let first = {
+            struct Meter(u32);
+            Meter(1).0
+        };
+        let second = {
+            struct Meter {
+                v: u32,
+            }
+            fn Meter(v: u32) -> Meter {
+                Meter { v: v + 1 }
+            }
+            let m: Meter = Meter(later("n", n).await);
+            m.v
+        };
+        first + second
+    }
+
     // The same `use` in two blocks that await is declared once, under its own name.
     pub async fn one_use_in_two_blocks(c: bool) -> u32 {
         let a = if c {
@@ -172,6 +193,10 @@ fn renamed_items_are_renamed_wherever_the_block_names_them() {
         same_at_every_suspension(
             || classic::named_in_a_closure_and_a_macro(n),
             || runtime::named_in_a_closure_and_a_macro(n),
+        );
+        same_at_every_suspension(
+            || classic::one_name_in_two_namespaces(n),
+            || runtime::one_name_in_two_namespaces(n),
         );
     }
 }

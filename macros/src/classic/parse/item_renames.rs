@@ -15,10 +15,8 @@ use syn::visit_mut::{self, VisitMut};
 use crate::classic::syntax::std_macros;
 
 /// Renames the items of `block` that declare one of `names`, and their mentions in the block.
-/// `next` numbers the new names apart. `Err(name)` (nothing renamed) where a mention cannot be
-/// told from another meaning of the name: a `macro_rules!` (its invocations are not paths),
-/// or an identifier pattern of that name in the block (a binding that hides the item, or a
-/// constant's pattern).
+/// `next` numbers the new names apart. `Err((name, why))` (nothing renamed) where a mention
+/// cannot be told from another meaning of the name (`unrenamable`).
 pub(super) fn rename(block: &mut syn::Block, names: &[String], next: &mut usize) -> Result<(), (String, String)> {
     // A constant's (or a unit struct's) name as an identifier pattern is that constant: it is
     // renamed there too.
@@ -44,10 +42,7 @@ pub(super) fn rename(block: &mut syn::Block, names: &[String], next: &mut usize)
         let syn::Stmt::Item(item) = stmt else { continue };
         for name in names {
             if let Some(ident) = declared_ident(item, name) {
-                *next += 1;
-                let new = format_ident!("__item{}_{}", *next, ident, span = ident.span());
-                renames.insert(name.clone(), new.clone());
-                *ident = new;
+                *ident = new_name(ident, &mut renames, next);
                 allow_its_name(item);
             }
             if let syn::Item::Use(node) = item {
@@ -99,26 +94,30 @@ fn allow_its_name(item: &mut syn::Item) {
     }
 }
 
+/// The new name of `ident`'s items: one for all the block's items of that name (a `struct
+/// Meter { .. }` and a `fn Meter`, one in each namespace), with `ident`'s span.
+fn new_name(ident: &Ident, renames: &mut HashMap<String, Ident>, next: &mut usize) -> Ident {
+    let new = renames.entry(ident.to_string()).or_insert_with(|| {
+        *next += 1;
+        format_ident!("__item{}_{}", *next, ident)
+    });
+    Ident::new(&new.to_string(), ident.span())
+}
+
 /// `use a::name;` becomes `use a::name as __itemN_name;`, `use a::b as name;` `use a::b as
 /// __itemN_name;`.
 fn rename_in_use_tree(tree: &mut syn::UseTree, name: &str, renames: &mut HashMap<String, Ident>, next: &mut usize) {
-    let mut fresh = |ident: &Ident, renames: &mut HashMap<String, Ident>| {
-        *next += 1;
-        let new = format_ident!("__item{}_{}", *next, ident, span = ident.span());
-        renames.insert(name.to_owned(), new.clone());
-        new
-    };
     match tree {
         syn::UseTree::Path(path) => rename_in_use_tree(&mut path.tree, name, renames, next),
         syn::UseTree::Name(leaf) if leaf.ident == name => {
-            let rename = fresh(&leaf.ident, renames);
+            let rename = new_name(&leaf.ident, renames, next);
             *tree = syn::UseTree::Rename(syn::UseRename {
                 ident: leaf.ident.clone(),
                 as_token: Default::default(),
                 rename,
             });
         }
-        syn::UseTree::Rename(leaf) if leaf.rename == name => leaf.rename = fresh(&leaf.rename, renames),
+        syn::UseTree::Rename(leaf) if leaf.rename == name => leaf.rename = new_name(&leaf.rename, renames, next),
         syn::UseTree::Group(group) => {
             for tree in &mut group.items {
                 rename_in_use_tree(tree, name, renames, next);
