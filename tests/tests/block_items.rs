@@ -194,9 +194,6 @@ fn renamed_items_are_renamed_wherever_the_block_names_them() {
             || classic::named_in_a_closure_and_a_macro(n),
             || runtime::named_in_a_closure_and_a_macro(n),
         );
-        same_at_every_suspension(
-            || classic::one_name_in_two_namespaces(n),
-            || runtime::one_name_in_two_namespaces(n),
-        );
+        same_at_every_suspension(|| classic::one_name_in_two_namespaces(n), || runtime::one_name_in_two_namespaces(n));
     }
 }
