@@ -275,15 +275,9 @@ impl VisitMut for Renamer {
     // A block inside that declares an item of a renamed name again: there, the name is its.
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
         let mut hidden = Vec::new();
-        for stmt in &block.stmts {
-            if let syn::Stmt::Item(item) = stmt {
-                let mut names = Vec::new();
-                super::items::declared_names(item, &mut names);
-                for name in names {
-                    if let Some(new) = self.renames.remove(&name.to_string()) {
-                        hidden.push((name.to_string(), new));
-                    }
-                }
+        for name in super::items::block_names(block) {
+            if let Some(new) = self.renames.remove(&name.to_string()) {
+                hidden.push((name.to_string(), new));
             }
         }
         visit_mut::visit_block_mut(self, block);

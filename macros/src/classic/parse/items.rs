@@ -190,7 +190,7 @@ impl VisitMut for Hoister<'_> {
             Ok(()) => false,
             Err((name, why)) if awaits(block) => {
                 let outside = self.conflicts.get(&name).copied().flatten();
-                let error = unrenamable(block, &name, &why, outside);
+                let error = unrenamable_error(block, &name, &why, outside);
                 self.error.get_or_insert(error);
                 false
             }
@@ -309,7 +309,7 @@ fn awaits(block: &syn::Block) -> bool {
 
 /// The names an item declares in its block's scope (a glob `use` declares names no macro can
 /// list: none here).
-pub(super) fn declared_names(item: &syn::Item, out: &mut Vec<syn::Ident>) {
+fn declared_names(item: &syn::Item, out: &mut Vec<syn::Ident>) {
     fn use_tree(tree: &syn::UseTree, out: &mut Vec<syn::Ident>) {
         match tree {
             syn::UseTree::Path(path) => use_tree(&path.tree, out),
@@ -341,7 +341,7 @@ pub(super) fn declared_names(item: &syn::Item, out: &mut Vec<syn::Ident>) {
     out.push(ident.clone());
 }
 
-fn block_names(block: &syn::Block) -> Vec<syn::Ident> {
+pub(super) fn block_names(block: &syn::Block) -> Vec<syn::Ident> {
     let mut names = Vec::new();
     for stmt in &block.stmts {
         if let syn::Stmt::Item(item) = stmt {
@@ -464,14 +464,11 @@ fn conflicting_names(body: &syn::Block, rebound: &HashSet<String>) -> HashMap<St
 
 /// The error for an item of a block that awaits that needs a name of its own and cannot get
 /// one (`item_renames::rename`'s reason).
-fn unrenamable(block: &syn::Block, name: &str, why: &str, outside: Option<proc_macro2::Span>) -> syn::Error {
-    let mut declared = Vec::new();
-    for stmt in &block.stmts {
-        if let syn::Stmt::Item(item) = stmt {
-            declared_names(item, &mut declared);
-        }
-    }
-    let span = declared.iter().find(|ident| *ident == name).map_or_else(proc_macro2::Span::call_site, syn::Ident::span);
+fn unrenamable_error(block: &syn::Block, name: &str, why: &str, outside: Option<proc_macro2::Span>) -> syn::Error {
+    let span = block_names(block)
+        .iter()
+        .find(|ident| *ident == name)
+        .map_or_else(proc_macro2::Span::call_site, syn::Ident::span);
     let clash = match outside.map(|mention| mention.start().line) {
         Some(line) if line > 0 => format!("code outside that block (line {line}) names `{name}` too"),
         Some(_) => format!("code outside that block names `{name}` too"),
